@@ -1,0 +1,35 @@
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { withCliContext } from "../cli-context.ts";
+import { CliFailure, type CliIo, type GlobalOptions, printJson } from "../output.ts";
+
+export function registerBackupCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
+  program
+    .command("backup")
+    .description("consistent online copy of the database (safe while serving)")
+    .argument("<file>", "where to write the copy")
+    .option("--force", "replace FILE if it exists")
+    .action((target: string, options: { force?: boolean }) => {
+      const file = resolve(target);
+      if (existsSync(file) && !options.force) {
+        throw new CliFailure(`${file} already exists (use --force to replace it)`);
+      }
+      if (!existsSync(dirname(file))) throw new CliFailure(`folder ${dirname(file)} does not exist`);
+      return withCliContext(globals(), (ctx) => {
+        // VACUUM INTO reads one consistent snapshot, even while the server writes (WAL). It refuses an
+        // existing file, so write beside the target and rename: a failed backup never clobbers one.
+        const temporary = `${file}.partial-${process.pid}`;
+        try {
+          ctx.database.sqlite.run("VACUUM INTO ?", [temporary]);
+          renameSync(temporary, file);
+        } catch (error) {
+          rmSync(temporary, { force: true });
+          throw new CliFailure(`backup failed: ${(error as Error).message}`);
+        }
+        const bytes = statSync(file).size;
+        if (globals().json) printJson(io, { file, bytes, schemaVersion: ctx.schema.applied });
+        else io.out(`backup written to ${file} (${bytes} bytes, schema version ${ctx.schema.applied})`);
+      });
+    });
+}

@@ -1,0 +1,88 @@
+import type { Command } from "commander";
+import { readStoredConfig, type StoredConfig } from "../../server/config.ts";
+import { createContext } from "../../server/context.ts";
+import { prepareDataDir, writeConfigFile } from "../../server/data-dir.ts";
+import { createLogger } from "../../server/log.ts";
+import { asCliFailure, loadCliConfig } from "../cli-context.ts";
+import { type CliIo, type GlobalOptions, printJson } from "../output.ts";
+import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
+
+export function registerInitCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
+  addSettingsOptions(
+    program
+      .command("init")
+      .description("create the data folder, secret key, config and database; safe to run again"),
+  )
+    .option("--force", "replace stored config values with the ones given as flags")
+    .action((options: SettingsOptions & { force?: boolean }) => {
+      const flags = flagValues(options);
+      // Validate every given value (and the existing config.json) before writing anything.
+      const config = loadCliConfig(globals(), { flags });
+      let state: ReturnType<typeof prepareDataDir>;
+      try {
+        state = prepareDataDir(config.dataDir);
+      } catch (error) {
+        asCliFailure(error);
+      }
+
+      const stored = state.configCreated ? {} : readStoredConfig(config.dataDir);
+      const next: StoredConfig = { ...stored };
+      const written: string[] = [];
+      const kept: string[] = [];
+      for (const [key, value] of Object.entries(flags) as [keyof StoredConfig, string][]) {
+        const current = stored[key];
+        if (current !== undefined && String(current) !== value && !options.force) {
+          kept.push(key);
+          continue;
+        }
+        (next as Record<string, unknown>)[key] = key === "trustProxy" ? value === "true" : value;
+        written.push(key);
+      }
+      writeConfigFile(config.dataDir, next);
+
+      let schemaVersion = 0;
+      try {
+        const log = createLogger({
+          level: "warn",
+          format: "pretty",
+          write: (l) => process.stderr.write(`${l}\n`),
+        });
+        const ctx = createContext(loadCliConfig(globals()), { log });
+        schemaVersion = ctx.schema.applied;
+        ctx.close();
+      } catch (error) {
+        asCliFailure(error);
+      }
+
+      const effective = loadCliConfig(globals());
+      const redirectUrl = `${effective.publicUrl ?? `http://localhost:${effective.port}`}/auth/callback`;
+      if (globals().json) {
+        return printJson(io, {
+          dataDir: config.dataDir,
+          created: state.created,
+          secretCreated: state.secretCreated,
+          written,
+          kept,
+          schemaVersion,
+          redirectUrl,
+        });
+      }
+      const lines = [
+        `data folder: ${config.dataDir}${state.created ? " (created)" : " (already there; data kept)"}`,
+        `secret key:  ${state.secretCreated ? "created (secret.key, readable by you only)" : "kept the existing one"}`,
+        `config:      ${written.length ? `saved ${written.join(", ")}` : "no changes"}`,
+      ];
+      if (kept.length) lines.push(`             kept existing ${kept.join(", ")} (use --force to replace)`);
+      lines.push(
+        `database:    schema version ${schemaVersion}`,
+        "",
+        "Register this OAuth redirect URL with your Twitch application:",
+        `  ${redirectUrl}`,
+        "",
+        effective.twitch.clientId && effective.twitch.clientSecret
+          ? "Next: cuebot serve"
+          : "Next: cuebot init --twitch-client-id <id> --twitch-client-secret <secret>, then cuebot serve",
+      );
+      io.out(lines.join("\n"));
+    });
+}

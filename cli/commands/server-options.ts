@@ -1,0 +1,40 @@
+import type { Command } from "commander";
+import type { FlagValues } from "../../server/config.ts";
+
+/** The settings flags `serve` and `init` share (CONTRACT §2). */
+export function addSettingsOptions(command: Command): Command {
+  return command
+    .option("--host <host>", "listen address (default 127.0.0.1)")
+    .option("--port <port>", "listen port, 0 for any free port (default 8080)")
+    .option("--public-url <url>", "external URL; the OAuth redirect is <url>/auth/callback")
+    .option("--twitch-client-id <id>", "identity provider application id")
+    .option("--twitch-client-secret <secret>", "identity provider application secret")
+    .option("--trust-proxy", "take the client address from X-Forwarded-For (right-most entry)")
+    .option("--log <level>", "debug, info, warn or error (default info)")
+    .option("--log-format <format>", "json or pretty (default: pretty on a terminal, else json)");
+}
+
+export interface SettingsOptions {
+  host?: string;
+  port?: string;
+  publicUrl?: string;
+  twitchClientId?: string;
+  twitchClientSecret?: string;
+  trustProxy?: boolean;
+  log?: string;
+  logFormat?: string;
+}
+
+export function flagValues(options: SettingsOptions): FlagValues {
+  const flags: FlagValues = {
+    host: options.host,
+    port: options.port,
+    publicUrl: options.publicUrl,
+    twitchClientId: options.twitchClientId,
+    twitchClientSecret: options.twitchClientSecret,
+    trustProxy: options.trustProxy ? "true" : undefined,
+    log: options.log,
+    logFormat: options.logFormat,
+  };
+  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as FlagValues;
+}

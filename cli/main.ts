@@ -1,0 +1,74 @@
+import { Command, CommanderError } from "commander";
+import pkg from "../package.json" with { type: "json" };
+import { AccountNotFoundError } from "../server/identity/accounts.ts";
+import { registerBackupCommand } from "./commands/backup.ts";
+import { registerInitCommand } from "./commands/init.ts";
+import { registerKeyCommands } from "./commands/key.ts";
+import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerOverlayCommands } from "./commands/overlay.ts";
+import { registerRoleCommands } from "./commands/role.ts";
+import { registerServeCommand } from "./commands/serve.ts";
+import { registerUsersCommands } from "./commands/users.ts";
+import { CliFailure, type CliIo, type GlobalOptions, processIo } from "./output.ts";
+
+/** Commander's own "you typed it wrong" outcomes (exit 2); help and version are successes. */
+const SUCCESS_CODES = new Set(["commander.helpDisplayed", "commander.help", "commander.version"]);
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("cuebot");
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  program
+    .description(
+      "Self-hosted chat-bot commands, dashboard, overlays and game statistics for Twitch streamers.",
+    )
+    .version(pkg.version, "--version", "print the version")
+    .option("--data-dir <dir>", "data folder (default ./cuebot-data, or CUEBOT_DATA_DIR)")
+    .option("--json", "machine-readable output on stdout")
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (text) => io.out(text.replace(/\n$/, "")),
+      writeErr: (text) => io.err(text.replace(/\n$/, "")),
+      outputError: (text, write) => write(`cuebot: ${text.replace(/^error: /, "")}`),
+    });
+
+  registerInitCommand(program, io, globals);
+  registerServeCommand(program, io, globals);
+  registerRoleCommands(program, io, globals);
+  registerKeyCommands(program, io, globals);
+  registerOverlayCommands(program, io, globals);
+  registerUsersCommands(program, io, globals);
+  registerBackupCommand(program, io, globals);
+  registerMigrateCommand(program, io, globals);
+  return program;
+}
+
+/** Runs one command line and returns the exit code: 0 success, 1 failure, 2 usage error. */
+export async function runCli(args: string[], io: CliIo = processIo): Promise<number> {
+  const program = buildProgram(io);
+  if (args.length === 0) {
+    program.outputHelp();
+    return 2;
+  }
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return SUCCESS_CODES.has(error.code) ? 0 : 2;
+    if (error instanceof CliFailure) {
+      io.err(`cuebot: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof AccountNotFoundError) {
+      io.err(`cuebot: ${error.message}`);
+      return 1;
+    }
+    io.err(`cuebot: unexpected error: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  const code = await runCli(process.argv.slice(2));
+  process.exit(code);
+}

@@ -1,0 +1,44 @@
+/** Where a command writes; tests and the binary both pass the real streams. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+};
+
+/** Exit 1: the command could not do its work. Printed as `cuebot: <message>`. */
+export class CliFailure extends Error {
+  readonly exitCode: number = 1;
+}
+
+/** Exit 2: the command line itself is wrong; nothing was looked up or changed. */
+export class CliUsageError extends CliFailure {
+  override readonly exitCode = 2;
+}
+
+export interface GlobalOptions {
+  dataDir?: string;
+  json?: boolean;
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+/** A plain aligned table for humans; `--json` is the machine-readable form. */
+export function printTable(io: CliIo, headers: string[], rows: string[][]): void {
+  if (rows.length === 0) {
+    io.out("(none)");
+    return;
+  }
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  io.out([line(headers), ...rows.map(line)].join("\n"));
+}

@@ -1,0 +1,74 @@
+import { Database } from "bun:sqlite";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema.ts";
+
+/** A database or a transaction on it: queries in `db/` accept either. */
+export type Db = BaseSQLiteDatabase<"sync", void, typeof schema>;
+
+export interface DatabaseHandle {
+  sqlite: Database;
+  db: Db;
+  path: string;
+  close(): void;
+}
+
+export class DatabaseOpenError extends Error {}
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+/** A file that exists but does not start with SQLite's header is refused before SQLite touches it. */
+function assertSqliteFile(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, "r");
+  try {
+    const header = Buffer.alloc(16);
+    const read = readSync(fd, header, 0, 16, 0);
+    if (read === 0) return; // an empty file is a fresh database to SQLite
+    if (header.toString("latin1", 0, read) !== SQLITE_MAGIC) {
+      throw new DatabaseOpenError(
+        `${path} is not an SQLite database; move it away or point --data-dir at another folder`,
+      );
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens the database with the pragmas every connection needs. busy_timeout comes first so that the
+ * WAL switch itself waits for a concurrent writer (the CLI and the server share the file).
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
+  assertSqliteFile(path);
+  let sqlite: Database;
+  try {
+    sqlite = new Database(path, options.readonly ? { readonly: true } : { create: true, readwrite: true });
+    sqlite.exec("PRAGMA busy_timeout = 10000");
+    if (!options.readonly) sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    sqlite.exec("PRAGMA temp_store = MEMORY");
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open database ${path}: ${(error as Error).message}`);
+  }
+  const db = drizzle({ client: sqlite, schema });
+  let closed = false;
+  return {
+    sqlite,
+    db,
+    path,
+    close() {
+      if (closed) return;
+      closed = true;
+      sqlite.close();
+    },
+  };
+}
+
+/** Increases whenever another connection (the CLI, another server) commits to the file. */
+export function dataVersion(sqlite: Database): number {
+  const row = sqlite.query("PRAGMA data_version").get() as { data_version: number };
+  return row.data_version;
+}

@@ -1,0 +1,73 @@
+import type { Database } from "bun:sqlite";
+import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import type { EmbeddedMigration } from "./migrations.macro.ts";
+
+/** Drizzle's own bookkeeping table, so drizzle-kit and this runner agree on what is applied. */
+const TABLE = "__drizzle_migrations";
+
+export interface SchemaStatus {
+  /** Number of migrations applied to the database. */
+  applied: number;
+  /** Number of migrations this binary knows. */
+  known: number;
+  /** Tag of the newest applied migration, or null on an empty database. */
+  latestTag: string | null;
+  /** Migrations applied by this call. */
+  newlyApplied: string[];
+}
+
+export class SchemaTooNewError extends Error {}
+
+const MIGRATIONS: EmbeddedMigration[] = embeddedMigrations();
+
+function appliedMillis(sqlite: Database): number[] {
+  sqlite.exec(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+  );
+  const rows = sqlite.query(`SELECT created_at FROM ${TABLE} ORDER BY created_at`).all() as {
+    created_at: number;
+  }[];
+  return rows.map((r) => Number(r.created_at));
+}
+
+/**
+ * Applies every embedded migration the database lacks, all in one transaction. A database that has
+ * a migration this binary does not know was written by a newer cuebot: refuse rather than guess.
+ */
+export function migrate(sqlite: Database): SchemaStatus {
+  const applied = appliedMillis(sqlite);
+  const newestApplied = applied.at(-1) ?? 0;
+  const newestKnown = MIGRATIONS.at(-1)?.folderMillis ?? 0;
+  if (newestApplied > newestKnown) {
+    throw new SchemaTooNewError(
+      "the database was written by a newer cuebot (its schema is newer than this binary); upgrade cuebot or restore a backup",
+    );
+  }
+  const pending = MIGRATIONS.filter((m) => m.folderMillis > newestApplied);
+  if (pending.length > 0) {
+    const insert = sqlite.prepare(`INSERT INTO ${TABLE} (hash, created_at) VALUES (?, ?)`);
+    sqlite.transaction(() => {
+      for (const migration of pending) {
+        for (const statement of migration.sql) {
+          if (statement.trim()) sqlite.exec(statement);
+        }
+        insert.run(migration.hash, migration.folderMillis);
+      }
+    })();
+  }
+  return status(
+    sqlite,
+    pending.map((m) => m.tag),
+  );
+}
+
+export function status(sqlite: Database, newlyApplied: string[] = []): SchemaStatus {
+  const applied = appliedMillis(sqlite);
+  const newest = applied.at(-1);
+  return {
+    applied: applied.length,
+    known: MIGRATIONS.length,
+    latestTag: MIGRATIONS.find((m) => m.folderMillis === newest)?.tag ?? null,
+    newlyApplied,
+  };
+}

@@ -1,0 +1,113 @@
+import { join } from "node:path";
+import { type DatabaseHandle, type Db, dataVersion, openDatabase } from "../db/client.ts";
+import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { DATABASE_FILE } from "./data-dir.ts";
+import { IdentityProviderClient } from "./identity/idp-client.ts";
+import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
+import { createLogger, type Logger } from "./log.ts";
+
+/**
+ * Tells in-memory caches that another process (the CLI) committed to the database, so a role change
+ * or key rotation takes effect without a restart. SQLite's data_version moves only on other
+ * connections' commits, which makes the poll cheap and free of false alarms from our own writes.
+ */
+export class ExternalChanges {
+  readonly #listeners = new Set<() => void>();
+  #version: number;
+
+  constructor(private readonly database: DatabaseHandle) {
+    this.#version = dataVersion(database.sqlite);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Returns true when something changed since the last check (and notifies subscribers). */
+  check(): boolean {
+    const version = dataVersion(this.database.sqlite);
+    if (version === this.#version) return false;
+    this.#version = version;
+    for (const listener of this.#listeners) listener();
+    return true;
+  }
+}
+
+export interface Context {
+  config: Config;
+  database: DatabaseHandle;
+  db: Db;
+  secrets: SecretBox;
+  clock: Clock;
+  log: Logger;
+  schema: SchemaStatus;
+  externalChanges: ExternalChanges;
+  /** The OAuth client, or null when no provider credentials are configured. */
+  identityProvider: IdentityProviderClient | null;
+  /** The public URL (known once the server listens when it is derived from the port). */
+  publicUrl: string;
+  /** Closes what the context opened, in reverse order; safe to call twice. */
+  close(): void;
+  /** Registers something to close with the context. */
+  onClose(fn: () => void): void;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+/**
+ * Builds everything a request handler or CLI command needs from one validated config. Nothing in
+ * cuebot is a module-level singleton: tests build a fresh context each.
+ */
+export function createContext(config: Config, options: ContextOptions = {}): Context {
+  const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
+  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
+  const closers: (() => void)[] = [];
+  try {
+    const schema = migrate(database.sqlite);
+    const { key } = loadOrCreateSecretKey(config.dataDir);
+    let closed = false;
+    return {
+      config,
+      database,
+      db: database.db,
+      secrets: new SecretBox(key),
+      clock: options.clock ?? systemClock,
+      log,
+      schema,
+      externalChanges: new ExternalChanges(database),
+      identityProvider:
+        config.twitch.clientId && config.twitch.clientSecret
+          ? new IdentityProviderClient({
+              baseUrl: config.twitch.authUrl,
+              clientId: config.twitch.clientId,
+              clientSecret: config.twitch.clientSecret,
+            })
+          : null,
+      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+      close() {
+        if (closed) return;
+        closed = true;
+        for (const fn of closers.reverse()) {
+          try {
+            fn();
+          } catch (error) {
+            log.warn("error while closing", { error });
+          }
+        }
+        database.close();
+      },
+      onClose(fn) {
+        closers.push(fn);
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

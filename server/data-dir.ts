@@ -1,0 +1,72 @@
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONFIG_FILE, type StoredConfig } from "./config.ts";
+import { loadOrCreateSecretKey } from "./identity/secrets.ts";
+
+export const DATABASE_FILE = "cuebot.db";
+
+export class DataDirError extends Error {}
+
+export interface DataDirState {
+  created: boolean;
+  secretCreated: boolean;
+  configCreated: boolean;
+}
+
+/**
+ * Makes sure the data folder exists, is writable, and holds a secret key and a config file. Existing
+ * files are never replaced: the secret key in particular must survive every re-run.
+ */
+export function prepareDataDir(dataDir: string): DataDirState {
+  let created = false;
+  if (!existsSync(dataDir)) {
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      created = true;
+    } catch (error) {
+      throw new DataDirError(`cannot create data folder ${dataDir} (${errno(error)})`);
+    }
+  } else if (!statSync(dataDir).isDirectory()) {
+    throw new DataDirError(`data folder ${dataDir} is not a folder`);
+  }
+  assertWritable(dataDir);
+  const { created: secretCreated } = loadOrCreateSecretKey(dataDir);
+  const configPath = join(dataDir, CONFIG_FILE);
+  let configCreated = false;
+  if (!existsSync(configPath)) {
+    writeConfigFile(dataDir, {});
+    configCreated = true;
+  }
+  return { created, secretCreated, configCreated };
+}
+
+/** A real write probe: permission bits alone say nothing for root or on read-only mounts. */
+export function assertWritable(dataDir: string): void {
+  const probe = join(dataDir, `.write-test-${process.pid}`);
+  try {
+    accessSync(dataDir, constants.W_OK);
+    writeFileSync(probe, "");
+    Bun.file(probe).delete();
+  } catch (error) {
+    throw new DataDirError(`data folder ${dataDir} is not writable (${errno(error)})`);
+  }
+}
+
+export function assertDataDirExists(dataDir: string): void {
+  if (!existsSync(join(dataDir, DATABASE_FILE))) {
+    throw new DataDirError(
+      `no cuebot data in ${dataDir} (run "cuebot init" or "cuebot serve" first, or pass --data-dir)`,
+    );
+  }
+}
+
+/** config.json may hold the provider secret, so it is readable by its owner only. */
+export function writeConfigFile(dataDir: string, config: StoredConfig): void {
+  const path = join(dataDir, CONFIG_FILE);
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+function errno(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}

@@ -1,0 +1,88 @@
+import { Elysia, type ValidationError } from "elysia";
+import type { Context } from "../context.ts";
+
+/** Every error body, everywhere (CONTRACT §5). */
+export interface ErrorBody {
+  status: number;
+  error: { code: string; message: string };
+}
+
+export function errorBody(status: number, code: string, message: string): ErrorBody {
+  return { status, error: { code, message } };
+}
+
+/**
+ * An error a person should read: thrown anywhere below a route, turned into the contract's shape
+ * (or one chat line in text mode) by the error layer.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, "bad_request", message);
+export const notFound = (message = "There is nothing at this address.") =>
+  new ApiError(404, "not_found", message);
+
+export function jsonError(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(errorBody(status, code, message)), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+const LOCATION_NAMES: Record<string, string> = {
+  query: "query parameter",
+  params: "path parameter",
+  body: "body field",
+  headers: "header",
+  cookie: "cookie",
+};
+
+/** A validation failure names the parameter, in words a chat-bot author understands. */
+export function describeValidationError(error: ValidationError): string {
+  const first = error.all[0];
+  const where = LOCATION_NAMES[error.type] ?? "parameter";
+  const path = first && "path" in first ? String(first.path).replace(/^\//, "").replaceAll("/", ".") : "";
+  if (!path) return `The request ${error.type === "body" ? "body" : where} is not valid.`;
+  const reason = first && "summary" in first && first.summary ? first.summary : "is not valid";
+  return `The ${where} "${path}" is not valid: ${String(reason).replace(/^Expected /, "expected ")}.`;
+}
+
+/** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
+export function errorHandling(ctx: Context) {
+  return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof ApiError) return jsonError(error.status, error.code, error.message, error.headers);
+    switch (code) {
+      case "NOT_FOUND":
+        return jsonError(404, "not_found", "There is nothing at this address.");
+      case "VALIDATION":
+        return jsonError(400, "bad_request", describeValidationError(error as ValidationError));
+      case "PARSE":
+        return jsonError(400, "bad_request", "The request body could not be parsed.");
+      case "INVALID_COOKIE_SIGNATURE":
+        return jsonError(401, "not_authenticated", "Your session is not valid; please log in again.");
+    }
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      return jsonError(
+        status,
+        status === 405 ? "method_not_allowed" : "bad_request",
+        "The request is not valid.",
+      );
+    }
+    ctx.log.error("unhandled error", { path: new URL(request.url).pathname, error });
+    return jsonError(500, "internal", "Something went wrong on our side; it has been logged.");
+  });
+}

@@ -1,0 +1,222 @@
+import { listCommandSettings, listEvents, readOverlayState } from "../../db/account-data.ts";
+import {
+  type Account,
+  type AccountProfile,
+  deleteAccountRow,
+  findAccountByLogin,
+  insertAccount,
+  setAccountRole,
+  setPanelLimitOverride,
+} from "../../db/accounts.ts";
+import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
+import { revealCredential, storeCredential } from "../../db/credentials.ts";
+import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
+import { ROLES, type Role } from "../../db/schema.ts";
+import type { Context } from "../context.ts";
+import { randomToken } from "./secrets.ts";
+
+/** What account services need from the context: storage, secrets and time. */
+export type Store = Pick<Context, "db" | "secrets" | "clock">;
+export type Actor = "cli" | "panel" | "system";
+
+export class AccountNotFoundError extends Error {
+  constructor(login: string) {
+    super(`no account with login "${login}" (the streamer must log in once first)`);
+  }
+}
+
+export function parseRole(input: string): Role | null {
+  return ROLES.find((role) => role.toLowerCase() === input.trim().toLowerCase()) ?? null;
+}
+
+export function requireAccount(store: Store, login: string): Account {
+  const account = findAccountByLogin(store.db, login);
+  if (!account) throw new AccountNotFoundError(login);
+  return account;
+}
+
+export function newApiKey(): string {
+  return crypto.randomUUID();
+}
+
+export function newOverlayToken(): string {
+  return randomToken(24);
+}
+
+export interface ProvisionedAccount {
+  account: Account;
+  apiKey: string;
+  overlayToken: string;
+}
+
+/** First login: the account, its API key (UUID v4) and its overlay token, all or nothing. */
+export function provisionAccount(store: Store, profile: AccountProfile): ProvisionedAccount {
+  const now = store.clock.now();
+  const apiKey = newApiKey();
+  const overlayToken = newOverlayToken();
+  const account = store.db.transaction((tx) => {
+    const created = insertAccount(tx, profile, now);
+    storeCredential(tx, store.secrets, "api-key", created.id, apiKey, now);
+    storeCredential(tx, store.secrets, "overlay-token", created.id, overlayToken, now);
+    recordAudit(
+      tx,
+      { accountId: created.id, login: created.login, actor: "system", action: "account.create" },
+      now,
+    );
+    return created;
+  });
+  return { account, apiKey, overlayToken };
+}
+
+export function rotateApiKey(store: Store, account: Account, actor: Actor): string {
+  const now = store.clock.now();
+  const apiKey = newApiKey();
+  store.db.transaction((tx) => {
+    storeCredential(tx, store.secrets, "api-key", account.id, apiKey, now);
+    recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "key.rotate" }, now);
+  });
+  return apiKey;
+}
+
+export function revealApiKey(store: Store, account: Account, actor: Actor): string {
+  const apiKey = revealCredential(store.db, store.secrets, "api-key", account.id);
+  if (!apiKey) return rotateApiKey(store, account, actor);
+  recordAudit(
+    store.db,
+    {
+      accountId: account.id,
+      login: account.login,
+      actor,
+      action: actor === "cli" ? "key.show" : "key.reveal",
+    },
+    store.clock.now(),
+  );
+  return apiKey;
+}
+
+export function rotateOverlayToken(store: Store, account: Account, actor: Actor): string {
+  const now = store.clock.now();
+  const token = newOverlayToken();
+  store.db.transaction((tx) => {
+    storeCredential(tx, store.secrets, "overlay-token", account.id, token, now);
+    recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "overlay.rotate" }, now);
+  });
+  return token;
+}
+
+export function assignRole(store: Store, account: Account, role: Role, actor: Actor): void {
+  const now = store.clock.now();
+  store.db.transaction((tx) => {
+    setAccountRole(tx, account.id, role, now);
+    recordAudit(
+      tx,
+      {
+        accountId: account.id,
+        login: account.login,
+        actor,
+        action: "role.set",
+        detail: { from: account.role, to: role },
+      },
+      now,
+    );
+  });
+}
+
+export function overridePanelLimit(store: Store, account: Account, limit: number | null, actor: Actor): void {
+  const now = store.clock.now();
+  store.db.transaction((tx) => {
+    setPanelLimitOverride(tx, account.id, limit, now);
+    recordAudit(
+      tx,
+      {
+        accountId: account.id,
+        login: account.login,
+        actor,
+        action: "panel-limit.override",
+        detail: { from: account.panelLimitOverride, to: limit },
+      },
+      now,
+    );
+  });
+}
+
+/** The public view of an account (never keys or tokens). */
+export function describeAccount(account: Account) {
+  return {
+    id: account.twitchUserId,
+    login: account.login,
+    displayName: account.displayName,
+    role: account.role,
+    createdAt: new Date(account.createdAt).toISOString(),
+  };
+}
+
+export const EXPORT_FORMAT = "cuebot-account-export/1";
+
+/** Everything cuebot holds about one account, for the owner or the admin; never keys or tokens. */
+export function exportAccount(store: Store, account: Account) {
+  return {
+    format: EXPORT_FORMAT,
+    exportedAt: new Date(store.clock.now()).toISOString(),
+    profile: {
+      id: account.twitchUserId,
+      login: account.login,
+      displayName: account.displayName,
+      profileImageUrl: account.profileImageUrl,
+      timezone: account.timezone,
+      createdAt: new Date(account.createdAt).toISOString(),
+      updatedAt: new Date(account.updatedAt).toISOString(),
+    },
+    role: account.role,
+    panelLimitOverride: account.panelLimitOverride,
+    grantedScopes: grantedScopes(store.db, account.id),
+    settings: listCommandSettings(store.db, account.id),
+    overlayState: readOverlayState(store.db, account.id),
+    events: listEvents(store.db, account.id),
+    auditLog: listAudit(store.db, account.id),
+  };
+}
+
+export type AccountExport = ReturnType<typeof exportAccount>;
+
+/**
+ * Deletes the account and every row of it in one transaction; the audit log keeps one line saying it
+ * happened (who, when), detached from the deleted account. Revoking the provider token is the
+ * caller's step before this one (it is network I/O and must not hold a write transaction open).
+ */
+export function deleteAccountData(store: Store, account: Account, actor: Actor): void {
+  const now = store.clock.now();
+  store.db.transaction((tx) => {
+    deleteAuditOf(tx, account.id);
+    deleteAccountRow(tx, account.id);
+    recordAudit(tx, { accountId: null, login: account.login, actor, action: "account.delete" }, now);
+  });
+}
+
+export interface DeletionResult {
+  /** Whether the provider confirmed the revocation of the account's token. */
+  providerTokenRevoked: boolean;
+}
+
+/** Revokes the account's provider token (best effort: a provider outage must not block deletion), then deletes. */
+export async function deleteAccount(
+  ctx: Store & Pick<Context, "identityProvider" | "log">,
+  account: Account,
+  actor: Actor,
+): Promise<DeletionResult> {
+  let providerTokenRevoked = false;
+  const tokens = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+  if (tokens && ctx.identityProvider) {
+    try {
+      await ctx.identityProvider.revoke(tokens.accessToken);
+      providerTokenRevoked = true;
+    } catch (error) {
+      ctx.log.warn("could not revoke the provider token of a deleted account", {
+        login: account.login,
+        error,
+      });
+    }
+  }
+  deleteAccountData(ctx, account, actor);
+  return { providerTokenRevoked };
+}

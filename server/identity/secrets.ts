@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** What a sealed value is for; each purpose gets its own key so one can never open another's box. */
+export type SecretPurpose = "api-key" | "overlay-token" | "oauth-token";
+
+export const SECRET_KEY_FILE = "secret.key";
+
+/** SHA-256 in hex: how sessions, API keys and overlay tokens are looked up without storing them. */
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+/**
+ * AES-256-GCM with a random 96-bit IV; the AAD binds a sealed value to its owner (the account id),
+ * so a ciphertext copied onto another row does not open.
+ */
+export class SecretBox {
+  readonly #keys = new Map<SecretPurpose, Buffer>();
+
+  constructor(private readonly master: Buffer) {
+    if (master.length !== 32) throw new Error("the secret key must be 32 bytes");
+  }
+
+  #key(purpose: SecretPurpose): Buffer {
+    let key = this.#keys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync("sha256", this.master, Buffer.alloc(0), `cuebot:${purpose}`, 32));
+      this.#keys.set(purpose, key);
+    }
+    return key;
+  }
+
+  seal(purpose: SecretPurpose, plaintext: string, owner: string | number): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key(purpose), iv);
+    cipher.setAAD(Buffer.from(String(owner)));
+    const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+  }
+
+  open(purpose: SecretPurpose, sealed: string, owner: string | number): string {
+    if (!sealed.startsWith("v1.")) throw new Error("unknown sealed-value format");
+    const raw = Buffer.from(sealed.slice(3), "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", this.#key(purpose), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(String(owner)));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  }
+}
+
+/** Reads `<dataDir>/secret.key`, creating it (mode 0600) when missing. Never replaces an existing key. */
+export function loadOrCreateSecretKey(dataDir: string): { key: Buffer; created: boolean } {
+  const path = join(dataDir, SECRET_KEY_FILE);
+  if (existsSync(path)) return { key: readSecretKey(path), created: false };
+  writeFileSync(path, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  chmodSync(path, 0o600);
+  return { key: readSecretKey(path), created: true };
+}
+
+function readSecretKey(path: string): Buffer {
+  const text = readFileSync(path, "utf8").trim();
+  if (!/^[0-9a-f]{64}$/.test(text)) {
+    throw new Error(`${path} is not a cuebot secret key (expected 64 hex characters)`);
+  }
+  return Buffer.from(text, "hex");
+}
+
+/** A random opaque token (URL-safe) with `bytes` of entropy. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}

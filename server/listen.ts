@@ -1,0 +1,64 @@
+import type { App } from "./app.ts";
+import { publicUrlFor } from "./config.ts";
+import type { Context } from "./context.ts";
+
+export interface RunningServer {
+  /** `http://host:port` with the real bound port. */
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the context. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** How often a running server looks for commits by other processes (the CLI). */
+const EXTERNAL_CHANGE_POLL_MS = 250;
+
+export class ListenError extends Error {}
+
+function hostForUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+export function listen(ctx: Context, app: App): RunningServer {
+  try {
+    app.listen({ hostname: ctx.config.host, port: ctx.config.port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "EADDRINUSE" ? "the address is already in use" : (error as Error).message;
+    throw new ListenError(`cannot listen on ${ctx.config.host}:${ctx.config.port}: ${reason}`);
+  }
+  const server = app.server;
+  if (!server?.port) throw new ListenError("the server did not start");
+  const port = server.port;
+  ctx.publicUrl = publicUrlFor(ctx.config, port);
+
+  const poll = setInterval(() => {
+    try {
+      ctx.externalChanges.check();
+    } catch (error) {
+      ctx.log.warn("could not check the database for outside changes", { error });
+    }
+  }, EXTERNAL_CHANGE_POLL_MS);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://${hostForUrl(ctx.config.host)}:${port}`,
+    port,
+    stop(graceMs = 10_000) {
+      stopping ??= (async () => {
+        clearInterval(poll);
+        const graceful = server.stop(false);
+        const timedOut = await Promise.race([
+          graceful.then(() => false),
+          Bun.sleep(graceMs).then(() => true),
+        ]);
+        if (timedOut) {
+          ctx.log.warn("in-flight requests did not finish in time; closing them");
+          await server.stop(true);
+        }
+        ctx.close();
+      })();
+      return stopping;
+    },
+  };
+}

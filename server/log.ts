@@ -1,0 +1,94 @@
+import type { LogFormat, LogLevel } from "./config.ts";
+
+const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  /** Logs at warn level only the first time `key` is seen. */
+  warnOnce(key: string, msg: string, fields?: LogFields): void;
+}
+
+/** Field names whose values are secrets, wherever they appear. */
+const SECRET_FIELD = /secret|password|token|apikey|api_key|authorization|cookie|^code$|^key$/i;
+/** Query parameters that carry credentials (chat bots and OBS can only send them in the URL). */
+const SECRET_QUERY = /^(apikey|api_key|token|access_token|refresh_token|code|state|client_secret)$/i;
+
+export const REDACTED = "[redacted]";
+
+/** Replaces credential query values in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`). */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
+    SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
+  );
+}
+
+function decodeSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return "[…]";
+  if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
+  if (value instanceof Error) return { name: value.name, message: redactUrl(value.message) };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      out[key] = SECRET_FIELD.test(key) && item != null && item !== "" ? REDACTED : redact(item, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  format: LogFormat;
+  /** Where lines go; stdout by default. */
+  write?: (line: string) => void;
+  now?: () => number;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const now = options.now ?? Date.now;
+  const threshold = LEVEL_RANK[options.level];
+  const warned = new Set<string>();
+
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (LEVEL_RANK[level] < threshold) return;
+    const time = new Date(now()).toISOString();
+    const safe = (fields ? redact(fields) : {}) as LogFields;
+    if (options.format === "json") {
+      write(JSON.stringify({ level, time, msg: redactUrl(msg), ...safe }));
+      return;
+    }
+    const extra = Object.entries(safe)
+      .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join(" ");
+    write(
+      `${time.slice(11, 19)} ${level.toUpperCase().padEnd(5)} ${redactUrl(msg)}${extra ? ` ${extra}` : ""}`,
+    );
+  };
+
+  return {
+    debug: (msg, fields) => emit("debug", msg, fields),
+    info: (msg, fields) => emit("info", msg, fields),
+    warn: (msg, fields) => emit("warn", msg, fields),
+    error: (msg, fields) => emit("error", msg, fields),
+    warnOnce(key, msg, fields) {
+      if (warned.has(key)) return;
+      warned.add(key);
+      emit("warn", msg, fields);
+    },
+  };
+}
