@@ -4,6 +4,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import { textMode } from "./http/text-mode.ts";
 
 /**
  * The one place that shows how a request flows: cross-cutting layers first, in order, then one
@@ -13,6 +14,7 @@ export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
     .use(securityHeaders())
     .use(errorHandling(ctx))
+    .use(textMode())
     .use(requestLog(ctx))
     .use(healthRoutes());
 }

@@ -4,6 +4,7 @@ import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
+import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -45,6 +46,8 @@ export interface Context {
   log: Logger;
   schema: SchemaStatus;
   externalChanges: ExternalChanges;
+  /** Cached account lookups by API key, overlay token and id. */
+  accounts: AccountDirectory;
   /** The OAuth client, or null when no provider credentials are configured. */
   identityProvider: IdentityProviderClient | null;
   /** The public URL (known once the server listens when it is derived from the port). */
@@ -71,16 +74,21 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
   try {
     const schema = migrate(database.sqlite);
     const { key } = loadOrCreateSecretKey(config.dataDir);
+    const clock = options.clock ?? systemClock;
+    const externalChanges = new ExternalChanges(database);
+    const accounts = new AccountDirectory(database.db, () => clock.now());
+    externalChanges.subscribe(() => accounts.invalidate());
     let closed = false;
     return {
       config,
       database,
       db: database.db,
       secrets: new SecretBox(key),
-      clock: options.clock ?? systemClock,
+      clock,
       log,
       schema,
-      externalChanges: new ExternalChanges(database),
+      externalChanges,
+      accounts,
       identityProvider:
         config.twitch.clientId && config.twitch.clientSecret
           ? new IdentityProviderClient({

@@ -1,5 +1,6 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Context } from "../context.ts";
+import { isTextRequest, textResponse } from "./text-mode.ts";
 
 /** Every error body, everywhere (CONTRACT §5). */
 export interface ErrorBody {
@@ -29,6 +30,18 @@ export class ApiError extends Error {
 export const badRequest = (message: string) => new ApiError(400, "bad_request", message);
 export const notFound = (message = "There is nothing at this address.") =>
   new ApiError(404, "not_found", message);
+
+/** The error as JSON, or as one chat line (status 200, real status in X-Cuebot-Status) in text mode. */
+export function errorResponse(
+  request: Request,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  if (isTextRequest(request)) return textResponse(message, status, headers);
+  return jsonError(status, code, message, headers);
+}
 
 export function jsonError(
   status: number,
@@ -62,27 +75,40 @@ export function describeValidationError(error: ValidationError): string {
 
 /** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
 export function errorHandling(ctx: Context) {
-  return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request }) => {
-    if (error instanceof ApiError) return jsonError(error.status, error.code, error.message, error.headers);
+  return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    // Headers set before the failure (rate-limit counters) stay on the error response.
+    const carried = carriedHeaders(set.headers);
+    const reply = (status: number, errorCode: string, message: string, extra: Record<string, string> = {}) =>
+      errorResponse(request, status, errorCode, message, { ...carried, ...extra });
+    if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
     switch (code) {
       case "NOT_FOUND":
-        return jsonError(404, "not_found", "There is nothing at this address.");
+        return reply(404, "not_found", "There is nothing at this address.");
       case "VALIDATION":
-        return jsonError(400, "bad_request", describeValidationError(error as ValidationError));
+        return reply(400, "bad_request", describeValidationError(error as ValidationError));
       case "PARSE":
-        return jsonError(400, "bad_request", "The request body could not be parsed.");
+        return reply(400, "bad_request", "The request body could not be parsed.");
       case "INVALID_COOKIE_SIGNATURE":
-        return jsonError(401, "not_authenticated", "Your session is not valid; please log in again.");
+        return reply(401, "not_authenticated", "Your session is not valid; please log in again.");
     }
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      return jsonError(
+      return reply(
         status,
         status === 405 ? "method_not_allowed" : "bad_request",
         "The request is not valid.",
       );
     }
     ctx.log.error("unhandled error", { path: new URL(request.url).pathname, error });
-    return jsonError(500, "internal", "Something went wrong on our side; it has been logged.");
+    return reply(500, "internal", "Something went wrong on our side; it has been logged.");
   });
+}
+
+function carriedHeaders(headers: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers || typeof headers !== "object") return out;
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (value !== undefined && key.toLowerCase() !== "content-type") out[key] = String(value);
+  }
+  return out;
 }

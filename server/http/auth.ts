@@ -1,0 +1,73 @@
+import type { Account } from "../../db/accounts.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "./errors.ts";
+
+/**
+ * Who is calling. Bot routes accept an API key; panel routes a session; overlay reads an overlay
+ * token. Each feature calls one of the `require…` functions from a `derive` so that a missing or
+ * wrong credential is answered 401 before any input validation runs (DESIGN.md, "auth before
+ * validation").
+ */
+export interface ApiKeyPrincipal {
+  kind: "api-key";
+  account: Account;
+}
+
+export interface PresentedCredentials {
+  apiKey?: string;
+  overlayToken?: string;
+}
+
+/** Syntactically a UUID: anything else cannot be a key, so it is refused without a lookup. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function presentedCredentials(request: Request, url = new URL(request.url)): PresentedCredentials {
+  const fromQuery = url.searchParams.get("apiKey")?.trim() || undefined;
+  const fromHeader = request.headers.get("x-api-key")?.trim() || undefined;
+  if (fromQuery && fromHeader && fromQuery !== fromHeader) {
+    throw new ApiError(
+      400,
+      "conflicting_api_keys",
+      "The apiKey query parameter and the X-Api-Key header carry different keys; send one.",
+    );
+  }
+  const overlayToken =
+    url.searchParams.get("token")?.trim() || request.headers.get("x-overlay-token")?.trim() || undefined;
+  return { apiKey: fromQuery ?? fromHeader, overlayToken };
+}
+
+export function missingApiKey(): ApiError {
+  return new ApiError(
+    401,
+    "missing_api_key",
+    "An API key is required: add ?apiKey=<your key> or the X-Api-Key header (find it in the dashboard).",
+  );
+}
+
+export function invalidApiKey(): ApiError {
+  return new ApiError(401, "invalid_api_key", "That API key is not valid; copy it again from the dashboard.");
+}
+
+/** The API key's account, or null when no key was presented; a wrong key is an error. */
+export function optionalApiKey(ctx: Context, request: Request): ApiKeyPrincipal | null {
+  const presented = presentedCredentials(request);
+  if (!presented.apiKey) {
+    if (presented.overlayToken) {
+      throw new ApiError(
+        401,
+        "missing_api_key",
+        "An overlay token only reads overlays; use the API key here.",
+      );
+    }
+    return null;
+  }
+  const account = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
+  if (!account) throw invalidApiKey();
+  return { kind: "api-key", account };
+}
+
+export function requireApiKey(ctx: Context, request: Request): ApiKeyPrincipal {
+  const principal = optionalApiKey(ctx, request);
+  if (!principal) throw missingApiKey();
+  return principal;
+}

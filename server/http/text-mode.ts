@@ -1,0 +1,94 @@
+import { Elysia } from "elysia";
+
+/**
+ * Chat bots print whatever body comes back, and StreamElements prints nothing but an error unless the
+ * status is 200 (CONTRACT §5). Text mode answers one chat line with status 200 and carries the real
+ * status in X-Cuebot-Status.
+ */
+
+/** Nightbot needs < 400 characters; leave room for a command template's own prefix. */
+export const CHAT_LINE_MAX = 380;
+
+/** Routes that have a text mode: the bot commands and the game API. Panel and heavy routes do not. */
+const TEXT_ROUTE_PREFIXES = ["/api/followage", "/api/bot/", "/api/game/"];
+
+export function isTextCapablePath(pathname: string): boolean {
+  return TEXT_ROUTE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix));
+}
+
+/** `format=text` or a known chat bot's headers choose text; `format=json` forces JSON. */
+export function wantsText(request: Request, url = new URL(request.url)): boolean {
+  const format = url.searchParams.get("format")?.toLowerCase();
+  if (format === "text") return true;
+  if (format === "json") return false;
+  const headers = request.headers;
+  if (headers.has("nightbot-user") || headers.has("nightbot-channel")) return true;
+  for (const name of headers.keys()) {
+    if (name.toLowerCase().startsWith("x-fossabot-")) return true;
+  }
+  return false;
+}
+
+export function isTextRequest(request: Request): boolean {
+  const url = new URL(request.url);
+  return isTextCapablePath(url.pathname) && wantsText(request, url);
+}
+
+/** One line, no control characters, at most CHAT_LINE_MAX characters (cut at a word when possible). */
+export function chatLine(text: string): string {
+  const flat = Array.from(text, (c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (flat.length <= CHAT_LINE_MAX) return flat;
+  const cut = flat.slice(0, CHAT_LINE_MAX - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > CHAT_LINE_MAX * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export function textResponse(line: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(chatLine(line), {
+    status: 200,
+    headers: { ...headers, "content-type": "text/plain; charset=utf-8", "x-cuebot-status": String(status) },
+  });
+}
+
+/** An unreplaced bot template (`$(touser)`, `${user}`) means the bot had nothing to put there. */
+const UNREPLACED_TEMPLATE = /^\$[({].*[)}]$/;
+
+/** Chat-style name input: trimmed, leading `@` dropped, empty or unreplaced templates → undefined. */
+export function chatName(value: string | null | undefined): string | undefined {
+  if (value == null) return undefined;
+  const trimmed = value.trim().replace(/^@+/, "").trim();
+  if (!trimmed || UNREPLACED_TEMPLATE.test(trimmed)) return undefined;
+  return trimmed;
+}
+
+function headersOf(set: {
+  headers: Record<string, string | number | undefined> | Headers;
+}): Record<string, string> {
+  const out: Record<string, string> = {};
+  const source = set.headers instanceof Headers ? Object.fromEntries(set.headers.entries()) : set.headers;
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && key.toLowerCase() !== "content-type") out[key] = String(value);
+  }
+  return out;
+}
+
+/**
+ * Turns a successful `{status, data: {text}}` answer of a text-capable route into its chat line
+ * when the caller asked for text. Handlers stay format-agnostic: they always return the JSON record.
+ */
+export function textMode() {
+  return new Elysia({ name: "cuebot.text-mode" }).mapResponse(
+    { as: "global" },
+    ({ request, response, set }) => {
+      if (!isTextRequest(request)) return;
+      if (response instanceof Response || typeof response !== "object" || response === null) return;
+      const data = (response as { data?: { text?: unknown } }).data;
+      if (typeof data?.text !== "string") return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      return textResponse(data.text, status, headersOf(set as { headers: Record<string, string> }));
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AccountProfile } from "../../db/accounts.ts";
+import { createApp } from "../../server/app.ts";
+import type { Clock } from "../../server/clock.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
+import { type Context, createContext } from "../../server/context.ts";
+import { prepareDataDir } from "../../server/data-dir.ts";
+import { provisionAccount } from "../../server/identity/accounts.ts";
+import { createLogger } from "../../server/log.ts";
+
+export interface TestContext {
+  ctx: Context;
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  /** Every log line written, as text (JSON lines). */
+  logs: string[];
+  /** Sends a request through the whole app (`path` like "/healthz?x=1"). */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  cleanup(): void;
+}
+
+export function tempDir(prefix = "cuebot-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestContextOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  /** Adjusts the loaded config before the context is built. */
+  configure?: (config: Config) => void;
+}
+
+/** A fresh data folder, database, context and app per test: nothing is shared between tests. */
+export function createTestContext(options: TestContextOptions = {}): TestContext {
+  const dataDir = tempDir();
+  prepareDataDir(dataDir);
+  const config = loadConfig({ dataDir, env: options.env ?? {} });
+  options.configure?.(config);
+  const logs: string[] = [];
+  const log = createLogger({ level: "debug", format: "json", write: (line) => logs.push(line) });
+  const ctx = createContext(config, { log, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = createApp(ctx);
+  return {
+    ctx,
+    app,
+    dataDir,
+    logs,
+    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    cleanup() {
+      ctx.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let nextUserId = 1000;
+
+/** Creates an account the way first login does (account + API key + overlay token). */
+export function createTestAccount(ctx: Context, profile: Partial<AccountProfile> = {}) {
+  const id = String(nextUserId++);
+  return provisionAccount(ctx, {
+    twitchUserId: profile.twitchUserId ?? id,
+    login: profile.login ?? `streamer${id}`,
+    displayName: profile.displayName ?? `Streamer${id}`,
+    profileImageUrl: profile.profileImageUrl ?? "",
+    timezone: profile.timezone ?? "UTC",
+  });
+}
