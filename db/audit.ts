@@ -4,6 +4,7 @@ import { auditLog } from "./schema.ts";
 
 export type AuditAction =
   | "account.create"
+  | "account.rename"
   | "account.delete"
   | "role.set"
   | "panel-limit.override"

@@ -1,10 +1,14 @@
 import { Elysia } from "elysia";
 import type { Context } from "./context.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
+import { authRoutes } from "./identity/routes.ts";
+import { securityRoutes } from "./panel/security.ts";
+import { webRoutes } from "./web/routes.ts";
 
 /**
  * The one place that shows how a request flows: cross-cutting layers first, in order, then one
@@ -14,9 +18,13 @@ export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
     .use(securityHeaders())
     .use(errorHandling(ctx))
+    .use(csrfProtection(ctx))
     .use(textMode())
     .use(requestLog(ctx))
-    .use(healthRoutes());
+    .use(healthRoutes())
+    .use(webRoutes())
+    .use(authRoutes(ctx))
+    .use(securityRoutes(ctx));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -8,6 +8,7 @@ import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Tells in-memory caches that another process (the CLI) committed to the database, so a role change
@@ -50,6 +51,8 @@ export interface Context {
   accounts: AccountDirectory;
   /** The OAuth client, or null when no provider credentials are configured. */
   identityProvider: IdentityProviderClient | null;
+  /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
+  helix: HelixClient | null;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -97,6 +100,9 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
               clientSecret: config.twitch.clientSecret,
             })
           : null,
+      helix: config.twitch.clientId
+        ? new HelixClient({ baseUrl: config.twitch.apiUrl, clientId: config.twitch.clientId })
+        : null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;

@@ -2,49 +2,64 @@ import type { Command } from "commander";
 import { createApp } from "../../server/app.ts";
 import { createContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
+import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
+import { startTokenUpkeep } from "../../server/identity/provider-tokens.ts";
 import { ListenError, listen } from "../../server/listen.ts";
+import { startMaintenance } from "../../server/maintenance.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
 export function registerServeCommand(program: Command, _io: CliIo, globals: () => GlobalOptions): void {
-  addSettingsOptions(
-    program.command("serve").description("run the server (migrations are applied first)"),
-  ).action(async (options: SettingsOptions) => {
-    const config = loadCliConfig(globals(), { flags: flagValues(options) });
-    let ctx: ReturnType<typeof createContext>;
-    try {
-      prepareDataDir(config.dataDir);
-      ctx = createContext(config);
-    } catch (error) {
-      asCliFailure(error);
-    }
-    const log = ctx.log;
-    let server: ReturnType<typeof listen>;
-    try {
-      server = listen(ctx, createApp(ctx));
-    } catch (error) {
-      ctx.close();
-      if (error instanceof ListenError) throw new CliFailure(error.message);
-      throw error;
-    }
-    if (!ctx.identityProvider) {
-      log.warn(
-        "Twitch login is not configured: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart",
-      );
-    }
-    log.info(`listening on ${server.url}`, {
-      publicUrl: ctx.publicUrl,
-      dataDir: config.dataDir,
-      schemaVersion: ctx.schema.applied,
-    });
+  addSettingsOptions(program.command("serve").description("run the server (migrations are applied first)"))
+    .option(
+      "--demo",
+      "start built-in simulators of Twitch and the game provider; try everything with no accounts",
+    )
+    .action(async (options: SettingsOptions & { demo?: boolean }) => {
+      const config = loadCliConfig(globals(), { flags: flagValues(options) });
+      const demo: DemoEnvironment | null = options.demo ? startDemo(config) : null;
+      let ctx: ReturnType<typeof createContext>;
+      try {
+        prepareDataDir(config.dataDir);
+        ctx = createContext(config);
+      } catch (error) {
+        await demo?.stop();
+        asCliFailure(error);
+      }
+      if (demo) ctx.onClose(() => void demo.stop());
+      const log = ctx.log;
+      let server: ReturnType<typeof listen>;
+      try {
+        server = listen(ctx, createApp(ctx));
+      } catch (error) {
+        ctx.close();
+        if (error instanceof ListenError) throw new CliFailure(error.message);
+        throw error;
+      }
+      startTokenUpkeep(ctx);
+      startMaintenance(ctx);
+      if (demo) {
+        log.info(
+          `demo mode: simulated Twitch at ${demo.twitch.authUrl}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,
+        );
+      } else if (!ctx.identityProvider) {
+        log.warn(
+          "Twitch login is not configured: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart",
+        );
+      }
+      log.info(`listening on ${server.url}`, {
+        publicUrl: ctx.publicUrl,
+        dataDir: config.dataDir,
+        schemaVersion: ctx.schema.applied,
+      });
 
-    const signal = await new Promise<string>((resolve) => {
-      process.once("SIGINT", () => resolve("SIGINT"));
-      process.once("SIGTERM", () => resolve("SIGTERM"));
+      const signal = await new Promise<string>((resolve) => {
+        process.once("SIGINT", () => resolve("SIGINT"));
+        process.once("SIGTERM", () => resolve("SIGTERM"));
+      });
+      log.info("shutting down", { signal });
+      await server.stop();
+      log.info("stopped");
     });
-    log.info("shutting down", { signal });
-    await server.stop();
-    log.info("stopped");
-  });
 }

@@ -71,3 +71,32 @@ export function requireApiKey(ctx: Context, request: Request): ApiKeyPrincipal {
   if (!principal) throw missingApiKey();
   return principal;
 }
+
+export interface SessionPrincipal {
+  kind: "session";
+  account: Account;
+  /** When the session expires (after any renewal this request caused). */
+  expiresAt: number;
+}
+
+export function notAuthenticated(message = "Please log in to the dashboard first."): ApiError {
+  return new ApiError(401, "not_authenticated", message);
+}
+
+/** The value of one cookie from the raw header (the panel derive runs before Elysia's cookie parsing matters). */
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const raw = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    }
+  }
+  return undefined;
+}

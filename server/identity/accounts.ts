@@ -15,8 +15,11 @@ import { ROLES, type Role } from "../../db/schema.ts";
 import type { Context } from "../context.ts";
 import { randomToken } from "./secrets.ts";
 
-/** What account services need from the context: storage, secrets and time. */
-export type Store = Pick<Context, "db" | "secrets" | "clock">;
+/**
+ * What account services need from the context: storage, secrets, time, and the lookup cache that
+ * must forget a rotated key or a changed role at once.
+ */
+export type Store = Pick<Context, "db" | "secrets" | "clock" | "accounts">;
 export type Actor = "cli" | "panel" | "system";
 
 export class AccountNotFoundError extends Error {
@@ -75,6 +78,7 @@ export function rotateApiKey(store: Store, account: Account, actor: Actor): stri
     storeCredential(tx, store.secrets, "api-key", account.id, apiKey, now);
     recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "key.rotate" }, now);
   });
+  store.accounts.invalidate();
   return apiKey;
 }
 
@@ -101,6 +105,7 @@ export function rotateOverlayToken(store: Store, account: Account, actor: Actor)
     storeCredential(tx, store.secrets, "overlay-token", account.id, token, now);
     recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "overlay.rotate" }, now);
   });
+  store.accounts.invalidate();
   return token;
 }
 
@@ -120,6 +125,7 @@ export function assignRole(store: Store, account: Account, role: Role, actor: Ac
       now,
     );
   });
+  store.accounts.invalidate();
 }
 
 export function overridePanelLimit(store: Store, account: Account, limit: number | null, actor: Actor): void {
@@ -138,6 +144,7 @@ export function overridePanelLimit(store: Store, account: Account, limit: number
       now,
     );
   });
+  store.accounts.invalidate();
 }
 
 /** The public view of an account (never keys or tokens). */
@@ -191,6 +198,7 @@ export function deleteAccountData(store: Store, account: Account, actor: Actor):
     deleteAccountRow(tx, account.id);
     recordAudit(tx, { accountId: null, login: account.login, actor, action: "account.delete" }, now);
   });
+  store.accounts.invalidate();
 }
 
 export interface DeletionResult {

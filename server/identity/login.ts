@@ -1,0 +1,104 @@
+import { eq } from "drizzle-orm";
+import {
+  type Account,
+  findAccountByLogin,
+  findAccountByTwitchId,
+  normalizeLogin,
+  updateAccountProfile,
+} from "../../db/accounts.ts";
+import { recordAudit } from "../../db/audit.ts";
+import { storeProviderTokens } from "../../db/oauth-tokens.ts";
+import { accounts } from "../../db/schema.ts";
+import type { Context } from "../context.ts";
+import type { HelixUser } from "../twitch/helix-client.ts";
+import { provisionAccount } from "./accounts.ts";
+import type { ProviderTokenSet } from "./idp-client.ts";
+import { createSession, type IssuedSession } from "./sessions.ts";
+
+export interface CompletedLogin {
+  account: Account;
+  session: IssuedSession;
+  created: boolean;
+}
+
+/** The browser's IANA zone if it is one this runtime knows, else UTC. */
+export function normalizeTimezone(zone: string | undefined | null): string {
+  if (!zone) return "UTC";
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return "UTC";
+  }
+}
+
+/**
+ * Everything a successful login writes, in one transaction: the account (created at first login with
+ * its key and overlay token; later logins refresh the profile and keep key and role), the provider
+ * tokens, and a fresh session. Nothing is half-written if any step fails.
+ */
+export function completeLogin(
+  ctx: Pick<Context, "db" | "secrets" | "clock" | "accounts">,
+  user: HelixUser,
+  tokens: ProviderTokenSet,
+  timezone: string,
+  userAgent: string,
+): CompletedLogin {
+  const now = ctx.clock.now();
+  const profile = {
+    twitchUserId: user.id,
+    login: user.login,
+    displayName: user.display_name || user.login,
+    profileImageUrl: user.profile_image_url ?? "",
+    timezone,
+  };
+  const result = ctx.db.transaction((tx) => {
+    const store = { ...ctx, db: tx };
+    // Logins are reusable after a rename: a stale account still holding this login gives it up.
+    const holder = findAccountByLogin(tx, user.login);
+    if (holder && holder.twitchUserId !== user.id) {
+      tx.update(accounts)
+        .set({ login: `${normalizeLogin(user.login)}~${holder.twitchUserId}`, updatedAt: now })
+        .where(eq(accounts.id, holder.id))
+        .run();
+    }
+    const existing = findAccountByTwitchId(tx, user.id);
+    let account: Account;
+    let created = false;
+    if (existing) {
+      account = updateAccountProfile(tx, existing.id, profile, now);
+      if (existing.login !== account.login) {
+        recordAudit(
+          tx,
+          {
+            accountId: account.id,
+            login: account.login,
+            actor: "system",
+            action: "account.rename",
+            detail: { from: existing.login },
+          },
+          now,
+        );
+      }
+    } else {
+      account = provisionAccount(store, profile).account;
+      created = true;
+    }
+    storeProviderTokens(
+      tx,
+      ctx.secrets,
+      account.id,
+      {
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        scopes: tokens.scopes,
+        expiresAt: now + tokens.expiresIn * 1000,
+        validatedAt: now,
+      },
+      now,
+    );
+    const session = createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
+    return { account, session, created };
+  });
+  ctx.accounts.invalidate();
+  return result;
+}

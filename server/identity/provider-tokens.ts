@@ -1,0 +1,159 @@
+import type { Account } from "../../db/accounts.ts";
+import { setNeedsReauth } from "../../db/accounts.ts";
+import {
+  listAccountsWithTokens,
+  loadProviderTokens,
+  markTokensValidated,
+  storeProviderTokens,
+} from "../../db/oauth-tokens.ts";
+import type { Context } from "../context.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
+import { endAllSessions } from "./sessions.ts";
+
+/** The streamer must log in again: their provider grant is gone (revoked, password change…). */
+export class ReauthRequiredError extends Error {
+  constructor(readonly login: string) {
+    super(`${login} needs to log in to cuebot again (the Twitch connection was revoked or expired)`);
+  }
+}
+
+type TokenContext = Pick<Context, "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts">;
+
+export function saveProviderTokens(ctx: TokenContext, accountId: number, tokens: ProviderTokenSet): void {
+  const now = ctx.clock.now();
+  storeProviderTokens(
+    ctx.db,
+    ctx.secrets,
+    accountId,
+    {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      scopes: tokens.scopes,
+      expiresAt: now + tokens.expiresIn * 1000,
+      validatedAt: now,
+    },
+    now,
+  );
+}
+
+/** Concurrent refreshes of one account would race on a rotating refresh token: run one at a time. */
+const refreshing = new WeakMap<object, Map<number, Promise<string>>>();
+
+function markNeedsReauth(ctx: TokenContext, account: Account): void {
+  setNeedsReauth(ctx.db, account.id, true, ctx.clock.now());
+  endAllSessions(ctx, account.id);
+  ctx.accounts.invalidate();
+  ctx.log.warn("a streamer's Twitch connection ended; they must log in again", { login: account.login });
+}
+
+/** Refreshes the account's access token and persists the rotated refresh token; returns the new access token. */
+export function refreshUserToken(ctx: TokenContext, account: Account): Promise<string> {
+  let inFlight = refreshing.get(ctx.db);
+  if (!inFlight) {
+    inFlight = new Map();
+    refreshing.set(ctx.db, inFlight);
+  }
+  const existing = inFlight.get(account.id);
+  if (existing) return existing;
+  const map = inFlight;
+  const run = (async () => {
+    const idp = ctx.identityProvider;
+    const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+    if (!idp || !stored) throw new ReauthRequiredError(account.login);
+    try {
+      const fresh = await idp.refresh(stored.refreshToken);
+      saveProviderTokens(ctx, account.id, fresh);
+      return fresh.accessToken;
+    } catch (error) {
+      if (error instanceof IdentityProviderError && error.kind === "rejected") {
+        markNeedsReauth(ctx, account);
+        throw new ReauthRequiredError(account.login);
+      }
+      throw error;
+    }
+  })().finally(() => map.delete(account.id));
+  inFlight.set(account.id, run);
+  return run;
+}
+
+/**
+ * Runs a Helix call with the account's user token; on a 401 refreshes once and retries (Twitch's
+ * advice: refresh reactively, tokens can die early).
+ */
+export async function withUserToken<T>(
+  ctx: TokenContext,
+  account: Account,
+  call: (accessToken: string) => Promise<T>,
+): Promise<T> {
+  if (account.needsReauth) throw new ReauthRequiredError(account.login);
+  const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+  if (!stored) throw new ReauthRequiredError(account.login);
+  try {
+    return await call(stored.accessToken);
+  } catch (error) {
+    if (!(error instanceof HelixError) || error.status !== 401) throw error;
+    const fresh = await refreshUserToken(ctx, account);
+    return call(fresh);
+  }
+}
+
+export interface UpkeepReport {
+  checked: number;
+  refreshed: number;
+  ended: number;
+  unreachable: number;
+}
+
+/**
+ * Validates every stored token (the platform requires it at start and hourly); a token that no longer
+ * validates is refreshed, and one that cannot be refreshed ends the account's sessions.
+ */
+export async function validateStoredTokens(ctx: TokenContext): Promise<UpkeepReport> {
+  const report: UpkeepReport = { checked: 0, refreshed: 0, ended: 0, unreachable: 0 };
+  const idp = ctx.identityProvider;
+  if (!idp) return report;
+  for (const accountId of listAccountsWithTokens(ctx.db)) {
+    const account = ctx.accounts.account(accountId);
+    if (!account || account.needsReauth) continue;
+    const stored = loadProviderTokens(ctx.db, ctx.secrets, accountId);
+    if (!stored) continue;
+    report.checked += 1;
+    try {
+      const result = await idp.validate(stored.accessToken);
+      if (result) {
+        markTokensValidated(ctx.db, accountId, ctx.clock.now());
+        continue;
+      }
+      await refreshUserToken(ctx, account);
+      report.refreshed += 1;
+    } catch (error) {
+      if (error instanceof ReauthRequiredError) report.ended += 1;
+      else {
+        report.unreachable += 1;
+        ctx.log.warn("could not validate a stored Twitch token; will try again", {
+          login: account.login,
+          error,
+        });
+      }
+    }
+  }
+  return report;
+}
+
+const HOUR_MS = 60 * 60_000;
+
+/** Validates at start and then hourly until the context closes. */
+export function startTokenUpkeep(ctx: TokenContext & Pick<Context, "onClose">): void {
+  if (!ctx.identityProvider) return;
+  const run = () => {
+    validateStoredTokens(ctx)
+      .then((report) => {
+        if (report.checked > 0) ctx.log.info("validated stored Twitch tokens", { ...report });
+      })
+      .catch((error) => ctx.log.warn("token validation failed", { error }));
+  };
+  run();
+  const timer = setInterval(run, HOUR_MS);
+  ctx.onClose(() => clearInterval(timer));
+}

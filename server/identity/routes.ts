@@ -1,0 +1,216 @@
+import { Elysia } from "elysia";
+import type { Context } from "../context.ts";
+import { presentedCredentials, readCookie } from "../http/auth.ts";
+import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
+import { ApiError, jsonError } from "../http/errors.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import { messagePage, wantsHtml } from "../web/page.ts";
+import { BASE_SCOPES, IdentityProviderError, newOAuthState } from "./idp-client.ts";
+import { completeLogin, normalizeTimezone } from "./login.ts";
+import { clearSessionCookie, isSecureOrigin, requireSession, sessionCookie } from "./session-auth.ts";
+import { endSession, SESSION_COOKIE } from "./sessions.ts";
+
+/** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
+const STATE_COOKIE = "cuebot_oauth_state";
+const TIMEZONE_COOKIE = "cuebot_login_tz";
+const STATE_TTL_SECONDS = 600;
+
+export function loginScopes(extra: string[]): string[] {
+  return [...new Set([...BASE_SCOPES, ...extra])];
+}
+
+function redirectUri(ctx: Context): string {
+  return `${ctx.publicUrl}/auth/callback`;
+}
+
+function loginCookies(ctx: Context, state: string, timezone: string): string[] {
+  const attributes = {
+    path: "/auth",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: isSecureOrigin(ctx),
+    maxAgeSeconds: STATE_TTL_SECONDS,
+  };
+  return [
+    serializeCookie(STATE_COOKIE, state, attributes),
+    serializeCookie(TIMEZONE_COOKIE, timezone, attributes),
+  ];
+}
+
+function clearLoginCookies(ctx: Context): string[] {
+  const attributes = {
+    path: "/auth",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: isSecureOrigin(ctx),
+    maxAgeSeconds: 0,
+  };
+  return [serializeCookie(STATE_COOKIE, "", attributes), serializeCookie(TIMEZONE_COOKIE, "", attributes)];
+}
+
+const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
+
+function loginNotConfigured(request: Request): Response {
+  const message =
+    "Twitch login is not configured on this server: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart cuebot.";
+  if (wantsHtml(request))
+    return messagePage({ title: "Login is not configured", message, action: TRY_AGAIN }, 503);
+  return jsonError(503, "login_not_configured", message);
+}
+
+/** A page with the login cookies cleared, so a failed attempt can't be replayed. */
+function loginResult(ctx: Context, status: number, title: string, message: string): Response {
+  const response = messagePage(
+    { title, message, action: { href: "/auth/login", label: "Try again" } },
+    status,
+  );
+  for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+export function authRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.auth-routes" })
+    .get(
+      "/auth/login",
+      ({ request }) => {
+        const idp = ctx.identityProvider;
+        if (!idp) return loginNotConfigured(request);
+        const url = new URL(request.url);
+        const state = newOAuthState();
+        const location = idp.authorizationUrl({
+          redirectUri: redirectUri(ctx),
+          state,
+          scopes: loginScopes(ctx.config.twitch.extraScopes),
+          forceVerify: url.searchParams.get("switch") === "1",
+        });
+        const response = new Response(null, {
+          status: 302,
+          headers: { location, "cache-control": "no-store" },
+        });
+        for (const cookie of loginCookies(ctx, state, normalizeTimezone(url.searchParams.get("tz")))) {
+          response.headers.append("set-cookie", cookie);
+        }
+        return response;
+      },
+      { detail: { summary: "Start the Twitch login (redirects to the identity provider)", tags: ["auth"] } },
+    )
+    .get(
+      "/auth/callback",
+      async ({ request }) => {
+        const idp = ctx.identityProvider;
+        if (!idp || !ctx.helix) return loginNotConfigured(request);
+        const url = new URL(request.url);
+        const expectedState = readCookie(request, STATE_COOKIE);
+        const state = url.searchParams.get("state");
+        if (url.searchParams.get("error")) {
+          const denied = url.searchParams.get("error") === "access_denied";
+          return loginResult(
+            ctx,
+            denied ? 403 : 400,
+            denied ? "Login cancelled" : "Login failed",
+            denied
+              ? "You did not allow cuebot to use your Twitch account, so nothing was created. You can try again at any time."
+              : `Twitch could not complete the login (${url.searchParams.get("error_description") ?? url.searchParams.get("error")}).`,
+          );
+        }
+        if (!state || !expectedState || state !== expectedState) {
+          return loginResult(
+            ctx,
+            400,
+            "This login link is not valid",
+            "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
+          );
+        }
+        const code = url.searchParams.get("code");
+        if (!code)
+          return loginResult(
+            ctx,
+            400,
+            "Login failed",
+            "Twitch sent no authorization code. Please start again.",
+          );
+
+        let tokens: Awaited<ReturnType<typeof idp.exchangeCode>>;
+        let user: Awaited<ReturnType<NonNullable<Context["helix"]>["getUsers"]>>[number] | undefined;
+        try {
+          tokens = await idp.exchangeCode(code, redirectUri(ctx));
+          user = (await ctx.helix.getUsers(tokens.accessToken))[0];
+        } catch (error) {
+          if (error instanceof IdentityProviderError && error.kind === "rejected") {
+            return loginResult(
+              ctx,
+              400,
+              "This login link was already used",
+              "Twitch refused the login code (it is single-use and short-lived). Please start again.",
+            );
+          }
+          const unreachable = error instanceof IdentityProviderError || error instanceof HelixError;
+          if (!unreachable) throw error;
+          ctx.log.warn("login failed: the identity provider is unavailable", { error });
+          return loginResult(
+            ctx,
+            502,
+            "Twitch is not answering",
+            "cuebot could not reach Twitch to finish the login; nothing was changed. Please try again in a minute.",
+          );
+        }
+        if (!user)
+          return loginResult(
+            ctx,
+            502,
+            "Twitch is not answering",
+            "Twitch did not say who logged in; nothing was changed. Please try again.",
+          );
+
+        const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));
+        const login = completeLogin(ctx, user, tokens, timezone, request.headers.get("user-agent") ?? "");
+        ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
+          login: login.account.login,
+        });
+        const response = new Response(null, {
+          status: 302,
+          headers: { location: "/dashboard", "cache-control": "no-store" },
+        });
+        response.headers.append(
+          "set-cookie",
+          sessionCookie(ctx, login.session.token, login.session.expiresAt),
+        );
+        for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
+        return response;
+      },
+      { detail: { summary: "OAuth redirect target: finishes the login", tags: ["auth"] } },
+    )
+    .post(
+      "/auth/logout",
+      ({ request, set }) => {
+        const token = readCookie(request, SESSION_COOKIE);
+        if (token) endSession(ctx, token);
+        appendSetCookie(set, clearSessionCookie(ctx));
+        return { status: 200 as const, data: { loggedOut: true } };
+      },
+      { detail: { summary: "End this browser's session", tags: ["auth"] } },
+    )
+    .get(
+      "/api/system/validate",
+      ({ request, set }) => {
+        // An overlay token is never a session, not even next to one (SERVICE.md §5).
+        if (presentedCredentials(request).overlayToken) {
+          throw new ApiError(403, "overlay_token_forbidden", "An overlay token cannot validate a session.");
+        }
+        const { account, expiresAt } = requireSession(ctx, request, set);
+        return {
+          status: 200 as const,
+          valid: true,
+          tokenExpiresAt: new Date(expiresAt).toISOString(),
+          user: {
+            id: account.twitchUserId,
+            login: account.login,
+            display_name: account.displayName,
+            profile_image_url: account.profileImageUrl,
+            timezone: account.timezone,
+          },
+        };
+      },
+      { detail: { summary: "Validate the dashboard session", tags: ["panel"] } },
+    );
+}

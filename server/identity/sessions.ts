@@ -1,0 +1,83 @@
+import type { Account } from "../../db/accounts.ts";
+import {
+  deleteSession,
+  deleteSessionsOf,
+  extendSession,
+  findSession,
+  insertSession,
+} from "../../db/sessions.ts";
+import type { Context } from "../context.ts";
+import { randomToken, sha256Hex } from "./secrets.ts";
+
+export const SESSION_COOKIE = "app_sess";
+/** 30 days, renewed when used in its last half (CONTRACT §4; the Copenhagen Book's scheme). */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+const RENEW_WHEN_REMAINING_MS = SESSION_TTL_MS / 2;
+
+/** 256 random bits: only the SHA-256 is stored, so a leaked database opens no session. */
+export function newSessionToken(): string {
+  return randomToken(32);
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: number;
+}
+
+export function createSession(
+  ctx: Pick<Context, "db" | "clock">,
+  accountId: number,
+  userAgent: string,
+): IssuedSession {
+  const now = ctx.clock.now();
+  const token = newSessionToken();
+  const expiresAt = now + SESSION_TTL_MS;
+  insertSession(
+    ctx.db,
+    { idHash: sha256Hex(token), accountId, expiresAt, userAgent: userAgent.slice(0, 300) },
+    now,
+  );
+  return { token, expiresAt };
+}
+
+export interface ValidSession {
+  account: Account;
+  idHash: string;
+  expiresAt: number;
+  /** True when this validation pushed the expiry forward (the cookie must be re-sent). */
+  renewed: boolean;
+}
+
+/** A well-formed token is 43 base64url characters; anything else is refused without a query. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export function validateSession(
+  ctx: Pick<Context, "db" | "clock" | "accounts">,
+  token: string,
+): ValidSession | null {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const idHash = sha256Hex(token);
+  const row = findSession(ctx.db, idHash);
+  if (!row) return null;
+  const now = ctx.clock.now();
+  if (row.expiresAt <= now) {
+    deleteSession(ctx.db, idHash);
+    return null;
+  }
+  const account = ctx.accounts.account(row.accountId);
+  if (!account || account.needsReauth) return null;
+  if (row.expiresAt - now < RENEW_WHEN_REMAINING_MS) {
+    const expiresAt = now + SESSION_TTL_MS;
+    extendSession(ctx.db, idHash, expiresAt, now);
+    return { account, idHash, expiresAt, renewed: true };
+  }
+  return { account, idHash, expiresAt: row.expiresAt, renewed: false };
+}
+
+export function endSession(ctx: Pick<Context, "db">, token: string): void {
+  deleteSession(ctx.db, sha256Hex(token));
+}
+
+export function endAllSessions(ctx: Pick<Context, "db">, accountId: number): number {
+  return deleteSessionsOf(ctx.db, accountId);
+}

@@ -1,0 +1,13 @@
+import type { Context } from "../context.ts";
+import type { SessionPrincipal } from "../http/auth.ts";
+import { requireSession } from "../identity/session-auth.ts";
+
+type HeaderBag = { headers: Record<string, unknown> };
+
+/**
+ * Every panel route starts here (from a `derive`, so an anonymous request is refused before its
+ * input is validated): a valid session, counted against the account's panel limit.
+ */
+export function authenticatePanel(ctx: Context, request: Request, set: HeaderBag): SessionPrincipal {
+  return requireSession(ctx, request, set);
+}

@@ -1,0 +1,435 @@
+import { randomBytes } from "node:crypto";
+import type { Server } from "bun";
+import { type Clock, systemClock } from "../clock.ts";
+import { type SimUser, type SimWorld, seedWorld } from "./sim-world.ts";
+
+/**
+ * A simulator of the identity provider (id.twitch.tv) and Helix (api.twitch.tv/helix) on loopback,
+ * faithful to reference/twitch.md §1.9 and §2.0: form-encoded token requests, `scope` as an array,
+ * `{status, message}` ID-service errors, single-use codes, rotating refresh tokens, Client-Id +
+ * Bearer checks in twitch-cli's order, Helix error bodies `{error, status, message}` and
+ * `Ratelimit-*` headers. Tests and `serve --demo` run cuebot's real clients against it.
+ */
+
+export interface SimClient {
+  id: string;
+  secret: string;
+  /** Exact redirect URIs; `"loopback"` accepts any http://localhost or 127.0.0.1 URI (demo mode). */
+  redirectUris: string[] | "loopback";
+}
+
+interface AccessToken {
+  clientId: string;
+  userId: string | null;
+  scopes: string[];
+  expiresAt: number;
+}
+
+interface RefreshToken {
+  clientId: string;
+  userId: string;
+  scopes: string[];
+}
+
+interface AuthCode {
+  clientId: string;
+  redirectUri: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+}
+
+/** Knobs tests turn to provoke the provider's failure modes. */
+export interface TwitchSimKnobs {
+  /** Approve authorize requests at once as this login (tests); null shows a consent page. */
+  autoApproveAs: string | null;
+  /** The user presses "Deny" (redirect with error=access_denied). */
+  deny: boolean;
+  /** Every endpoint answers 503 (the provider is down). */
+  down: boolean;
+  /** The next refresh-token grants fail with 400 Invalid refresh token. */
+  failRefresh: boolean;
+  /** Added to every response, in ms. */
+  latencyMs: number;
+  /** Helix rate-limit bucket size and what is left of it. */
+  rateLimit: { limit: number; remaining: number };
+}
+
+export interface TwitchSimulator {
+  /** Base URL of the identity provider (CUEBOT_TWITCH_AUTH_URL). */
+  authUrl: string;
+  /** Base URL of Helix (CUEBOT_TWITCH_API_URL). */
+  helixUrl: string;
+  client: SimClient;
+  world: SimWorld;
+  knobs: TwitchSimKnobs;
+  /** Requests served, by "METHOD /path". */
+  calls: Map<string, number>;
+  /** Issues a user access token directly (tests that skip the browser dance). */
+  issueUserToken(login: string, scopes: string[]): { accessToken: string; refreshToken: string };
+  /** Expires one access token now (it stops validating; its refresh token still works). */
+  expireAccessToken(token: string): void;
+  /** The user disconnects the app: every token of theirs dies, refresh tokens included. */
+  disconnectUser(userId: string): void;
+  /** Whether a token was revoked through /oauth2/revoke. */
+  wasRevoked(token: string): boolean;
+  findUser(login: string): SimUser | undefined;
+  stop(): Promise<void>;
+}
+
+export interface TwitchSimOptions {
+  clock?: Clock;
+  client?: Partial<SimClient>;
+  world?: SimWorld;
+  port?: number;
+}
+
+const USER_TOKEN_TTL_S = 14_400;
+const APP_TOKEN_TTL_S = 5_011_200;
+const CODE_TTL_MS = 10 * 60_000;
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/** ID-service errors carry `{status, message}` and usually no `error` key (reference §1.8). */
+const idError = (status: number, message: string) => json(status, { status, message });
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** Helix errors: `{error: <reason phrase>, status, message}` (reference §2.0). */
+export const helixError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: REASONS[status] ?? "Error", status, message }, headers);
+
+const token = (bytes = 15) => randomBytes(bytes).toString("base64url").toLowerCase().replace(/[-_]/g, "x");
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+async function readForm(request: Request, url: URL): Promise<URLSearchParams> {
+  const form = new URLSearchParams(url.search);
+  const type = request.headers.get("content-type") ?? "";
+  if (request.method === "POST" && type.includes("application/x-www-form-urlencoded")) {
+    for (const [k, v] of new URLSearchParams(await request.text())) form.set(k, v);
+  }
+  return form;
+}
+
+export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimulator {
+  const clock = options.clock ?? systemClock;
+  const world = options.world ?? seedWorld();
+  const client: SimClient = {
+    id: options.client?.id ?? "cuebotsimclient0000000000000000",
+    secret: options.client?.secret ?? "cuebot-sim-secret",
+    redirectUris: options.client?.redirectUris ?? "loopback",
+  };
+  const knobs: TwitchSimKnobs = {
+    autoApproveAs: null,
+    deny: false,
+    down: false,
+    failRefresh: false,
+    latencyMs: 0,
+    rateLimit: { limit: 800, remaining: 800 },
+  };
+  const calls = new Map<string, number>();
+  const accessTokens = new Map<string, AccessToken>();
+  const refreshTokens = new Map<string, RefreshToken>();
+  const codes = new Map<string, AuthCode>();
+  const revoked = new Set<string>();
+
+  const findUser = (login: string) => world.users.find((u) => u.login === login.toLowerCase());
+  const userById = (id: string) => world.users.find((u) => u.id === id);
+
+  const issue = (clientId: string, userId: string, scopes: string[]) => {
+    const accessToken = token();
+    const refreshToken = `${token(25)}/${token(4)}=`;
+    accessTokens.set(accessToken, {
+      clientId,
+      userId,
+      scopes,
+      expiresAt: clock.now() + USER_TOKEN_TTL_S * 1000,
+    });
+    refreshTokens.set(refreshToken, { clientId, userId, scopes });
+    return { accessToken, refreshToken };
+  };
+
+  const redirectAllowed = (uri: string) => {
+    if (client.redirectUris === "loopback") {
+      try {
+        const u = new URL(uri);
+        return u.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname);
+      } catch {
+        return false;
+      }
+    }
+    return client.redirectUris.includes(uri);
+  };
+
+  function authorize(url: URL): Response {
+    const clientId = url.searchParams.get("client_id");
+    const redirectUri = url.searchParams.get("redirect_uri") ?? "";
+    if (clientId !== client.id) return idError(400, "invalid client");
+    if (!redirectAllowed(redirectUri))
+      return idError(400, "Parameter redirect_uri does not match registered URI");
+    if (url.searchParams.get("response_type") !== "code") return idError(400, "invalid response type");
+    const as = url.searchParams.get("as") ?? knobs.autoApproveAs;
+    const decision = url.searchParams.get("decision") ?? (knobs.deny ? "deny" : as ? "approve" : null);
+    const state = url.searchParams.get("state");
+    const back = new URL(redirectUri);
+    if (decision === "deny") {
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("error_description", "The user denied you access");
+      if (state !== null) back.searchParams.set("state", state);
+      return Response.redirect(back.href, 302);
+    }
+    const scopes = (url.searchParams.get("scope") ?? "").split(/[ +]/).filter(Boolean);
+    const user = as ? findUser(as) : undefined;
+    if (decision === "approve" && user) {
+      const code = token(20);
+      codes.set(code, {
+        clientId: client.id,
+        redirectUri,
+        userId: user.id,
+        scopes,
+        expiresAt: clock.now() + CODE_TTL_MS,
+      });
+      back.searchParams.set("code", code);
+      back.searchParams.set("scope", scopes.join(" "));
+      if (state !== null) back.searchParams.set("state", state);
+      return Response.redirect(back.href, 302);
+    }
+    return consentPage(url, scopes);
+  }
+
+  /** What a person sees in demo mode: pick a simulated account, or deny. */
+  function consentPage(url: URL, scopes: string[]): Response {
+    const link = (extra: Record<string, string>) => {
+      const u = new URL(url.href);
+      for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
+      return escapeHtml(`${u.pathname}${u.search}`);
+    };
+    const rows = world.users
+      .map(
+        (u) =>
+          `<li><a class="approve" href="${link({ as: u.login, decision: "approve" })}">Authorize as <b>${escapeHtml(u.display_name)}</b></a></li>`,
+      )
+      .join("");
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Simulated Twitch — authorize</title>
+<style>body{font:16px system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem}a{color:#9146ff}li{margin:.5rem 0}</style></head>
+<body><h1>Simulated Twitch</h1><p>This is cuebot's built-in identity provider simulator (demo mode). The app asks for:</p>
+<p><code>${escapeHtml(scopes.join(" "))}</code></p><ul>${rows}</ul>
+<p><a id="deny" href="${link({ decision: "deny" })}">Deny</a></p></body></html>`;
+    return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+  }
+
+  function tokenGrant(form: URLSearchParams): Response {
+    const grant = form.get("grant_type");
+    const clientId = form.get("client_id");
+    if (!clientId) return idError(400, "missing client id");
+    if (clientId !== client.id) return idError(400, "invalid client");
+    const secret = form.get("client_secret");
+    if (!secret) return idError(400, "missing client secret");
+    if (secret !== client.secret) return idError(403, "invalid client secret");
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const entry = codes.get(code);
+      codes.delete(code); // single use, even when the rest of the request is wrong
+      if (!entry || entry.expiresAt < clock.now() || entry.clientId !== clientId) {
+        return idError(400, "Invalid authorization code");
+      }
+      if (form.get("redirect_uri") !== entry.redirectUri) {
+        return idError(400, "Parameter redirect_uri does not match registered URI");
+      }
+      const issued = issue(clientId, entry.userId, entry.scopes);
+      return json(200, {
+        access_token: issued.accessToken,
+        refresh_token: issued.refreshToken,
+        expires_in: USER_TOKEN_TTL_S,
+        scope: entry.scopes,
+        token_type: "bearer",
+      });
+    }
+    if (grant === "refresh_token") {
+      const presented = form.get("refresh_token");
+      if (!presented) return idError(400, "missing refresh token");
+      const entry = refreshTokens.get(presented);
+      if (!entry || knobs.failRefresh) {
+        return json(400, { error: "Bad Request", status: 400, message: "Invalid refresh token" });
+      }
+      refreshTokens.delete(presented); // rotation: the old refresh token dies
+      const issued = issue(clientId, entry.userId, entry.scopes);
+      return json(200, {
+        access_token: issued.accessToken,
+        refresh_token: issued.refreshToken,
+        expires_in: USER_TOKEN_TTL_S,
+        scope: entry.scopes,
+        token_type: "bearer",
+      });
+    }
+    if (grant === "client_credentials") {
+      const accessToken = token();
+      accessTokens.set(accessToken, {
+        clientId,
+        userId: null,
+        scopes: [],
+        expiresAt: clock.now() + APP_TOKEN_TTL_S * 1000,
+      });
+      return json(200, { access_token: accessToken, expires_in: APP_TOKEN_TTL_S, token_type: "bearer" });
+    }
+    return idError(400, "unsupported grant type");
+  }
+
+  function validate(request: Request): Response {
+    const header = request.headers.get("authorization") ?? "";
+    const match = /^(OAuth|Bearer) (.+)$/i.exec(header);
+    if (!match) return idError(401, "missing authorization token");
+    const entry = accessTokens.get(match[2]!);
+    if (!entry || entry.expiresAt <= clock.now()) return idError(401, "invalid access token");
+    const user = entry.userId ? userById(entry.userId) : undefined;
+    return json(200, {
+      client_id: entry.clientId,
+      ...(user ? { login: user.login, user_id: user.id } : {}),
+      scopes: entry.scopes,
+      expires_in: Math.max(0, Math.floor((entry.expiresAt - clock.now()) / 1000)),
+    });
+  }
+
+  function revoke(form: URLSearchParams): Response {
+    const clientId = form.get("client_id");
+    if (clientId !== client.id) return idError(404, "client does not exist");
+    const presented = form.get("token");
+    if (!presented) return idError(400, "missing oauth token");
+    if (!accessTokens.has(presented) && !refreshTokens.has(presented)) return idError(400, "Invalid token");
+    const entry = accessTokens.get(presented);
+    accessTokens.delete(presented);
+    refreshTokens.delete(presented);
+    revoked.add(presented);
+    // Revoking the access token ends the grant: its refresh tokens die too.
+    if (entry?.userId) {
+      for (const [k, v] of refreshTokens)
+        if (v.userId === entry.userId && v.clientId === entry.clientId) refreshTokens.delete(k);
+    }
+    return new Response(null, { status: 200 });
+  }
+
+  function rateLimitHeaders(): Record<string, string> {
+    return {
+      "Ratelimit-Limit": String(knobs.rateLimit.limit),
+      "Ratelimit-Remaining": String(Math.max(0, knobs.rateLimit.remaining)),
+      "Ratelimit-Reset": String(Math.ceil(clock.now() / 1000) + 60),
+    };
+  }
+
+  /** Helix authentication in twitch-cli's order (reference §3.3), with real Twitch's status codes. */
+  function helixAuth(request: Request): { entry: AccessToken; token: string } | Response {
+    const clientHeader = request.headers.get("client-id");
+    const auth = request.headers.get("authorization") ?? "";
+    if (!clientHeader || !auth.startsWith("Bearer ") || auth.length < 8) {
+      return helixError(401, "OAuth token is missing", rateLimitHeaders());
+    }
+    const presented = auth.slice(7);
+    const entry = accessTokens.get(presented);
+    if (!entry) return helixError(401, "Invalid OAuth token", rateLimitHeaders());
+    if (entry.clientId !== clientHeader) {
+      return helixError(401, "Client ID and OAuth token do not match", rateLimitHeaders());
+    }
+    if (entry.expiresAt <= clock.now()) return helixError(401, "Invalid OAuth token", rateLimitHeaders());
+    return { entry, token: presented };
+  }
+
+  function helixUsers(url: URL, entry: AccessToken): Response {
+    const ids = url.searchParams.getAll("id");
+    const logins = url.searchParams.getAll("login").map((l) => l.toLowerCase());
+    if (ids.length + logins.length > 100)
+      return helixError(400, "The number of id and login parameters exceeds 100");
+    let found: SimUser[];
+    if (ids.length === 0 && logins.length === 0) {
+      if (!entry.userId) return helixError(400, "The id or login query parameter is required");
+      found = world.users.filter((u) => u.id === entry.userId);
+    } else {
+      found = world.users.filter((u) => ids.includes(u.id) || logins.includes(u.login));
+    }
+    const data = found.map((u) => {
+      const { email, ...rest } = u;
+      return u.id === entry.userId && entry.scopes.includes("user:read:email") ? { ...rest, email } : rest;
+    });
+    return json(200, { data }, rateLimitHeaders());
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const key = `${request.method} ${url.pathname}`;
+    calls.set(key, (calls.get(key) ?? 0) + 1);
+    if (knobs.latencyMs > 0) await Bun.sleep(knobs.latencyMs);
+    if (knobs.down) {
+      return url.pathname.startsWith("/helix/") ? helixError(503, "") : idError(503, "Service Unavailable");
+    }
+    if (url.pathname === "/oauth2/authorize" && request.method === "GET") return authorize(url);
+    if (url.pathname === "/oauth2/token") {
+      if (request.method !== "POST") return new Response("404 page not found", { status: 404 });
+      return tokenGrant(await readForm(request, url));
+    }
+    if (url.pathname === "/oauth2/validate" && request.method === "GET") return validate(request);
+    if (url.pathname === "/oauth2/revoke" && request.method === "POST")
+      return revoke(await readForm(request, url));
+    if (url.pathname.startsWith("/helix/")) {
+      const authed = helixAuth(request);
+      if (authed instanceof Response) return authed;
+      if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests", rateLimitHeaders());
+      knobs.rateLimit.remaining -= 1;
+      const route = `${request.method} ${url.pathname.slice("/helix".length)}`;
+      const response = route === "GET /users" ? helixUsers(url, authed.entry) : helixError(404, "Not Found");
+      for (const [k, v] of Object.entries(rateLimitHeaders())) response.headers.set(k, v);
+      return response;
+    }
+    return idError(404, "Not Found");
+  }
+
+  const server: Server<undefined> = Bun.serve({
+    hostname: "127.0.0.1",
+    port: options.port ?? 0,
+    fetch: handle,
+  });
+  const base = `http://127.0.0.1:${server.port}`;
+
+  return {
+    authUrl: base,
+    helixUrl: `${base}/helix`,
+    client,
+    world,
+    knobs,
+    calls,
+    issueUserToken(login, scopes) {
+      const u = findUser(login);
+      if (!u) throw new Error(`no simulated user ${login}`);
+      return issue(client.id, u.id, scopes);
+    },
+    expireAccessToken(t) {
+      const entry = accessTokens.get(t);
+      if (entry) entry.expiresAt = clock.now() - 1;
+    },
+    disconnectUser(userId) {
+      for (const [k, v] of accessTokens) if (v.userId === userId) accessTokens.delete(k);
+      for (const [k, v] of refreshTokens) if (v.userId === userId) refreshTokens.delete(k);
+    },
+    wasRevoked: (t) => revoked.has(t),
+    findUser,
+    async stop() {
+      await server.stop(true);
+    },
+  };
+}

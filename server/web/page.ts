@@ -1,0 +1,48 @@
+/** Small server-rendered pages (login results, errors) in the dashboard's look. */
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Pages load their scripts and styles from our own origin only. */
+export const PAGE_CSP =
+  "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(html, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": PAGE_CSP,
+      "cache-control": "no-store",
+      ...headers,
+    },
+  });
+}
+
+export interface MessagePage {
+  title: string;
+  message: string;
+  action?: { href: string; label: string };
+}
+
+export function messagePage(
+  page: MessagePage,
+  status: number,
+  headers: Record<string, string> = {},
+): Response {
+  const action = page.action
+    ? `<p><a class="button" href="${escapeHtml(page.action.href)}">${escapeHtml(page.action.label)}</a></p>`
+    : "";
+  return htmlResponse(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(page.title)} · cuebot</title><link rel="stylesheet" href="/assets/style.css"></head>
+<body><main class="narrow"><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.message)}</p>${action}</main></body></html>`,
+    status,
+    headers,
+  );
+}
+
+export function wantsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").includes("text/html");
+}
