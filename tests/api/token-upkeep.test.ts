@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { findAccountByLogin } from "../../db/accounts.ts";
+import { loadProviderTokens } from "../../db/oauth-tokens.ts";
+import { countSessionsOf } from "../../db/sessions.ts";
+import {
+  ReauthRequiredError,
+  validateStoredTokens,
+  withUserToken,
+} from "../../server/identity/provider-tokens.ts";
+import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
+
+let h: IdentityHarness;
+beforeEach(() => {
+  h = startIdentityHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+async function loggedIn() {
+  const { cookie } = await h.login("cuebotdemo");
+  const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
+  return { cookie, account, tokens: () => loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)! };
+}
+
+describe("stored provider tokens are validated at start and hourly", () => {
+  test("a valid token is only marked validated", async () => {
+    const { tokens } = await loggedIn();
+    const before = tokens();
+    h.clock.advance(60_000);
+    expect(await validateStoredTokens(h.ctx)).toEqual({ checked: 1, refreshed: 0, ended: 0, unreachable: 0 });
+    expect(tokens().accessToken).toBe(before.accessToken);
+    expect(tokens().validatedAt).toBe(h.clock.now());
+  });
+
+  test("a token that no longer validates is refreshed and the rotated refresh token is kept", async () => {
+    const { tokens } = await loggedIn();
+    const before = tokens();
+    h.sim.expireAccessToken(before.accessToken);
+    expect((await validateStoredTokens(h.ctx)).refreshed).toBe(1);
+    const after = tokens();
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    // The stored refresh token is the live one: refreshing again works.
+    h.sim.expireAccessToken(after.accessToken);
+    expect((await validateStoredTokens(h.ctx)).refreshed).toBe(1);
+  });
+
+  test("a grant the streamer revoked marks the account for a new login and ends its sessions", async () => {
+    const { cookie, account } = await loggedIn();
+    h.sim.disconnectUser(account.twitchUserId);
+    expect((await validateStoredTokens(h.ctx)).ended).toBe(1);
+    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(true);
+    expect(countSessionsOf(h.ctx.db, account.id)).toBe(0);
+    expect((await h.request("/api/system/validate", { headers: { cookie } })).status).toBe(401);
+    // Logging in again restores the account.
+    await h.login("cuebotdemo");
+    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+  });
+
+  test("a provider outage changes nothing and is retried later", async () => {
+    const { tokens } = await loggedIn();
+    const before = tokens();
+    h.sim.knobs.down = true;
+    expect(await validateStoredTokens(h.ctx)).toEqual({ checked: 1, refreshed: 0, ended: 0, unreachable: 1 });
+    expect(tokens().accessToken).toBe(before.accessToken);
+    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+  });
+});
+
+describe("Helix calls refresh once on a 401", () => {
+  test("an expired access token is refreshed and the call succeeds", async () => {
+    const { account, tokens } = await loggedIn();
+    h.sim.expireAccessToken(tokens().accessToken);
+    const users = await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token));
+    expect(users[0]?.login).toBe("cuebotdemo");
+  });
+
+  test("concurrent calls share one refresh (a rotating refresh token is never spent twice)", async () => {
+    const { account, tokens } = await loggedIn();
+    h.sim.expireAccessToken(tokens().accessToken);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token))),
+    );
+    expect(results.every((users) => users[0]?.login === "cuebotdemo")).toBe(true);
+    expect(h.sim.calls.get("POST /oauth2/token")).toBe(2); // the login's code exchange + one refresh
+    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+  });
+
+  test("a refresh the provider refuses asks the streamer to log in again", async () => {
+    const { account, tokens } = await loggedIn();
+    h.sim.expireAccessToken(tokens().accessToken);
+    h.sim.knobs.failRefresh = true;
+    await expect(
+      withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token)),
+    ).rejects.toBeInstanceOf(ReauthRequiredError);
+    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(true);
+  });
+});
