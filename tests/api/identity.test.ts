@@ -309,11 +309,12 @@ describe("GET /api/system/validate", () => {
 describe("state-changing panel requests need our Origin", () => {
   test("missing or foreign Origin → 403 bad_origin before the handler runs", async () => {
     const { cookie } = await h.login("cuebotdemo");
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { cookie },
       { cookie, origin: "https://evil.example" },
       { cookie, origin: "http://localhost:9999" },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await h.request("/api/dashboard/account", { method: "DELETE", headers });
       expect(res.status).toBe(403);
       expect(((await json(res)).error as { code: string }).code).toBe("bad_origin");
