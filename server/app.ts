@@ -3,6 +3,7 @@ import type { Context } from "./context.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
+import { apiDocs } from "./http/openapi.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
@@ -21,6 +22,7 @@ export function createApp(ctx: Context) {
     .use(csrfProtection(ctx))
     .use(textMode())
     .use(requestLog(ctx))
+    .use(apiDocs())
     .use(healthRoutes())
     .use(webRoutes())
     .use(authRoutes(ctx))

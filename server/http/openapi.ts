@@ -1,0 +1,57 @@
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import pkg from "../../package.json" with { type: "json" };
+import { swaggerUiAssets } from "./docs-assets.macro.ts" with { type: "macro" };
+
+const ASSETS = swaggerUiAssets();
+const JS_PATH = "/docs/assets/swagger-ui-bundle.js";
+const CSS_PATH = "/docs/assets/swagger-ui.css";
+
+/** `/docs` (Swagger UI, served locally) and `/docs/json` (the OpenAPI document, every route). */
+export function apiDocs() {
+  return new Elysia({ name: "cuebot.docs" })
+    .get(JS_PATH, () => asset(ASSETS.js, "text/javascript; charset=utf-8"), { detail: { hide: true } })
+    .get(CSS_PATH, () => asset(ASSETS.css, "text/css; charset=utf-8"), { detail: { hide: true } })
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/docs/json",
+        provider: "swagger-ui",
+        swagger: { cdn: JS_PATH, theme: CSS_PATH, version: "5.35.0" },
+        exclude: { paths: [JS_PATH, CSS_PATH] },
+        documentation: {
+          info: {
+            title: "cuebot API",
+            version: pkg.version,
+            description:
+              "Chat-bot commands, dashboard, overlays and game statistics for one Twitch channel. Bot and game endpoints answer one chat line with `format=text` (or automatically for Nightbot and Fossabot); errors are `{status, error: {code, message}}`.",
+          },
+          tags: [
+            { name: "bot", description: "Chat-bot commands (API key; bot quota)" },
+            { name: "heavy", description: "Clips and chatters (API key: heavy quota; session: panel limit)" },
+            { name: "panel", description: "Dashboard routes (session cookie `app_sess`)" },
+            { name: "overlay", description: "Overlay reads (overlay token)" },
+            {
+              name: "game",
+              description: "Game statistics (anonymous per-IP limit, or an API key's bot quota)",
+            },
+            { name: "auth", description: "Login with Twitch" },
+            { name: "system", description: "Health" },
+          ],
+          components: {
+            securitySchemes: {
+              apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },
+              apiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
+              session: { type: "apiKey", in: "cookie", name: "app_sess" },
+              overlayTokenQuery: { type: "apiKey", in: "query", name: "token" },
+              overlayTokenHeader: { type: "apiKey", in: "header", name: "X-Overlay-Token" },
+            },
+          },
+        },
+      }),
+    );
+}
+
+function asset(body: string, type: string): Response {
+  return new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
+}
