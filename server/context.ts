@@ -8,7 +8,7 @@ import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { HelixClient } from "./twitch/helix-client.ts";
+import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Tells in-memory caches that another process (the CLI) committed to the database, so a role change
@@ -53,6 +53,8 @@ export interface Context {
   identityProvider: IdentityProviderClient | null;
   /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
   helix: HelixClient | null;
+  /** Typed Helix calls for features, over `helix`. */
+  helixApi: HelixApi | null;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -81,6 +83,9 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     const externalChanges = new ExternalChanges(database);
     const accounts = new AccountDirectory(database.db, () => clock.now());
     externalChanges.subscribe(() => accounts.invalidate());
+    const helix = config.twitch.clientId
+      ? new HelixClient({ baseUrl: config.twitch.apiUrl, clientId: config.twitch.clientId })
+      : null;
     let closed = false;
     return {
       config,
@@ -100,9 +105,8 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
               clientSecret: config.twitch.clientSecret,
             })
           : null,
-      helix: config.twitch.clientId
-        ? new HelixClient({ baseUrl: config.twitch.apiUrl, clientId: config.twitch.clientId })
-        : null,
+      helix,
+      helixApi: helix ? new HelixApi(helix) : null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;

@@ -105,3 +105,205 @@ export class HelixClient {
     return body.data;
   }
 }
+
+export interface HelixPage<T> {
+  data: T[];
+  pagination?: { cursor?: string };
+  total?: number;
+}
+
+export interface HelixChannel {
+  broadcaster_id: string;
+  broadcaster_login: string;
+  broadcaster_name: string;
+  game_id: string;
+  game_name: string;
+  title: string;
+  tags: string[];
+}
+
+export interface HelixStream {
+  id: string;
+  user_id: string;
+  user_login: string;
+  user_name: string;
+  game_id: string;
+  game_name: string;
+  type: string;
+  title: string;
+  viewer_count: number;
+  started_at: string;
+  thumbnail_url: string;
+}
+
+export interface HelixFollower {
+  user_id: string;
+  user_login: string;
+  user_name: string;
+  followed_at: string;
+}
+
+export interface HelixClip {
+  id: string;
+  url: string;
+  embed_url: string;
+  broadcaster_id: string;
+  broadcaster_name: string;
+  creator_id: string;
+  creator_name: string;
+  title: string;
+  view_count: number;
+  created_at: string;
+  thumbnail_url: string;
+  duration: number;
+}
+
+export interface HelixChatter {
+  user_id: string;
+  user_login: string;
+  user_name: string;
+}
+
+export interface HelixUserRef {
+  user_id: string;
+  user_login: string;
+  user_name: string;
+}
+
+export interface HelixBan {
+  broadcaster_id: string;
+  moderator_id: string;
+  user_id: string;
+  created_at: string;
+  end_time: string | null;
+}
+
+/** The calls cuebot's chat commands and dashboard make, each mapped 1:1 to a Helix endpoint. */
+export class HelixApi {
+  constructor(private readonly client: HelixClient) {}
+
+  users(token: string, filter: { id?: string[]; login?: string[] } = {}): Promise<HelixUser[]> {
+    return this.client.getUsers(token, filter);
+  }
+
+  async channels(token: string, broadcasterIds: string[]): Promise<HelixChannel[]> {
+    return (
+      await this.client.call<HelixPage<HelixChannel>>("/channels", {
+        token,
+        query: { broadcaster_id: broadcasterIds },
+      })
+    ).data;
+  }
+
+  async streams(token: string, userIds: string[]): Promise<HelixStream[]> {
+    return (
+      await this.client.call<HelixPage<HelixStream>>("/streams", {
+        token,
+        query: { user_id: userIds, type: "live" },
+      })
+    ).data;
+  }
+
+  /** The follow record of one user, or null when they do not follow (reference §2.2). */
+  async follower(token: string, broadcasterId: string, userId: string): Promise<HelixFollower | null> {
+    const page = await this.client.call<HelixPage<HelixFollower>>("/channels/followers", {
+      token,
+      query: { broadcaster_id: broadcasterId, user_id: userId },
+    });
+    return page.data[0] ?? null;
+  }
+
+  /** Create Clip answers 202 at once; the clip becomes visible within ~15 s. */
+  async createClip(token: string, broadcasterId: string): Promise<{ id: string; edit_url: string }> {
+    const body = await this.client.call<{ data: { id: string; edit_url: string }[] }>("/clips", {
+      token,
+      method: "POST",
+      query: { broadcaster_id: broadcasterId },
+    });
+    const clip = body.data[0];
+    if (!clip) throw new HelixError(502, "Twitch accepted the clip but sent no id");
+    return clip;
+  }
+
+  clips(
+    token: string,
+    query: { broadcasterId: string; first: number; after?: string; startedAt?: string; endedAt?: string },
+  ): Promise<HelixPage<HelixClip>> {
+    return this.client.call<HelixPage<HelixClip>>("/clips", {
+      token,
+      query: {
+        broadcaster_id: query.broadcasterId,
+        first: query.first,
+        after: query.after,
+        started_at: query.startedAt,
+        ended_at: query.endedAt,
+      },
+    });
+  }
+
+  chatters(
+    token: string,
+    query: { broadcasterId: string; moderatorId: string; first: number; after?: string },
+  ) {
+    return this.client.call<HelixPage<HelixChatter>>("/chat/chatters", {
+      token,
+      query: {
+        broadcaster_id: query.broadcasterId,
+        moderator_id: query.moderatorId,
+        first: query.first,
+        after: query.after,
+      },
+    });
+  }
+
+  async shoutout(token: string, fromId: string, toId: string, moderatorId: string): Promise<void> {
+    await this.client.call<null>("/chat/shoutouts", {
+      token,
+      method: "POST",
+      query: { from_broadcaster_id: fromId, to_broadcaster_id: toId, moderator_id: moderatorId },
+    });
+  }
+
+  async timeout(
+    token: string,
+    query: { broadcasterId: string; moderatorId: string; userId: string; seconds: number; reason: string },
+  ): Promise<HelixBan> {
+    const body = await this.client.call<{ data: HelixBan[] }>("/moderation/bans", {
+      token,
+      method: "POST",
+      query: { broadcaster_id: query.broadcasterId, moderator_id: query.moderatorId },
+      body: { data: { user_id: query.userId, duration: query.seconds, reason: query.reason } },
+    });
+    const ban = body.data[0];
+    if (!ban) throw new HelixError(502, "Twitch confirmed the timeout without details");
+    return ban;
+  }
+
+  /** Every page of a broadcaster-scoped role list (moderators, VIPs, subscribers). */
+  async #allUserIds(path: string, token: string, broadcasterId: string): Promise<Set<string>> {
+    const ids = new Set<string>();
+    let after: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const body = await this.client.call<HelixPage<HelixUserRef>>(path, {
+        token,
+        query: { broadcaster_id: broadcasterId, first: 100, after },
+      });
+      for (const item of body.data) ids.add(item.user_id);
+      after = body.pagination?.cursor;
+      if (!after || body.data.length === 0) break;
+    }
+    return ids;
+  }
+
+  moderatorIds(token: string, broadcasterId: string): Promise<Set<string>> {
+    return this.#allUserIds("/moderation/moderators", token, broadcasterId);
+  }
+
+  vipIds(token: string, broadcasterId: string): Promise<Set<string>> {
+    return this.#allUserIds("/channels/vips", token, broadcasterId);
+  }
+
+  subscriberIds(token: string, broadcasterId: string): Promise<Set<string>> {
+    return this.#allUserIds("/subscriptions", token, broadcasterId);
+  }
+}

@@ -1,0 +1,92 @@
+import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { events } from "./schema.ts";
+
+export interface CommandEvent {
+  accountId: number;
+  at: number;
+  command: string;
+  caller: string;
+  /** `ok`, or the error code the caller saw (`on_cooldown`, `upstream_error`, …). */
+  outcome: string;
+  latencyMs: number;
+}
+
+export function insertEvent(db: Db, event: CommandEvent): void {
+  db.insert(events).values(event).run();
+}
+
+/** Removes events older than `before`; returns how many went. */
+export function pruneEvents(db: Db, before: number): number {
+  return db.delete(events).where(lt(events.at, before)).returning({ id: events.id }).all().length;
+}
+
+export interface EventRow {
+  id: number;
+  at: number;
+  command: string;
+  caller: string;
+  outcome: string;
+  latencyMs: number;
+}
+
+/** Newest first, strictly older than the `beforeId` cursor when given. */
+export function recentEvents(db: Db, accountId: number, limit: number, beforeId?: number): EventRow[] {
+  return db
+    .select({
+      id: events.id,
+      at: events.at,
+      command: events.command,
+      caller: events.caller,
+      outcome: events.outcome,
+      latencyMs: events.latencyMs,
+    })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), beforeId === undefined ? undefined : lt(events.id, beforeId)))
+    .orderBy(desc(events.id))
+    .limit(limit)
+    .all();
+}
+
+export interface CommandStats {
+  command: string;
+  calls: number;
+  ok: number;
+  avgLatencyMs: number;
+}
+
+export function commandStats(db: Db, accountId: number, since: number): CommandStats[] {
+  return db
+    .select({
+      command: events.command,
+      calls: sql<number>`count(*)`,
+      ok: sql<number>`sum(case when ${events.outcome} = 'ok' then 1 else 0 end)`,
+      avgLatencyMs: sql<number>`round(avg(${events.latencyMs}))`,
+    })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .groupBy(events.command)
+    .orderBy(asc(events.command))
+    .all();
+}
+
+/** Calls per UTC day (`YYYY-MM-DD`). */
+export function dailyCalls(db: Db, accountId: number, since: number): { day: string; calls: number }[] {
+  const day = sql<string>`strftime('%Y-%m-%d', ${events.at} / 1000, 'unixepoch')`;
+  return db
+    .select({ day, calls: sql<number>`count(*)` })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .groupBy(day)
+    .orderBy(asc(day))
+    .all();
+}
+
+export function distinctCallers(db: Db, accountId: number, since: number): number {
+  const row = db
+    .select({ n: sql<number>`count(distinct ${events.caller})` })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), gte(events.at, since), sql`${events.caller} != ''`))
+    .get();
+  return row?.n ?? 0;
+}
