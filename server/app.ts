@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Context } from "./context.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
+import { ipLimits } from "./http/ip-limits.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
@@ -14,6 +15,7 @@ export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
     .use(securityHeaders())
     .use(errorHandling(ctx))
+    .use(ipLimits(ctx))
     .use(textMode())
     .use(requestLog(ctx))
     .use(healthRoutes());
