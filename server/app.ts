@@ -3,6 +3,7 @@ import type { Context } from "./context.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
+import { ipLimits } from "./http/ip-limits.ts";
 import { apiDocs } from "./http/openapi.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -19,6 +20,7 @@ export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
     .use(securityHeaders())
     .use(errorHandling(ctx))
+    .use(ipLimits(ctx))
     .use(csrfProtection(ctx))
     .use(textMode())
     .use(requestLog(ctx))

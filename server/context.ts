@@ -1,12 +1,14 @@
 import { join } from "node:path";
 import { type DatabaseHandle, type Db, dataVersion, openDatabase } from "../db/client.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import { RoleCaches } from "./cache/role-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
 import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
+import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
@@ -49,6 +51,10 @@ export interface Context {
   externalChanges: ExternalChanges;
   /** Cached account lookups by API key, overlay token and id. */
   accounts: AccountDirectory;
+  /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
+  limits: RateLimits;
+  /** Role-aware caches of upstream answers; flushed when the CLI changes something. */
+  caches: RoleCaches;
   /** The OAuth client, or null when no provider credentials are configured. */
   identityProvider: IdentityProviderClient | null;
   /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
@@ -66,6 +72,8 @@ export interface Context {
 export interface ContextOptions {
   clock?: Clock;
   log?: Logger;
+  /** Tests only: header naming the client address when there is no socket (`app.handle`). */
+  testClientAddressHeader?: string;
 }
 
 /**
@@ -86,6 +94,8 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     const helix = config.twitch.clientId
       ? new HelixClient({ baseUrl: config.twitch.apiUrl, clientId: config.twitch.clientId })
       : null;
+    const caches = new RoleCaches({ clock });
+    externalChanges.subscribe(() => caches.flush());
     let closed = false;
     return {
       config,
@@ -97,6 +107,13 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       schema,
       externalChanges,
       accounts,
+      limits: createRateLimits({
+        clock,
+        log,
+        trustProxy: config.trustProxy,
+        testAddressHeader: options.testClientAddressHeader,
+      }),
+      caches,
       identityProvider:
         config.twitch.clientId && config.twitch.clientSecret
           ? new IdentityProviderClient({

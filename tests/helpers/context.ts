@@ -21,6 +21,9 @@ export interface TestContext {
   cleanup(): void;
 }
 
+/** Names the client address of a request under `app.handle`, where there is no socket. */
+export const TEST_CLIENT_IP_HEADER = "x-test-client-ip";
+
 export function tempDir(prefix = "cuebot-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -40,7 +43,11 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   options.configure?.(config);
   const logs: string[] = [];
   const log = createLogger({ level: "debug", format: "json", write: (line) => logs.push(line) });
-  const ctx = createContext(config, { log, ...(options.clock ? { clock: options.clock } : {}) });
+  const ctx = createContext(config, {
+    log,
+    testClientAddressHeader: TEST_CLIENT_IP_HEADER,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const app = createApp(ctx);
   return {
     ctx,

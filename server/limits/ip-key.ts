@@ -1,0 +1,78 @@
+/**
+ * IP addresses as rate-limit keys. One IPv6 client usually controls a whole /64 (a home line or a
+ * cloud VM gets one), so limiting single IPv6 addresses would let it rotate through 2^64 keys; IPv6 is
+ * therefore keyed by its /64 prefix, IPv4 by the address.
+ */
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
+
+export type ParsedIp = { version: 4; octets: number[] } | { version: 6; groups: number[] };
+
+function parseIpv4(text: string): number[] | null {
+  const match = IPV4.exec(text);
+  if (!match) return null;
+  const octets = match.slice(1).map(Number);
+  return octets.every((octet) => octet <= 255) ? octets : null;
+}
+
+function parseHexGroups(part: string): number[] | null {
+  if (part === "") return [];
+  const groups: number[] = [];
+  const pieces = part.split(":");
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (i === pieces.length - 1 && piece.includes(".")) {
+      const v4 = parseIpv4(piece);
+      if (!v4) return null;
+      groups.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
+    } else if (HEX_GROUP.test(piece)) {
+      groups.push(Number.parseInt(piece, 16));
+    } else {
+      return null;
+    }
+  }
+  return groups;
+}
+
+function parseIpv6(text: string): number[] | null {
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = parseHexGroups(halves[0]!);
+  if (!head) return null;
+  if (halves.length === 1) return head.length === 8 ? head : null;
+  const tail = parseHexGroups(halves[1]!);
+  if (!tail || head.length + tail.length > 7) return null;
+  return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+}
+
+/** Parses an address as sockets and proxies write it (`[…]` brackets and `%zone` suffixes allowed). */
+export function parseIp(text: string): ParsedIp | null {
+  const trimmed = text.trim();
+  const v4 = parseIpv4(trimmed);
+  if (v4) return { version: 4, octets: v4 };
+  const bare = trimmed.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  if (!bare.includes(":")) return null;
+  const groups = parseIpv6(bare);
+  if (!groups) return null;
+  // An IPv4-mapped address (::ffff:a.b.c.d, how dual-stack sockets report IPv4 peers) is that IPv4 client.
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return { version: 4, octets: [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255] };
+  }
+  return { version: 6, groups };
+}
+
+export function isIpAddress(text: string): boolean {
+  return parseIp(text) !== null;
+}
+
+/** The key a per-IP limit counts under: the IPv4 address, or the IPv6 /64 prefix. */
+export function ipLimitKey(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) return address;
+  if (ip.version === 4) return ip.octets.join(".");
+  return `${ip.groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}

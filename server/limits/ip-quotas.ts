@@ -1,0 +1,68 @@
+import type { Clock } from "../clock.ts";
+import type { LimitDecision } from "./decision.ts";
+import { ipLimitKey } from "./ip-key.ts";
+import { SlidingCounter } from "./sliding-counter.ts";
+import { IP_LIMITS } from "./tables.ts";
+
+/** The per-IP limits applied by route before any credential is looked at (CONTRACT §7). */
+export type IpLimitScope = "anonymous" | "publicPages" | "auth";
+
+/**
+ * How many addresses each per-IP limit remembers. A busy streamer's server sees a few thousand
+ * addresses a minute; 65,536 keeps every real client while capping memory at a few MB per limit
+ * (bench/limits.ts measures a flood of 1,000,000 addresses).
+ */
+export const DEFAULT_MAX_IP_KEYS = 65_536;
+
+export interface IpQuotaOptions {
+  clock: Clock;
+  maxKeys?: number;
+}
+
+/**
+ * Failed authentications per IP (a wrong key, a bad or expired session, a wrong overlay token). Past
+ * the limit, every further failed attempt from that address is refused with 429 — a correct credential
+ * from the same address still works, since only failures are counted and checked.
+ */
+export class FailedAuthLimiter {
+  readonly #counter: SlidingCounter;
+
+  constructor(counter: SlidingCounter) {
+    this.#counter = counter;
+  }
+
+  /** Counts one failed attempt (unless already refused) and says whether it is answered 401 or 429. */
+  record(ip: string): LimitDecision {
+    return this.#counter.check(ipLimitKey(ip));
+  }
+
+  /** Whether the next failed attempt from this address would be refused; counts nothing. */
+  isBlocked(ip: string): boolean {
+    return !this.#counter.peek(ipLimitKey(ip)).allowed;
+  }
+}
+
+export class IpQuotas {
+  readonly failedAuth: FailedAuthLimiter;
+  readonly #counters: Record<IpLimitScope, SlidingCounter>;
+
+  constructor({ clock, maxKeys = DEFAULT_MAX_IP_KEYS }: IpQuotaOptions) {
+    const counter = (spec: { limit: number; windowMs: number }) =>
+      new SlidingCounter({ limit: spec.limit, windowMs: spec.windowMs, clock, maxKeys });
+    this.#counters = {
+      anonymous: counter(IP_LIMITS.anonymous),
+      publicPages: counter(IP_LIMITS.publicPages),
+      auth: counter(IP_LIMITS.auth),
+    };
+    this.failedAuth = new FailedAuthLimiter(counter(IP_LIMITS.failedAuth));
+  }
+
+  check(scope: IpLimitScope, ip: string): LimitDecision {
+    return this.#counters[scope].check(ipLimitKey(ip));
+  }
+
+  /** Addresses currently remembered by one limit (bounded by `maxKeys`). */
+  keyCount(scope: IpLimitScope): number {
+    return this.#counters[scope].keyCount;
+  }
+}

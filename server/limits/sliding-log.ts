@@ -1,0 +1,114 @@
+import type { Clock } from "../clock.ts";
+import { allowedDecision, type LimitDecision, refusedDecision } from "./decision.ts";
+
+/**
+ * Accepted-request timestamps of one key, oldest first, in a ring buffer that grows on demand up to
+ * the key's limit (so a 1,000,000/min override costs memory only when it is really used).
+ */
+class TimestampRing {
+  times = new Float64Array(8);
+  head = 0;
+  size = 0;
+
+  /** The i-th oldest timestamp still held. */
+  at(i: number): number {
+    return this.times[(this.head + i) % this.times.length]!;
+  }
+
+  /** Drops timestamps that left the window (`t + windowMs <= now`). */
+  dropBefore(cutoff: number): void {
+    while (this.size > 0 && this.times[this.head]! <= cutoff) {
+      this.head = (this.head + 1) % this.times.length;
+      this.size--;
+    }
+    // A lowered limit or a quiet spell leaves a big, mostly empty buffer: give the memory back.
+    if (this.times.length > 64 && this.size < this.times.length / 4) this.resize(Math.max(8, this.size * 2));
+  }
+
+  push(time: number, limit: number): void {
+    if (this.size === this.times.length) this.resize(Math.max(this.size + 1, Math.min(this.size * 2, limit)));
+    this.times[(this.head + this.size) % this.times.length] = time;
+    this.size++;
+  }
+
+  private resize(capacity: number): void {
+    const next = new Float64Array(capacity);
+    for (let i = 0; i < this.size; i++) next[i] = this.at(i);
+    this.times = next;
+    this.head = 0;
+  }
+}
+
+export interface SlidingLogOptions {
+  windowMs: number;
+  clock: Clock;
+}
+
+/**
+ * An exact rolling window: a request at `now` is admitted only if fewer than `limit` admitted
+ * requests of the same key lie in (now − window, now]. So no window-long span ever holds more than
+ * the limit, whatever the timing. Refused requests are not recorded, which keeps `Retry-After`
+ * truthful. The limit is passed on every call because it follows the account's current role: a role
+ * change or override applies at once to the requests already in the log.
+ *
+ * Memory is one ring per key that has requests in the window; callers key it by something attackers
+ * cannot mint (account ids).
+ */
+export class SlidingLog<Key = string | number> {
+  readonly #logs = new Map<Key, TimestampRing>();
+  readonly #windowMs: number;
+  readonly #clock: Clock;
+
+  constructor(options: SlidingLogOptions) {
+    this.#windowMs = options.windowMs;
+    this.#clock = options.clock;
+  }
+
+  /** Admits and records the request when the key is under `limit`; a refusal records nothing. */
+  check(key: Key, limit: number): LimitDecision {
+    return this.#decide(key, limit, true);
+  }
+
+  /** What `check` would answer now, without recording anything. */
+  peek(key: Key, limit: number): LimitDecision {
+    return this.#decide(key, limit, false);
+  }
+
+  /** Forgets a key (an account was deleted). */
+  forget(key: Key): void {
+    this.#logs.delete(key);
+  }
+
+  /** Number of keys with requests still in their window (or not yet looked at since they left it). */
+  get keyCount(): number {
+    return this.#logs.size;
+  }
+
+  #decide(key: Key, limit: number, record: boolean): LimitDecision {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`limit must be a positive integer: ${limit}`);
+    }
+    const now = this.#clock.now();
+    const ring = this.#logs.get(key);
+    if (ring) {
+      ring.dropBefore(now - this.#windowMs);
+      if (ring.size === 0 && !record) this.#logs.delete(key);
+    }
+    const count = ring?.size ?? 0;
+    if (count >= limit) {
+      // The request fits once all but limit−1 of the logged ones have left: that is the
+      // (count − limit)-th oldest. With an unchanged limit it is simply the oldest.
+      const freesAt = ring!.at(count - limit) + this.#windowMs;
+      return refusedDecision(limit, freesAt - now);
+    }
+    if (record) {
+      if (ring) ring.push(now, limit);
+      else {
+        const fresh = new TimestampRing();
+        fresh.push(now, limit);
+        this.#logs.set(key, fresh);
+      }
+    }
+    return allowedDecision(limit, limit - count - 1);
+  }
+}

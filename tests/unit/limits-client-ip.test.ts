@@ -1,0 +1,103 @@
+import { describe, expect, test } from "bun:test";
+import { ClientIpResolver, type SocketPeer, UNKNOWN_CLIENT } from "../../server/http/client-ip.ts";
+import { ipLimitKey, isIpAddress } from "../../server/limits/ip-key.ts";
+import { createLogger } from "../../server/log.ts";
+
+function resolver(trustProxy: boolean, testAddressHeader?: string) {
+  const lines: string[] = [];
+  const log = createLogger({ level: "debug", format: "json", write: (line) => lines.push(line) });
+  return { lines, clientIp: new ClientIpResolver({ trustProxy, log, testAddressHeader }) };
+}
+
+const socket = (address: string): SocketPeer => ({ requestIP: () => ({ address }) });
+const request = (headers: Record<string, string> = {}) => new Request("http://localhost/x", { headers });
+
+describe("IP limit keys", () => {
+  test("IPv4 is keyed by address", () => {
+    expect(ipLimitKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(ipLimitKey("203.0.113.8")).not.toBe(ipLimitKey("203.0.113.7"));
+  });
+
+  test("IPv6 is keyed by its /64, whatever the notation", () => {
+    const key = "2001:db8:aa:bb::/64";
+    expect(ipLimitKey("2001:db8:aa:bb::1")).toBe(key);
+    expect(ipLimitKey("2001:0db8:00aa:00bb:ffff:1:2:3")).toBe(key);
+    expect(ipLimitKey("[2001:db8:aa:bb::9]")).toBe(key);
+    expect(ipLimitKey("2001:DB8:AA:BB:0:0:0:1%eth0")).toBe(key);
+    expect(ipLimitKey("2001:db8:aa:bc::1")).not.toBe(key);
+    expect(ipLimitKey("::1")).toBe("0:0:0:0::/64");
+  });
+
+  test("an IPv4-mapped IPv6 address is the IPv4 client", () => {
+    expect(ipLimitKey("::ffff:198.51.100.4")).toBe("198.51.100.4");
+    expect(ipLimitKey("::ffff:c633:6404")).toBe("198.51.100.4");
+  });
+
+  test("what is not an address is rejected", () => {
+    for (const text of [
+      "",
+      "unknown",
+      "1.2.3",
+      "256.1.1.1",
+      "1::2::3",
+      "12345::",
+      "1:2:3:4:5:6:7:8:9",
+      "::g",
+    ]) {
+      expect(isIpAddress(text)).toBe(false);
+    }
+    expect(isIpAddress("::")).toBe(true);
+    expect(isIpAddress("1:2:3:4:5:6:1.2.3.4")).toBe(true);
+  });
+});
+
+describe("client IP", () => {
+  test("the socket address is the client when proxy trust is off", () => {
+    const { clientIp } = resolver(false);
+    expect(clientIp.resolve(request(), socket("198.51.100.1"))).toBe("198.51.100.1");
+  });
+
+  test("with trust on, the right-most X-Forwarded-For entry wins (left-most ones can be forged)", () => {
+    const { clientIp } = resolver(true);
+    const forged = request({ "x-forwarded-for": "1.1.1.1, 203.0.113.50" });
+    expect(clientIp.resolve(forged, socket("127.0.0.1"))).toBe("203.0.113.50");
+    const ipv6 = request({ "x-forwarded-for": "2001:db8::1 , 2001:db8:1:2::3" });
+    expect(clientIp.resolve(ipv6, socket("127.0.0.1"))).toBe("2001:db8:1:2::3");
+  });
+
+  test("with trust on but no usable X-Forwarded-For, the socket address is used", () => {
+    const { clientIp } = resolver(true);
+    expect(clientIp.resolve(request(), socket("127.0.0.1"))).toBe("127.0.0.1");
+    const junk = request({ "x-forwarded-for": "203.0.113.9, not-an-ip" });
+    expect(clientIp.resolve(junk, socket("127.0.0.1"))).toBe("127.0.0.1");
+  });
+
+  test("with trust off, X-Forwarded-For is ignored and a warning is logged once", () => {
+    const { clientIp, lines } = resolver(false);
+    for (let i = 0; i < 3; i++) {
+      const forwarded = request({ "x-forwarded-for": `203.0.113.${i}` });
+      expect(clientIp.resolve(forwarded, socket("198.51.100.1"))).toBe("198.51.100.1");
+    }
+    const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].msg).toContain("CUEBOT_TRUST_PROXY");
+  });
+
+  test("without a socket, the test header is read only when configured", () => {
+    const withHeader = request({ "x-test-client-ip": "192.0.2.5" });
+    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader, null)).toBe("192.0.2.5");
+    expect(resolver(false).clientIp.resolve(withHeader, null)).toBe(UNKNOWN_CLIENT);
+    // A real socket always wins over the test header.
+    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader, socket("198.51.100.1"))).toBe(
+      "198.51.100.1",
+    );
+  });
+
+  test("an address resolved in the pipeline is what later layers get for the same request", () => {
+    const { clientIp } = resolver(false);
+    const req = request();
+    clientIp.resolve(req, socket("198.51.100.77"));
+    expect(clientIp.of(req)).toBe("198.51.100.77");
+    expect(clientIp.of(request())).toBe(UNKNOWN_CLIENT);
+  });
+});
