@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "./errors.ts";
+import { enforceLimit, failedAuthentication, type HeaderTarget } from "./quota.ts";
 
 /**
  * Who is calling. Bot routes accept an API key; panel routes a session; overlay reads an overlay
@@ -62,13 +63,35 @@ export function optionalApiKey(ctx: Context, request: Request): ApiKeyPrincipal 
     return null;
   }
   const account = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
-  if (!account) throw invalidApiKey();
+  // A wrong key counts against the caller's address; past the limit, every further try is a 429.
+  if (!account) throw failedAuthentication(ctx.limits, request, invalidApiKey());
   return { kind: "api-key", account };
 }
 
 export function requireApiKey(ctx: Context, request: Request): ApiKeyPrincipal {
   const principal = optionalApiKey(ctx, request);
   if (!principal) throw missingApiKey();
+  return principal;
+}
+
+/** Bot endpoints: a valid API key, counted against the bot quota of the key's role. */
+export function authenticateBot(ctx: Context, request: Request, set: HeaderTarget): ApiKeyPrincipal {
+  const principal = requireApiKey(ctx, request);
+  enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot");
+  return principal;
+}
+
+/**
+ * The game API: anonymous callers are served under the per-IP anonymous limit (already applied in
+ * onRequest); a valid key switches to its role's bot quota.
+ */
+export function authenticateOptionalBot(
+  ctx: Context,
+  request: Request,
+  set: HeaderTarget,
+): ApiKeyPrincipal | null {
+  const principal = optionalApiKey(ctx, request);
+  if (principal) enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot");
   return principal;
 }
 

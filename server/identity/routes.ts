@@ -3,11 +3,12 @@ import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
+import { authenticatePanel } from "../panel/guard.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
 import { BASE_SCOPES, IdentityProviderError, newOAuthState } from "./idp-client.ts";
 import { completeLogin, normalizeTimezone } from "./login.ts";
-import { clearSessionCookie, isSecureOrigin, requireSession, sessionCookie } from "./session-auth.ts";
+import { clearSessionCookie, isSecureOrigin, sessionCookie } from "./session-auth.ts";
 import { endSession, SESSION_COOKIE } from "./sessions.ts";
 
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
@@ -197,7 +198,7 @@ export function authRoutes(ctx: Context) {
         if (presentedCredentials(request).overlayToken) {
           throw new ApiError(403, "overlay_token_forbidden", "An overlay token cannot validate a session.");
         }
-        const { account, expiresAt } = requireSession(ctx, request, set);
+        const { account, expiresAt } = authenticatePanel(ctx, request, set);
         return {
           status: 200 as const,
           valid: true,

@@ -2,9 +2,10 @@ import type { Context } from "../context.ts";
 import { notAuthenticated, presentedCredentials, readCookie, type SessionPrincipal } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError } from "../http/errors.ts";
+import { failedAuthentication } from "../http/quota.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "./sessions.ts";
 
-type SessionContext = Pick<Context, "db" | "clock" | "accounts" | "publicUrl">;
+type SessionContext = Pick<Context, "db" | "clock" | "accounts" | "publicUrl" | "limits">;
 type HeaderBag = { headers: Record<string, unknown> };
 
 /** Cookies get `Secure` when the public URL is https (CONTRACT §4). */
@@ -48,9 +49,10 @@ export function requireSession(ctx: SessionContext, request: Request, set: Heade
   }
   const session = validateSession(ctx, token);
   if (!session) {
-    throw new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {
+    const ended = new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {
       "set-cookie": clearSessionCookie(ctx),
     });
+    throw failedAuthentication(ctx.limits, request, ended);
   }
   if (session.renewed) appendSetCookie(set, sessionCookie(ctx, token, session.expiresAt));
   return { kind: "session", account: session.account, expiresAt: session.expiresAt };

@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
 import type { SessionPrincipal } from "../http/auth.ts";
+import { enforceLimit } from "../http/quota.ts";
 import { requireSession } from "../identity/session-auth.ts";
 
 type HeaderBag = { headers: Record<string, unknown> };
@@ -9,5 +10,11 @@ type HeaderBag = { headers: Record<string, unknown> };
  * input is validated): a valid session, counted against the account's panel limit.
  */
 export function authenticatePanel(ctx: Context, request: Request, set: HeaderBag): SessionPrincipal {
-  return requireSession(ctx, request, set);
+  const principal = requireSession(ctx, request, set);
+  enforceLimit(
+    set as { headers: Record<string, string | number> },
+    ctx.limits.accounts.checkPanel(principal.account),
+    "panel",
+  );
+  return principal;
 }

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../server/clock.ts";
 import type { Context } from "../../server/context.ts";
-import { requireApiKey } from "../../server/http/auth.ts";
-import { ApiError } from "../../server/http/errors.ts";
-import { enforceLimit, failedAuthentication } from "../../server/http/quota.ts";
+import { authenticateBot } from "../../server/http/auth.ts";
 import {
   createTestAccount,
   createTestContext,
@@ -14,22 +12,10 @@ import {
 let t: TestContext | undefined;
 afterEach(() => t?.cleanup());
 
-/**
- * A bot route wired the way the auth layer will wire the seams: a wrong key counts as a failed
- * authentication, a good key meets the account's bot quota.
- */
+/** A bot route guarded exactly like the real ones: a wrong key is a failed authentication, a good key meets the bot quota. */
 function withBotRoute(test: TestContext, ctx: Context) {
   test.app.get("/api/test/bot", ({ request, set }) => {
-    let principal: ReturnType<typeof requireApiKey>;
-    try {
-      principal = requireApiKey(ctx, request);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "invalid_api_key") {
-        throw failedAuthentication(ctx.limits, request, error);
-      }
-      throw error;
-    }
-    enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot");
+    authenticateBot(ctx, request, set);
     return { status: 200, data: { text: "ok" } };
   });
 }
