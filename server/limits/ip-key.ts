@@ -51,12 +51,21 @@ export function parseIp(text: string): ParsedIp | null {
   const trimmed = text.trim();
   const v4 = parseIpv4(trimmed);
   if (v4) return { version: 4, octets: v4 };
-  const bare = trimmed.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  let bare = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
+  const zone = bare.indexOf("%");
+  if (zone >= 0) bare = bare.slice(0, zone);
   if (!bare.includes(":")) return null;
   const groups = parseIpv6(bare);
   if (!groups) return null;
   // An IPv4-mapped address (::ffff:a.b.c.d, how dual-stack sockets report IPv4 peers) is that IPv4 client.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+  if (
+    groups[5] === 0xffff &&
+    groups[0] === 0 &&
+    groups[1] === 0 &&
+    groups[2] === 0 &&
+    groups[3] === 0 &&
+    groups[4] === 0
+  ) {
     return { version: 4, octets: [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255] };
   }
   return { version: 6, groups };
@@ -66,8 +75,34 @@ export function isIpAddress(text: string): boolean {
   return parseIp(text) !== null;
 }
 
+/**
+ * Whether `text` is an IPv4 address already in canonical form (no leading zeros), checked without
+ * allocating: this runs for every request, and a flood should not also flood the garbage collector.
+ */
+function isCanonicalIpv4(text: string): boolean {
+  let parts = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 46; // a virtual "." closes the last part
+    if (code === 46) {
+      if (digits === 0 || value > 255 || ++parts > 4) return false;
+      value = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits === 1 && value === 0) return false; // leading zero
+      value = value * 10 + (code - 48);
+      if (++digits > 3) return false;
+    } else {
+      return false;
+    }
+  }
+  return parts === 4;
+}
+
 /** The key a per-IP limit counts under: the IPv4 address, or the IPv6 /64 prefix. */
 export function ipLimitKey(address: string): string {
+  if (isCanonicalIpv4(address)) return address;
   const ip = parseIp(address);
   if (!ip) return address;
   if (ip.version === 4) return ip.octets.join(".");

@@ -8,11 +8,12 @@ import { IP_LIMITS } from "./tables.ts";
 export type IpLimitScope = "anonymous" | "publicPages" | "auth";
 
 /**
- * How many addresses each per-IP limit remembers. A busy streamer's server sees a few thousand
- * addresses a minute; 65,536 keeps every real client while capping memory at a few MB per limit
- * (bench/limits.ts measures a flood of 1,000,000 addresses).
+ * How many addresses each per-IP limit remembers. A streamer's server sees far fewer distinct
+ * addresses per window than this (chat bots come from a handful); beyond it the least recently seen
+ * are forgotten. 32,768 per limit keeps a flood of 1,000,000 addresses through all four limits at
+ * about 60 MB of RSS (bench/limits.ts); 65,536 measured ~120–145 MB, too close to the 150 MB budget.
  */
-export const DEFAULT_MAX_IP_KEYS = 65_536;
+export const DEFAULT_MAX_IP_KEYS = 32_768;
 
 export interface IpQuotaOptions {
   clock: Clock;

@@ -30,6 +30,8 @@ export class SlidingCounter {
   readonly #windowMs: number;
   readonly #clock: Clock;
   readonly #keys: LRUCache<string, CounterWindows>;
+  /** The record of the last evicted key, reused for the next new one so a flood allocates nothing. */
+  #spare: CounterWindows | undefined;
 
   constructor(options: SlidingCounterOptions) {
     if (!Number.isInteger(options.limit) || options.limit < 1) {
@@ -38,7 +40,12 @@ export class SlidingCounter {
     this.limit = options.limit;
     this.#windowMs = options.windowMs;
     this.#clock = options.clock;
-    this.#keys = new LRUCache({ max: options.maxKeys });
+    this.#keys = new LRUCache({
+      max: options.maxKeys,
+      dispose: (windows, _key, reason) => {
+        if (reason === "evict") this.#spare = windows;
+      },
+    });
   }
 
   /** Admits and counts the request when the key is under the limit; a refusal counts nothing. */
@@ -46,7 +53,11 @@ export class SlidingCounter {
     const now = this.#clock.now();
     let windows = this.#keys.get(key);
     if (!windows) {
-      windows = { start: this.#windowStart(now), previous: 0, current: 0 };
+      windows = this.#spare ?? { start: 0, previous: 0, current: 0 };
+      this.#spare = undefined;
+      windows.start = this.#windowStart(now);
+      windows.previous = 0;
+      windows.current = 0;
       this.#keys.set(key, windows);
     } else {
       this.#roll(windows, now);

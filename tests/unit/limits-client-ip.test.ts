@@ -16,6 +16,9 @@ describe("IP limit keys", () => {
   test("IPv4 is keyed by address", () => {
     expect(ipLimitKey("203.0.113.7")).toBe("203.0.113.7");
     expect(ipLimitKey("203.0.113.8")).not.toBe(ipLimitKey("203.0.113.7"));
+    expect(ipLimitKey("203.000.113.07")).toBe("203.0.113.7");
+    expect(ipLimitKey("0.0.0.0")).toBe("0.0.0.0");
+    expect(ipLimitKey("255.255.255.255")).toBe("255.255.255.255");
   });
 
   test("IPv6 is keyed by its /64, whatever the notation", () => {
@@ -45,6 +48,7 @@ describe("IP limit keys", () => {
       "::g",
     ]) {
       expect(isIpAddress(text)).toBe(false);
+      expect(ipLimitKey(text)).toBe(text); // not an address: counted under its own text
     }
     expect(isIpAddress("::")).toBe(true);
     expect(isIpAddress("1:2:3:4:5:6:1.2.3.4")).toBe(true);
