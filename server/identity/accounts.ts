@@ -208,7 +208,7 @@ export interface DeletionResult {
 
 /** Revokes the account's provider token (best effort: a provider outage must not block deletion), then deletes. */
 export async function deleteAccount(
-  ctx: Store & Pick<Context, "identityProvider" | "log">,
+  ctx: Store & Pick<Context, "identityProvider" | "log" | "limits">,
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {
@@ -226,5 +226,6 @@ export async function deleteAccount(
     }
   }
   deleteAccountData(ctx, account, actor);
+  ctx.limits.accounts.forget(account.id);
   return { providerTokenRevoked };
 }
