@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { botRoutes } from "./bot/routes.ts";
 import type { Context } from "./context.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { csrfProtection } from "./http/csrf.ts";
@@ -9,6 +10,9 @@ import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
 import { authRoutes } from "./identity/routes.ts";
+import { commandRoutes } from "./panel/commands.ts";
+import { heavyRoutes } from "./panel/heavy.ts";
+import { insightRoutes } from "./panel/insights.ts";
 import { securityRoutes } from "./panel/security.ts";
 import { webRoutes } from "./web/routes.ts";
 
@@ -28,7 +32,11 @@ export function createApp(ctx: Context) {
     .use(healthRoutes())
     .use(webRoutes())
     .use(authRoutes(ctx))
-    .use(securityRoutes(ctx));
+    .use(securityRoutes(ctx))
+    .use(heavyRoutes(ctx))
+    .use(commandRoutes(ctx))
+    .use(insightRoutes(ctx))
+    .use(botRoutes(ctx));
 }
 
 export type App = ReturnType<typeof createApp>;

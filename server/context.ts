@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { type DatabaseHandle, type Db, dataVersion, openDatabase } from "../db/client.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import type { Random } from "./bot/chance.ts";
+import { CommandCooldowns } from "./bot/cooldowns.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -61,6 +63,10 @@ export interface Context {
   helix: HelixClient | null;
   /** Typed Helix calls for features, over `helix`. */
   helixApi: HelixApi | null;
+  /** Per-channel chat-command cooldowns. */
+  cooldowns: CommandCooldowns;
+  /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
+  random: Random;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -71,6 +77,7 @@ export interface Context {
 
 export interface ContextOptions {
   clock?: Clock;
+  random?: Random;
   log?: Logger;
   /** Tests only: header naming the client address when there is no socket (`app.handle`). */
   testClientAddressHeader?: string;
@@ -122,6 +129,8 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
               clientSecret: config.twitch.clientSecret,
             })
           : null,
+      cooldowns: new CommandCooldowns(),
+      random: options.random ?? Math.random,
       helix,
       helixApi: helix ? new HelixApi(helix) : null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,

@@ -1,13 +1,20 @@
+import { pruneEvents } from "../db/events.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import type { Context } from "./context.ts";
 
 const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
 
-/** Housekeeping that keeps the database small: expired sessions go. Runs at start and hourly. */
-export function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log">): { expiredSessions: number } {
-  const expiredSessions = deleteExpiredSessions(ctx.db, ctx.clock.now());
-  if (expiredSessions > 0) ctx.log.debug("removed expired sessions", { count: expiredSessions });
-  return { expiredSessions };
+/**
+ * Housekeeping that keeps the database small: expired sessions go, and command events older than
+ * the retention (CUEBOT_EVENT_RETENTION_DAYS, default 90) are pruned. Runs at start and hourly.
+ */
+export function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log" | "config">) {
+  const now = ctx.clock.now();
+  const expiredSessions = deleteExpiredSessions(ctx.db, now);
+  const prunedEvents = pruneEvents(ctx.db, now - ctx.config.eventRetentionDays * DAY_MS);
+  if (expiredSessions + prunedEvents > 0) ctx.log.debug("maintenance", { expiredSessions, prunedEvents });
+  return { expiredSessions, prunedEvents };
 }
 
 export function startMaintenance(ctx: Context): void {

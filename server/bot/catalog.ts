@@ -1,0 +1,73 @@
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
+import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
+
+/**
+ * Every chat command, its defaults and the shape of its per-channel options. The panel edits these
+ * (`PUT /api/dashboard/commands/:command`); the TypeBox schemas validate what it sends.
+ */
+
+export const MAX_COOLDOWN_SECONDS = 3600;
+/** Ban API timeouts: 1 s to 2 weeks (reference/twitch.md §2.9). */
+export const MAX_TIMEOUT_SECONDS = 1_209_600;
+
+const ShoutoutOptions = T.Object(
+  {
+    /** Chat line; {name}, {game}, {title} and {link} are replaced. */
+    message: T.String({ minLength: 1, maxLength: 300 }),
+    /** Also send the platform's own shoutout when `moderator:manage:shoutouts` was granted. */
+    platformShoutout: T.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+const Magic8Options = T.Object(
+  { answers: T.Array(T.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+
+const RouletteOptions = T.Object(
+  {
+    timeoutSeconds: T.Integer({ minimum: 1, maximum: MAX_TIMEOUT_SECONDS }),
+    /** One chamber in this many is loaded. */
+    chambers: T.Integer({ minimum: 2, maximum: 12 }),
+    /** Subscribers are immune too. */
+    protectSubscribers: T.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+const NoOptions = T.Object({}, { additionalProperties: false });
+
+export const COMMANDS = {
+  followage: { description: "How long a viewer has followed the channel", options: NoOptions, defaults: {} },
+  shoutout: {
+    description: "Points chat to another channel (and sends the platform shoutout when allowed)",
+    options: ShoutoutOptions,
+    defaults: {
+      message: "Go check out {name}! They were last playing {game}: {link}",
+      platformShoutout: true,
+    },
+  },
+  magic8: {
+    description: "Answers a yes/no question",
+    options: Magic8Options,
+    defaults: { answers: [...DEFAULT_MAGIC8_ANSWERS] },
+  },
+  clip: { description: "Clips the last seconds of the live stream", options: NoOptions, defaults: {} },
+  roulette: {
+    description: "One chamber in six is loaded: the loser is timed out",
+    options: RouletteOptions,
+    defaults: { timeoutSeconds: 60, chambers: 6, protectSubscribers: false },
+  },
+  pick: { description: "Picks a random viewer from chat", options: NoOptions, defaults: {} },
+  dice: { description: "Rolls dice", options: NoOptions, defaults: {} },
+  coinflip: { description: "Flips a coin", options: NoOptions, defaults: {} },
+} as const satisfies Record<string, { description: string; options: TSchema; defaults: object }>;
+
+export type CommandName = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}

@@ -1,0 +1,85 @@
+import type { Account } from "../../db/accounts.ts";
+import type { Context } from "../context.ts";
+import { badRequest } from "../http/errors.ts";
+import { chatName } from "../http/text-mode.ts";
+import type { CommandName } from "./catalog.ts";
+import { coinflip, dice, magic8, pickChatter } from "./chance-commands.ts";
+import type { ChatCaller } from "./chat-input.ts";
+import { createClip } from "./clip.ts";
+import { DEFAULT_PRECISION } from "./duration.ts";
+import { followage } from "./followage.ts";
+import { roulette } from "./roulette.ts";
+import { type CommandReply, runCommand } from "./runner.ts";
+import type { CommandSettings } from "./settings.ts";
+import { shoutout } from "./shoutout.ts";
+
+/** What a command call carries: its parameters (query string) and what the chat bot said of the caller. */
+export interface CommandInput {
+  params: URLSearchParams;
+  caller: ChatCaller;
+}
+
+const param = (input: CommandInput, name: string) => chatName(input.params.get(name));
+
+function precisionOf(input: CommandInput): number {
+  const raw = input.params.get("precision");
+  if (raw === null || raw.trim() === "") return DEFAULT_PRECISION;
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 7) {
+    throw badRequest('The query parameter "precision" must be a whole number from 1 to 7.');
+  }
+  return n;
+}
+
+type Handler<C extends CommandName> = (
+  ctx: Context,
+  account: Account,
+  input: CommandInput,
+  settings: CommandSettings<C>,
+) => Promise<CommandReply> | CommandReply;
+
+const HANDLERS: { [C in CommandName]: Handler<C> } = {
+  followage: (ctx, account, input) =>
+    followage(ctx, account, {
+      channel: param(input, "channel") ?? input.caller.channel,
+      user: param(input, "user") ?? input.caller.user,
+      precision: precisionOf(input),
+    }),
+  shoutout: (ctx, account, input, settings) => shoutout(ctx, account, param(input, "user"), settings.options),
+  magic8: (ctx, _account, input, settings) => magic8(ctx, param(input, "question"), settings.options),
+  clip: (ctx, account) => createClip(ctx, account),
+  roulette: (ctx, account, input, settings) =>
+    roulette(
+      ctx,
+      account,
+      {
+        user: param(input, "user") ?? input.caller.user,
+        random: input.params.get("target")?.toLowerCase() === "random",
+        callerLevel: param(input, "user") === undefined ? input.caller.userLevel : undefined,
+      },
+      settings.options,
+    ),
+  pick: (ctx, account) => pickChatter(ctx, account),
+  dice: (ctx, _account, input) =>
+    dice(ctx, {
+      sides: input.params.get("sides") ?? undefined,
+      count: input.params.get("count") ?? undefined,
+      user: param(input, "user") ?? input.caller.user,
+    }),
+  coinflip: (ctx, _account, input) => coinflip(ctx, param(input, "user") ?? input.caller.user),
+};
+
+/** Runs one chat command for the key owner's channel, through the shared steps (enabled, cooldown, events). */
+export function executeCommand<C extends CommandName>(
+  ctx: Context,
+  account: Account,
+  command: C,
+  input: CommandInput,
+  options: { test?: boolean } = {},
+) {
+  const handler = HANDLERS[command] as Handler<C>;
+  return runCommand(
+    { ctx, account, command, caller: input.caller.user ?? param(input, "user") ?? "", test: options.test },
+    (settings) => Promise.resolve(handler(ctx, account, input, settings)),
+  );
+}

@@ -1,0 +1,69 @@
+import type { Account } from "../../db/accounts.ts";
+import type { Context } from "../context.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { type CalendarDuration, calendarDuration, durationText } from "./duration.ts";
+import { findUser, requireOwnChannel } from "./lookups.ts";
+import type { CommandReply } from "./runner.ts";
+import { asChannelOwner } from "./upstream.ts";
+
+export interface FollowageInput {
+  channel?: string;
+  user?: string;
+  precision: number;
+}
+
+export interface FollowageReply extends CommandReply {
+  channel: string;
+  user: string;
+  following: boolean;
+  followed_at: string | null;
+  duration: CalendarDuration | null;
+}
+
+/**
+ * How long `user` has followed the key owner's channel. The follow date is cached (per the owner's
+ * role); the elapsed time is computed from it on every call, so a cached answer never goes stale.
+ */
+export async function followage(
+  ctx: Context,
+  account: Account,
+  input: FollowageInput,
+): Promise<FollowageReply> {
+  requireOwnChannel(account, input.channel);
+  if (input.user === undefined) {
+    throw badRequest(
+      'The query parameter "user" is missing (use your bot\'s user variable, e.g. $(touser)).',
+    );
+  }
+  if (input.user.toLowerCase() === account.login) {
+    throw new ApiError(400, "bad_request", "A user cannot follow themself.");
+  }
+  const user = await findUser(ctx, account, input.user);
+  if (user.id === account.twitchUserId)
+    throw new ApiError(400, "bad_request", "A user cannot follow themself.");
+  const follow = await ctx.caches.followedAt.followage(account.twitchUserId, user.login, account.role, () =>
+    asChannelOwner(ctx, account, async (api, token) => {
+      const record = await api.follower(token, account.twitchUserId, user.id);
+      return { following: record !== null, followedAt: record ? Date.parse(record.followed_at) : null };
+    }),
+  );
+  if (!follow.following || follow.followedAt === null) {
+    return {
+      channel: account.displayName,
+      user: user.display_name,
+      following: false,
+      followed_at: null,
+      duration: null,
+      text: `${user.display_name} does not follow ${account.displayName}`,
+    };
+  }
+  const duration = calendarDuration(new Date(follow.followedAt), new Date(ctx.clock.now()));
+  return {
+    channel: account.displayName,
+    user: user.display_name,
+    following: true,
+    followed_at: new Date(follow.followedAt).toISOString(),
+    duration,
+    text: durationText(duration, input.precision),
+  };
+}

@@ -1,0 +1,81 @@
+import type { Account } from "../../db/accounts.ts";
+import type { Context } from "../context.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
+import { asLogin } from "./chat-input.ts";
+import { asChannelOwner } from "./upstream.ts";
+
+/** The key decides the channel: a bot may not ask about another streamer's channel with it. */
+export function requireOwnChannel(account: Account, channel: string | undefined): void {
+  if (channel === undefined) {
+    throw badRequest(
+      'The query parameter "channel" is missing (use your bot\'s channel variable, e.g. $(channel)).',
+    );
+  }
+  if (channel.toLowerCase() !== account.login) {
+    throw new ApiError(
+      403,
+      "forbidden",
+      `This API key belongs to ${account.displayName}; it only answers for that channel, not ${channel}.`,
+    );
+  }
+}
+
+export function userNotFound(name: string): ApiError {
+  return new ApiError(404, "not_found", `User not found: ${name}`);
+}
+
+/** A platform user by login, cached for the channel owner's command TTL (misses included). */
+export async function findUser(ctx: Context, account: Account, name: string): Promise<HelixUser> {
+  const login = asLogin(name);
+  if (!login) throw userNotFound(name);
+  const cache = ctx.caches.command<HelixUser | null>("users");
+  const user = await cache.getOrLoad(login, account.role, () =>
+    asChannelOwner(
+      ctx,
+      account,
+      async (api, token) => (await api.users(token, { login: [login] }))[0] ?? null,
+    ),
+  );
+  if (!user) throw userNotFound(name);
+  return user;
+}
+
+/** A channel's current (or last) category and title. */
+export async function channelInfo(
+  ctx: Context,
+  account: Account,
+  userId: string,
+): Promise<HelixChannel | null> {
+  const cache = ctx.caches.command<HelixChannel | null>("channels");
+  return cache.getOrLoad(userId, account.role, () =>
+    asChannelOwner(ctx, account, async (api, token) => (await api.channels(token, [userId]))[0] ?? null),
+  );
+}
+
+/** At most this many chatters are read for picks (5 pages of 1000). */
+const MAX_CHATTER_PAGES = 5;
+
+/** Everyone in the owner's chat right now, cached per §8.3 ("chatters / stalker / roulette"). */
+export async function chattersOf(ctx: Context, account: Account): Promise<HelixChatter[]> {
+  const cache = ctx.caches.panel<HelixChatter[]>("chatters");
+  return cache.getOrLoad(String(account.id), account.role, () =>
+    asChannelOwner(ctx, account, async (api, token) => {
+      const all: HelixChatter[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < MAX_CHATTER_PAGES; page++) {
+        const body = await api.chatters(token, {
+          broadcasterId: account.twitchUserId,
+          moderatorId: account.twitchUserId,
+          first: 1000,
+          after,
+        });
+        // Twitch has been seen to list a chatter with every field empty; skip those.
+        all.push(...body.data.filter((c) => c.user_id && c.user_login));
+        after = body.pagination?.cursor;
+        if (!after) break;
+      }
+      return all;
+    }),
+  );
+}

@@ -1,0 +1,219 @@
+import type { Account } from "../../db/accounts.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import type { Context } from "../context.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
+import type { CommandOptions } from "./catalog.ts";
+import { pickOne, rouletteLoses } from "./chance.ts";
+import { calendarDuration, durationText } from "./duration.ts";
+import { chattersOf, findUser } from "./lookups.ts";
+import type { CommandReply } from "./runner.ts";
+import { asChannelOwner, twitchUnavailable } from "./upstream.ts";
+
+/**
+ * Roulette: the caller pulls the trigger (one chamber in N is loaded), or with `target=random` the
+ * gun picks someone from chat. The loser is timed out through the Ban API. The broadcaster,
+ * moderators and VIPs (and subscribers, when the channel protects them) are never timed out; when
+ * cuebot cannot tell whether someone is a moderator, it times out nobody rather than guess.
+ */
+
+export type Immunity = "the broadcaster" | "a moderator" | "a VIP" | "a subscriber";
+
+interface RoleLists {
+  moderators: Set<string> | null;
+  vips: Set<string> | null;
+  subscribers: Set<string> | null;
+}
+
+const MOD_SCOPES = ["moderation:read", "channel:manage:moderators"];
+
+/** Moderators, VIPs and subscribers the grant lets us list, cached per §8.3 ("eligibility"). */
+async function roleLists(ctx: Context, account: Account, withSubscribers: boolean): Promise<RoleLists> {
+  const scopes = grantedScopes(ctx.db, account.id);
+  const cache = ctx.caches.panel<Set<string>>("eligibility");
+  const list = (
+    name: string,
+    granted: boolean,
+    load: (api: HelixApi, token: string) => Promise<Set<string>>,
+  ) =>
+    granted
+      ? cache.getOrLoad(`${account.id}:${name}`, account.role, () => asChannelOwner(ctx, account, load))
+      : Promise.resolve(null);
+  const [moderators, vips, subscribers] = await Promise.all([
+    list(
+      "moderators",
+      MOD_SCOPES.some((s) => scopes.includes(s)),
+      (api, t) => api.moderatorIds(t, account.twitchUserId),
+    ),
+    list("vips", scopes.includes("channel:read:vips"), (api, t) => api.vipIds(t, account.twitchUserId)),
+    list("subscribers", withSubscribers && scopes.includes("channel:read:subscriptions"), (api, t) =>
+      api.subscriberIds(t, account.twitchUserId),
+    ),
+  ]);
+  return { moderators, vips, subscribers };
+}
+
+/**
+ * Why `userId` may not be timed out, "unknown" when moderator status cannot be checked, or null.
+ * `callerLevel` is the chat bot's word for the caller (Nightbot's userLevel), used only when the
+ * moderator list is out of reach.
+ */
+export function immunityOf(
+  userId: string,
+  account: Account,
+  lists: RoleLists,
+  protectSubscribers: boolean,
+  callerLevel?: string,
+): Immunity | "unknown" | null {
+  if (userId === account.twitchUserId || callerLevel === "owner") return "the broadcaster";
+  if (lists.moderators?.has(userId) || callerLevel === "moderator") return "a moderator";
+  if (lists.vips?.has(userId) || callerLevel === "twitch_vip") return "a VIP";
+  if (protectSubscribers && (lists.subscribers?.has(userId) || callerLevel === "subscriber"))
+    return "a subscriber";
+  if (lists.moderators === null && callerLevel === undefined) return "unknown";
+  return null;
+}
+
+function timeoutLength(seconds: number): string {
+  return durationText(calendarDuration(new Date(0), new Date(seconds * 1000)), 2);
+}
+
+/** Times the loser out; Twitch refusing this particular user (400) is reported, not thrown. */
+async function timeOut(
+  ctx: Context,
+  account: Account,
+  userId: string,
+  seconds: number,
+): Promise<"done" | "refused"> {
+  const attempt = () =>
+    asChannelOwner(ctx, account, (api, token) =>
+      api.timeout(token, {
+        broadcasterId: account.twitchUserId,
+        moderatorId: account.twitchUserId,
+        userId,
+        seconds,
+        reason: "Lost the roulette (cuebot)",
+      }),
+    );
+  try {
+    try {
+      await attempt();
+    } catch (error) {
+      // 409: someone else changed this user's ban state at the same moment; once more is enough.
+      if (error instanceof HelixError && error.status === 409) await attempt();
+      else throw error;
+    }
+    return "done";
+  } catch (error) {
+    if (error instanceof HelixError && error.status === 400) return "refused";
+    if (error instanceof HelixError && error.status === 403) {
+      throw new ApiError(
+        403,
+        "forbidden",
+        `cuebot may not time out viewers in ${account.displayName}'s chat; log in to cuebot again to grant it.`,
+      );
+    }
+    if (error instanceof HelixError) throw twitchUnavailable();
+    throw error;
+  }
+}
+
+export interface RouletteInput {
+  /** The player (caller mode). */
+  user?: string;
+  random: boolean;
+  callerLevel?: string;
+}
+
+export async function roulette(
+  ctx: Context,
+  account: Account,
+  input: RouletteInput,
+  options: CommandOptions<"roulette">,
+): Promise<CommandReply> {
+  const lists = await roleLists(ctx, account, options.protectSubscribers);
+  const duration = timeoutLength(options.timeoutSeconds);
+  if (input.random) return randomRoulette(ctx, account, lists, options, duration);
+  if (input.user === undefined) {
+    throw badRequest('The query parameter "user" is missing: who pulls the trigger? (or use target=random)');
+  }
+  const player = await findUser(ctx, account, input.user);
+  const immunity = immunityOf(player.id, account, lists, options.protectSubscribers, input.callerLevel);
+  const base = { user: player.display_name, mode: "caller" };
+  if (!rouletteLoses(ctx.random, options.chambers)) {
+    return {
+      ...base,
+      lost: false,
+      timed_out: false,
+      text: `*click* — ${player.display_name} survives the roulette.`,
+    };
+  }
+  if (immunity === "unknown") {
+    return {
+      ...base,
+      lost: true,
+      timed_out: false,
+      text: `💥 BANG! ${player.display_name} lost, but cuebot cannot check moderators without the moderation:read permission, so nobody is timed out.`,
+    };
+  }
+  if (immunity) {
+    return {
+      ...base,
+      lost: true,
+      timed_out: false,
+      immune: immunity,
+      text: `💥 BANG! ${player.display_name} is immune as ${immunity}.`,
+    };
+  }
+  const outcome = await timeOut(ctx, account, player.id, options.timeoutSeconds);
+  return outcome === "done"
+    ? {
+        ...base,
+        lost: true,
+        timed_out: true,
+        text: `💥 BANG! ${player.display_name} lost the roulette and is timed out for ${duration}.`,
+      }
+    : {
+        ...base,
+        lost: true,
+        timed_out: false,
+        text: `💥 BANG! ${player.display_name} lost, but Twitch does not allow timing them out.`,
+      };
+}
+
+async function randomRoulette(
+  ctx: Context,
+  account: Account,
+  lists: RoleLists,
+  options: CommandOptions<"roulette">,
+  duration: string,
+): Promise<CommandReply> {
+  if (lists.moderators === null) {
+    throw new ApiError(
+      403,
+      "forbidden",
+      "Random roulette needs the moderation:read permission so moderators are never picked: add it to CUEBOT_TWITCH_EXTRA_SCOPES and log in again.",
+    );
+  }
+  const pool = (await chattersOf(ctx, account)).filter(
+    (c) => immunityOf(c.user_id, account, lists, options.protectSubscribers) === null,
+  );
+  const loser = pickOne(ctx.random, pool);
+  if (!loser)
+    return {
+      mode: "random",
+      user: null,
+      timed_out: false,
+      text: "Nobody in chat can be timed out right now.",
+    };
+  const outcome = await timeOut(ctx, account, loser.user_id, options.timeoutSeconds);
+  return {
+    mode: "random",
+    user: loser.user_name,
+    timed_out: outcome === "done",
+    text:
+      outcome === "done"
+        ? `🔫 The roulette picked ${loser.user_name}: timed out for ${duration}.`
+        : `🔫 The roulette picked ${loser.user_name}, but Twitch does not allow timing them out.`,
+  };
+}

@@ -1,0 +1,60 @@
+import type { Account } from "../../db/accounts.ts";
+import { insertEvent } from "../../db/events.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../http/errors.ts";
+import type { CommandName } from "./catalog.ts";
+import { type CommandSettings, commandSettings } from "./settings.ts";
+
+/** A command's answer: its record, always with the chat line in `text`. */
+export type CommandReply = { text: string } & Record<string, unknown>;
+
+export interface CommandCall<C extends CommandName> {
+  ctx: Context;
+  account: Account;
+  command: C;
+  /** Who asked (a chat login), for the activity feed; "" when unknown. */
+  caller: string;
+  /** A test run from the panel: ignores the cooldown and does not start one. */
+  test?: boolean;
+}
+
+/**
+ * The steps every chat command shares: is it enabled, is it cooling down, run it, record the call
+ * (time, caller, outcome, latency) for analytics and the activity feed, start the cooldown.
+ */
+export async function runCommand<C extends CommandName>(
+  call: CommandCall<C>,
+  run: (settings: CommandSettings<C>) => Promise<CommandReply>,
+): Promise<{ status: 200; data: CommandReply }> {
+  const { ctx, account, command } = call;
+  const startedAt = ctx.clock.now();
+  const t0 = performance.now();
+  const record = (outcome: string) =>
+    insertEvent(ctx.db, {
+      accountId: account.id,
+      at: startedAt,
+      command,
+      caller: call.test ? "(panel test)" : call.caller.slice(0, 50),
+      outcome,
+      latencyMs: Math.round(performance.now() - t0),
+    });
+  try {
+    const settings = commandSettings(ctx, account.id, command);
+    if (!settings.enabled) {
+      throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
+    }
+    const wait = call.test ? 0 : ctx.cooldowns.remainingSeconds(account.id, command, startedAt);
+    if (wait > 0) {
+      throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${wait} s`, {
+        "retry-after": String(wait),
+      });
+    }
+    const data = await run(settings);
+    record("ok");
+    if (!call.test) ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt);
+    return { status: 200, data };
+  } catch (error) {
+    record(error instanceof ApiError ? error.code : "internal");
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import { Value } from "@sinclair/typebox/value";
+import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
+import type { Context } from "../context.ts";
+import { badRequest } from "../http/errors.ts";
+import { COMMANDS, type CommandName, type CommandOptions, MAX_COOLDOWN_SECONDS } from "./catalog.ts";
+
+export interface CommandSettings<C extends CommandName = CommandName> {
+  command: C;
+  enabled: boolean;
+  cooldownSeconds: number;
+  options: CommandOptions<C>;
+}
+
+/** The channel's settings for one command: what was saved, over the command's defaults. */
+export function commandSettings<C extends CommandName>(
+  ctx: Pick<Context, "db">,
+  accountId: number,
+  command: C,
+): CommandSettings<C> {
+  const stored = readCommandSettings(ctx.db, accountId, command);
+  const defaults = COMMANDS[command].defaults as CommandOptions<C>;
+  const merged = { ...defaults, ...(stored?.options ?? {}) };
+  return {
+    command,
+    enabled: stored?.enabled ?? true,
+    cooldownSeconds: stored?.cooldownSeconds ?? 0,
+    // Options saved by an older version that no longer fit fall back to the defaults.
+    options: Value.Check(COMMANDS[command].options, merged) ? (merged as CommandOptions<C>) : defaults,
+  };
+}
+
+export interface SettingsPatch {
+  enabled?: unknown;
+  cooldownSeconds?: unknown;
+  options?: unknown;
+}
+
+/** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
+export function updateCommandSettings<C extends CommandName>(
+  ctx: Pick<Context, "db" | "clock">,
+  accountId: number,
+  command: C,
+  patch: SettingsPatch,
+): CommandSettings<C> {
+  const current = commandSettings(ctx, accountId, command);
+  const next = { ...current };
+  if (patch.enabled !== undefined) {
+    if (typeof patch.enabled !== "boolean")
+      throw badRequest('The body field "enabled" must be true or false.');
+    next.enabled = patch.enabled;
+  }
+  if (patch.cooldownSeconds !== undefined) {
+    const value = patch.cooldownSeconds;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_COOLDOWN_SECONDS) {
+      throw badRequest(
+        `The body field "cooldownSeconds" must be a whole number from 0 to ${MAX_COOLDOWN_SECONDS}.`,
+      );
+    }
+    next.cooldownSeconds = value;
+  }
+  if (patch.options !== undefined) {
+    const schema = COMMANDS[command].options;
+    const candidate = { ...current.options, ...(patch.options as object) };
+    if (typeof patch.options !== "object" || patch.options === null || Array.isArray(patch.options)) {
+      throw badRequest('The body field "options" must be an object.');
+    }
+    const firstError = Value.Errors(schema, candidate).First();
+    if (firstError) {
+      const field = firstError.path.replace(/^\//, "").replaceAll("/", ".") || "options";
+      throw badRequest(
+        `The option "${field}" of ${command} is not valid: ${firstError.message.toLowerCase()}.`,
+      );
+    }
+    next.options = candidate as CommandOptions<C>;
+  }
+  writeCommandSettings(
+    ctx.db,
+    accountId,
+    command,
+    {
+      enabled: next.enabled,
+      cooldownSeconds: next.cooldownSeconds,
+      options: next.options as Record<string, unknown>,
+    },
+    ctx.clock.now(),
+  );
+  return next;
+}

@@ -1,0 +1,90 @@
+import type { Account } from "../../db/accounts.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import type { Context } from "../context.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import type { CommandOptions } from "./catalog.ts";
+import { channelInfo, findUser } from "./lookups.ts";
+import type { CommandReply } from "./runner.ts";
+import { asChannelOwner, isTwitchTrouble } from "./upstream.ts";
+
+/** What happened to the platform's own shoutout (it needs moderator:manage:shoutouts and a live stream). */
+export type PlatformShoutout = "sent" | "not_granted" | "disabled" | "cooldown" | "not_live" | "failed";
+
+const PLATFORM_NOTES: Partial<Record<PlatformShoutout, string>> = {
+  cooldown: "(Twitch's own shoutout is cooling down: one every 2 minutes, and once an hour per channel.)",
+  not_live: "(Twitch's own shoutout only works while you are live.)",
+  failed: "(Twitch's own shoutout could not be sent this time.)",
+};
+
+export function shoutoutText(
+  template: string,
+  fields: { name: string; game: string; title: string; link: string },
+): string {
+  return template
+    .replaceAll("{name}", fields.name)
+    .replaceAll("{game}", fields.game)
+    .replaceAll("{title}", fields.title)
+    .replaceAll("{link}", fields.link);
+}
+
+export async function shoutout(
+  ctx: Context,
+  account: Account,
+  target: string | undefined,
+  options: CommandOptions<"shoutout">,
+): Promise<CommandReply> {
+  if (target === undefined)
+    throw badRequest('The query parameter "user" is missing: who should get the shoutout?');
+  const user = await findUser(ctx, account, target);
+  if (user.id === account.twitchUserId) {
+    throw new ApiError(400, "bad_request", "A channel cannot shout itself out.");
+  }
+  const info = await channelInfo(ctx, account, user.id);
+  const link = `https://twitch.tv/${user.login}`;
+  const game = info?.game_name || "no category yet";
+  let platform: PlatformShoutout = "disabled";
+  if (options.platformShoutout) {
+    platform = grantedScopes(ctx.db, account.id).includes("moderator:manage:shoutouts")
+      ? await sendPlatformShoutout(ctx, account, user.id)
+      : "not_granted";
+  }
+  const line = shoutoutText(options.message, {
+    name: user.display_name,
+    game,
+    title: info?.title ?? "",
+    link,
+  });
+  const note = PLATFORM_NOTES[platform];
+  return {
+    user: user.display_name,
+    login: user.login,
+    game: info?.game_name ?? "",
+    title: info?.title ?? "",
+    link,
+    platform_shoutout: platform,
+    text: note ? `${line} ${note}` : line,
+  };
+}
+
+async function sendPlatformShoutout(
+  ctx: Context,
+  account: Account,
+  targetId: string,
+): Promise<PlatformShoutout> {
+  try {
+    await asChannelOwner(ctx, account, (api, token) =>
+      api.shoutout(token, account.twitchUserId, targetId, account.twitchUserId),
+    );
+    return "sent";
+  } catch (error) {
+    // The chat line is the command's real answer; the platform shoutout is a bonus that may fail.
+    if (error instanceof HelixError && error.status === 429) return "cooldown";
+    if (error instanceof HelixError && error.status === 400) return "not_live";
+    if (error instanceof ApiError || isTwitchTrouble(error) || error instanceof HelixError) {
+      ctx.log.info("the platform shoutout was not sent", { login: account.login, error });
+      return "failed";
+    }
+    throw error;
+  }
+}

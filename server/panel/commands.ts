@@ -1,0 +1,68 @@
+import { Elysia, t } from "elysia";
+import { COMMAND_NAMES, COMMANDS, isCommandName } from "../bot/catalog.ts";
+import { chatCaller } from "../bot/chat-input.ts";
+import { executeCommand } from "../bot/commands.ts";
+import { commandSettings, updateCommandSettings } from "../bot/settings.ts";
+import type { Context } from "../context.ts";
+import { notFound } from "../http/errors.ts";
+import { authenticatePanel } from "./guard.ts";
+
+const unknownCommand = (name: string) =>
+  notFound(`There is no command "${name}"; the commands are ${COMMAND_NAMES.join(", ")}.`);
+
+/** The Commands tab: enable/disable, cooldowns, options, and test runs. */
+export function commandRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.panel-commands", prefix: "/api/dashboard" })
+    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .get(
+      "/commands",
+      ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: COMMAND_NAMES.map((command) => ({
+          ...commandSettings(ctx, account.id, command),
+          description: COMMANDS[command].description,
+          defaults: COMMANDS[command].defaults,
+        })),
+      }),
+      { detail: { summary: "Every chat command with this channel's settings", tags: ["panel"] } },
+    )
+    .put(
+      "/commands/:command",
+      ({ principal: { account }, params, body }) => {
+        if (!isCommandName(params.command)) throw unknownCommand(params.command);
+        return { status: 200 as const, data: updateCommandSettings(ctx, account.id, params.command, body) };
+      },
+      {
+        body: t.Object({
+          enabled: t.Optional(t.Unknown({ description: "true or false" })),
+          cooldownSeconds: t.Optional(t.Unknown({ description: "0–3600" })),
+          options: t.Optional(
+            t.Unknown({ description: "command-specific options (see GET /commands defaults)" }),
+          ),
+        }),
+        detail: { summary: "Change a command's settings (partial update)", tags: ["panel"] },
+      },
+    )
+    .post(
+      "/test/:command",
+      ({ principal: { account }, params, request }) => {
+        if (!isCommandName(params.command)) throw unknownCommand(params.command);
+        const query = new URL(request.url).searchParams;
+        // A test from the owner's own dashboard is about the owner's channel.
+        if (!query.has("channel")) query.set("channel", account.login);
+        return executeCommand(
+          ctx,
+          account,
+          params.command,
+          { params: query, caller: chatCaller(request) },
+          { test: true },
+        );
+      },
+      {
+        detail: {
+          summary: "Run a command as a test (no cooldown); same inputs as the bot endpoint",
+          tags: ["panel"],
+        },
+      },
+    );
+}

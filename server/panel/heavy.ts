@@ -1,0 +1,150 @@
+import { Elysia, t } from "elysia";
+import type { Account } from "../../db/accounts.ts";
+import { asChannelOwner } from "../bot/upstream.ts";
+import type { Context } from "../context.ts";
+import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../http/auth.ts";
+import { enforceLimit } from "../http/quota.ts";
+import { SESSION_COOKIE } from "../identity/sessions.ts";
+import type { HelixClip } from "../twitch/helix-client.ts";
+import { authenticatePanel } from "./guard.ts";
+
+type HeaderBag = { headers: Record<string, string | number> };
+
+/**
+ * get-clips and chatters: with an API key they count against the heavy quota (not the bot quota);
+ * with a session against the panel limit; with neither, 401.
+ */
+export function authenticateHeavy(ctx: Context, request: Request, set: HeaderBag): Account {
+  const presented = presentedCredentials(request);
+  if (presented.apiKey) {
+    const principal = optionalApiKey(ctx, request)!;
+    enforceLimit(set, ctx.limits.accounts.checkHeavy(principal.account), "heavy");
+    return principal.account;
+  }
+  if (readCookie(request, SESSION_COOKIE)) return authenticatePanel(ctx, request, set).account;
+  if (presented.overlayToken)
+    throw notAuthenticated("An overlay token only reads overlays; use the API key or log in.");
+  throw notAuthenticated("Send the API key (apiKey or X-Api-Key) or log in to the dashboard.");
+}
+
+const PERIOD_MS = { day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+
+export interface ClipItem {
+  id: string;
+  url: string;
+  title: string;
+  creator_name: string;
+  view_count: number;
+  created_at: string;
+  duration: number;
+  thumbnail_url: string;
+}
+
+function clipItem(clip: HelixClip): ClipItem {
+  return {
+    id: clip.id,
+    url: clip.url,
+    title: clip.title,
+    creator_name: clip.creator_name,
+    view_count: clip.view_count,
+    created_at: clip.created_at,
+    duration: clip.duration,
+    thumbnail_url: clip.thumbnail_url,
+  };
+}
+
+const HEAVY_SECURITY: Record<string, string[]>[] = [
+  { apiKeyQuery: [] },
+  { apiKeyHeader: [] },
+  { session: [] },
+];
+
+export function heavyRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.heavy", prefix: "/api/dashboard" })
+    .derive(({ request, set }) => ({ account: authenticateHeavy(ctx, request, set as HeaderBag) }))
+    .get(
+      "/get-clips",
+      async ({ account, query }) => {
+        const first = query.first ?? 20;
+        const period = query.period ?? "week";
+        const key = `${account.id}:${period}:${first}:${query.after ?? ""}`;
+        const page = await ctx.caches
+          .panel<{ items: ClipItem[]; cursor: string | null }>("clips")
+          .getOrLoad(key, account.role, () =>
+            asChannelOwner(ctx, account, async (api, token) => {
+              const now = ctx.clock.now();
+              // Helix defaults ended_at to started_at + 1 week, so a month needs an explicit end.
+              const window =
+                period === "all"
+                  ? {}
+                  : {
+                      startedAt: new Date(now - PERIOD_MS[period]).toISOString(),
+                      endedAt: new Date(now).toISOString(),
+                    };
+              const body = await api.clips(token, {
+                broadcasterId: account.twitchUserId,
+                first,
+                after: query.after,
+                ...window,
+              });
+              return { items: body.data.map(clipItem), cursor: body.pagination?.cursor ?? null };
+            }),
+          );
+        return { status: 200 as const, data: page };
+      },
+      {
+        query: t.Object({
+          first: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "page size (default 20)" })),
+          after: t.Optional(
+            t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
+          ),
+          period: t.Optional(
+            t.Union([t.Literal("day"), t.Literal("week"), t.Literal("month"), t.Literal("all")], {
+              description: "default week",
+            }),
+          ),
+        }),
+        detail: {
+          summary: "The channel's clips, most viewed first",
+          tags: ["heavy"],
+          security: HEAVY_SECURITY,
+        },
+      },
+    )
+    .get(
+      "/chatters",
+      async ({ account, query }) => {
+        const first = query.first ?? 100;
+        const key = `${account.id}:list:${first}:${query.after ?? ""}`;
+        const page = await ctx.caches
+          .panel<{
+            items: { user_id: string; user_login: string; user_name: string }[];
+            cursor: string | null;
+          }>("chatters")
+          .getOrLoad(key, account.role, () =>
+            asChannelOwner(ctx, account, async (api, token) => {
+              const body = await api.chatters(token, {
+                broadcasterId: account.twitchUserId,
+                moderatorId: account.twitchUserId,
+                first,
+                after: query.after,
+              });
+              const items = body.data
+                .filter((c) => c.user_id && c.user_login)
+                .map((c) => ({ user_id: c.user_id, user_login: c.user_login, user_name: c.user_name }));
+              return { items, cursor: body.pagination?.cursor ?? null };
+            }),
+          );
+        return { status: 200 as const, data: page };
+      },
+      {
+        query: t.Object({
+          first: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "page size (default 100)" })),
+          after: t.Optional(
+            t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
+          ),
+        }),
+        detail: { summary: "Who is in chat right now", tags: ["heavy"], security: HEAVY_SECURITY },
+      },
+    );
+}

@@ -1,0 +1,110 @@
+import { Elysia, t } from "elysia";
+import { commandStats, dailyCalls, distinctCallers, recentEvents } from "../../db/events.ts";
+import { asChannelOwner } from "../bot/upstream.ts";
+import type { Context } from "../context.ts";
+import { authenticatePanel } from "./guard.ts";
+
+const ACTIVITY_PAGE = 50;
+const DAY_MS = 86_400_000;
+
+/** Analytics, the activity feed and live state, each cached per the role's panel TTL (§8.3). */
+export function insightRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.panel-insights", prefix: "/api/dashboard" })
+    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .get(
+      "/analytics",
+      async ({ principal: { account }, query }) => {
+        const days = query.days ?? 7;
+        const data = await ctx.caches
+          .panel<Record<string, unknown>>("analytics")
+          .getOrLoad(`${account.id}:${days}`, account.role, async () => {
+            const since = ctx.clock.now() - days * DAY_MS;
+            const byCommand = commandStats(ctx.db, account.id, since);
+            const total = byCommand.reduce((n, c) => n + c.calls, 0);
+            return {
+              days,
+              total_calls: total,
+              ok_calls: byCommand.reduce((n, c) => n + c.ok, 0),
+              distinct_callers: distinctCallers(ctx.db, account.id, since),
+              by_command: byCommand.map((c) => ({
+                command: c.command,
+                calls: c.calls,
+                ok: c.ok,
+                avg_latency_ms: c.avgLatencyMs,
+              })),
+              by_day: dailyCalls(ctx.db, account.id, since),
+            };
+          });
+        return { status: 200 as const, data };
+      },
+      {
+        query: t.Object({
+          days: t.Optional(t.Integer({ minimum: 1, maximum: 90, description: "default 7" })),
+        }),
+        detail: { summary: "Command usage over the last N days", tags: ["panel"] },
+      },
+    )
+    .get(
+      "/activity",
+      async ({ principal: { account }, query }) => {
+        const before = query.before;
+        const data = await ctx.caches
+          .panel<Record<string, unknown>>("activity")
+          .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {
+            const rows = recentEvents(ctx.db, account.id, ACTIVITY_PAGE, before);
+            return {
+              items: rows.map((r) => ({
+                id: r.id,
+                at: new Date(r.at).toISOString(),
+                command: r.command,
+                caller: r.caller,
+                outcome: r.outcome,
+                latency_ms: r.latencyMs,
+              })),
+              cursor: rows.length === ACTIVITY_PAGE ? String(rows.at(-1)!.id) : null,
+            };
+          });
+        return { status: 200 as const, data };
+      },
+      {
+        query: t.Object({
+          before: t.Optional(t.Integer({ minimum: 1, description: "cursor from the previous page" })),
+        }),
+        detail: { summary: "Recent command calls, newest first", tags: ["panel"] },
+      },
+    )
+    .get(
+      "/live",
+      async ({ principal: { account } }) => {
+        const data = await ctx.caches
+          .panel<Record<string, unknown>>("live")
+          .getOrLoad(String(account.id), account.role, () =>
+            asChannelOwner(ctx, account, async (api, token) => {
+              const stream = (await api.streams(token, [account.twitchUserId]))[0];
+              if (!stream) return { live: false };
+              return {
+                live: true,
+                title: stream.title,
+                game_name: stream.game_name,
+                viewer_count: stream.viewer_count,
+                started_at: stream.started_at,
+              };
+            }),
+          );
+        const startedAt = typeof data.started_at === "string" ? Date.parse(data.started_at) : null;
+        return {
+          status: 200 as const,
+          data: {
+            ...data,
+            uptime_seconds: startedAt ? Math.max(0, Math.floor((ctx.clock.now() - startedAt) / 1000)) : null,
+          },
+        };
+      },
+      {
+        detail: {
+          summary: "Whether the channel is live, with title, category, viewers and uptime",
+          tags: ["panel"],
+        },
+      },
+    );
+}
