@@ -10,6 +10,7 @@ import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
 import { authRoutes } from "./identity/routes.ts";
+import { overlayRoutes } from "./overlay/routes.ts";
 import { commandRoutes } from "./panel/commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
@@ -36,6 +37,7 @@ export function createApp(ctx: Context) {
     .use(heavyRoutes(ctx))
     .use(commandRoutes(ctx))
     .use(insightRoutes(ctx))
+    .use(overlayRoutes(ctx))
     .use(botRoutes(ctx));
 }
 

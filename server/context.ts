@@ -12,6 +12,7 @@ import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { OverlayHub } from "./overlay/hub.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
@@ -63,6 +64,8 @@ export interface Context {
   helix: HelixClient | null;
   /** Typed Helix calls for features, over `helix`. */
   helixApi: HelixApi | null;
+  /** Live overlay connections, told about every publish. */
+  overlays: OverlayHub;
   /** Per-channel chat-command cooldowns. */
   cooldowns: CommandCooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
@@ -130,6 +133,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
             })
           : null,
       cooldowns: new CommandCooldowns(),
+      overlays: new OverlayHub(),
       random: options.random ?? Math.random,
       helix,
       helixApi: helix ? new HelixApi(helix) : null,

@@ -47,6 +47,8 @@ export function listen(ctx: Context, app: App): RunningServer {
     stop(graceMs = 10_000) {
       stopping ??= (async () => {
         clearInterval(poll);
+        // Overlay streams never end by themselves; close them so in-flight requests can drain.
+        ctx.overlays.shutdown();
         const graceful = server.stop(false);
         const timedOut = await Promise.race([
           graceful.then(() => false),

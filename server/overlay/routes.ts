@@ -1,0 +1,164 @@
+import { Elysia, t } from "elysia";
+import type { Account } from "../../db/accounts.ts";
+import { revealCredential } from "../../db/credentials.ts";
+import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
+import type { Context } from "../context.ts";
+import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
+import { badRequest } from "../http/errors.ts";
+import { enforceLimit, failedAuthentication } from "../http/quota.ts";
+import { authenticatePanel } from "../panel/guard.ts";
+
+type HeaderBag = { headers: Record<string, string | number> };
+
+/** Published state is small JSON (a title, a message, a theme…): 16 KiB is plenty and keeps SSE cheap. */
+export const MAX_OVERLAY_STATE_BYTES = 16 * 1024;
+/** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
+const HEARTBEAT_MS = 15_000;
+
+/** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
+export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): Account {
+  const token = presentedCredentials(request).overlayToken;
+  if (!token) throw notAuthenticated("This overlay link has no token; copy it again from the dashboard.");
+  const account = ctx.accounts.byCredential("overlay-token", token);
+  if (!account) {
+    throw failedAuthentication(
+      ctx.limits,
+      request,
+      notAuthenticated(
+        "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+      ),
+    );
+  }
+  enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel");
+  return account;
+}
+
+function publicState(stored: StoredOverlayState) {
+  return {
+    state: stored.state,
+    version: stored.version,
+    updated_at: stored.updatedAt ? new Date(stored.updatedAt).toISOString() : null,
+  };
+}
+
+function eventStream(ctx: Context, request: Request, account: Account): Response {
+  const encoder = new TextEncoder();
+  const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      const send = (stored: StoredOverlayState) =>
+        write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
+      write("retry: 3000\n\n");
+      // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
+      const current = loadOverlayState(ctx.db, account.id);
+      if (current.version !== lastSeen) send(current);
+      const unsubscribe = ctx.overlays.subscribe(account.id, send);
+      const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+      const endOnShutdown = ctx.overlays.onShutdown(() => {
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      });
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        endOnShutdown();
+      };
+      request.signal.addEventListener("abort", () => cleanup());
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
+
+/** Overlay reads (overlay token) and the dashboard's publish. */
+export function overlayRoutes(ctx: Context) {
+  const reads = new Elysia({ name: "cuebot.overlay-reads", prefix: "/api/overlay" })
+    .derive(({ request, set }) => ({ account: authenticateOverlay(ctx, request, set as HeaderBag) }))
+    .get(
+      "/state",
+      ({ account }) => ({ status: 200 as const, data: publicState(loadOverlayState(ctx.db, account.id)) }),
+      {
+        detail: {
+          summary: "The account's published overlay state",
+          tags: ["overlay"],
+          security: OVERLAY_SECURITY,
+        },
+      },
+    )
+    .get("/events", ({ account, request }) => eventStream(ctx, request, account), {
+      detail: {
+        summary: "Server-Sent Events: `state` on every publish (id = version), heartbeats every 15 s",
+        tags: ["overlay"],
+        security: OVERLAY_SECURITY,
+      },
+    });
+
+  const publish = new Elysia({ name: "cuebot.overlay-publish", prefix: "/api/dashboard/overlay" })
+    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .get(
+      "",
+      ({ principal: { account } }) => {
+        const token = revealCredential(ctx.db, ctx.secrets, "overlay-token", account.id);
+        return {
+          status: 200 as const,
+          data: {
+            ...publicState(loadOverlayState(ctx.db, account.id)),
+            overlay_url: token ? `${ctx.publicUrl}/overlay/${encodeURIComponent(token)}` : null,
+            connections: ctx.overlays.connections(account.id),
+          },
+        };
+      },
+      {
+        detail: {
+          summary: "The overlay's state, its OBS link and how many overlays are connected",
+          tags: ["panel"],
+        },
+      },
+    )
+    .post(
+      "/state",
+      ({ principal: { account }, body }) => {
+        const size = new TextEncoder().encode(JSON.stringify(body.state)).length;
+        if (size > MAX_OVERLAY_STATE_BYTES) {
+          throw badRequest(
+            `The body field "state" is ${size} bytes; overlays accept at most ${MAX_OVERLAY_STATE_BYTES}.`,
+          );
+        }
+        const stored = publishOverlayState(ctx.db, account.id, body.state, ctx.clock.now());
+        ctx.overlays.publish(account.id, stored);
+        return { status: 200 as const, data: publicState(stored) };
+      },
+      {
+        body: t.Object({
+          state: t.Record(t.String(), t.Unknown(), {
+            description: "any JSON object; the built-in overlay shows `title` and `text`",
+          }),
+        }),
+        detail: { summary: "Publish new overlay state to every connected overlay", tags: ["panel"] },
+      },
+    );
+
+  return new Elysia({ name: "cuebot.overlay" }).use(reads).use(publish);
+}
