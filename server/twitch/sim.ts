@@ -1,14 +1,26 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "bun";
 import { type Clock, systemClock } from "../clock.ts";
-import { type SimUser, type SimWorld, seedWorld } from "./sim-world.ts";
+import {
+  createHelixRoutes,
+  type HelixRoute,
+  helixError,
+  json,
+  newHelixState,
+  REASONS,
+  rfc3339,
+} from "./sim-helix.ts";
+import { type SimStream, type SimUser, type SimWorld, seedWorld } from "./sim-world.ts";
+
+export { helixError } from "./sim-helix.ts";
 
 /**
  * A simulator of the identity provider (id.twitch.tv) and Helix (api.twitch.tv/helix) on loopback,
  * faithful to reference/twitch.md §1.9 and §2.0: form-encoded token requests, `scope` as an array,
  * `{status, message}` ID-service errors, single-use codes, rotating refresh tokens, Client-Id +
  * Bearer checks in twitch-cli's order, Helix error bodies `{error, status, message}` and
- * `Ratelimit-*` headers. Tests and `serve --demo` run cuebot's real clients against it.
+ * `Ratelimit-*` headers. Tests and `serve --demo` run cuebot's real clients against it. The Helix
+ * endpoints themselves are in sim-helix.ts; this file is the server, the IdP and the middleware.
  */
 
 export interface SimClient {
@@ -51,9 +63,43 @@ export interface TwitchSimKnobs {
   failRefresh: boolean;
   /** Added to every response, in ms. */
   latencyMs: number;
-  /** Helix rate-limit bucket size and what is left of it. */
+  /**
+   * Added to one Helix route's responses, in ms, on top of `latencyMs`; keyed like
+   * `"POST /clips"` (method, space, Helix path without /helix). Provokes client timeouts.
+   */
+  routeLatencyMs: Map<string, number>;
+  /**
+   * Helix rate-limit bucket size and what is left of it. Every Helix request that passes
+   * authentication costs 1 point; at 0 the answer is 429. The bucket fills up again when the clock
+   * reaches the time sent in `Ratelimit-Reset` (a minute after the window began), so with a
+   * ManualClock it stays empty until the test advances the clock.
+   */
   rateLimit: { limit: number; remaining: number };
+  /**
+   * The next `times` authenticated calls of a Helix route (key like `"POST /clips"`) answer
+   * `status` with a Helix error body; the entry is removed when used up.
+   */
+  failNext: Map<string, SimFailure>;
 }
+
+/** An injected Helix failure (see `TwitchSimKnobs.failNext`). */
+export interface SimFailure {
+  /** 409, 429, 500, 502 and 503 are the realistic ones (reference §2.0, §2.3, §2.9). */
+  status: number;
+  /** How many calls fail; 1 if omitted. */
+  times?: number;
+  /** Overrides the realistic default message for `status`. */
+  message?: string;
+}
+
+/** What Twitch puts in `message` for the statuses tests inject (5xx bodies are often empty, §2.0). */
+const FAILURE_MESSAGES: Record<number, string> = {
+  409: "You may not update the user's ban state while someone else is updating the state. Please retry your request.",
+  429: "Too Many Requests",
+  500: "",
+  502: "",
+  503: "",
+};
 
 export interface TwitchSimulator {
   /** Base URL of the identity provider (CUEBOT_TWITCH_AUTH_URL). */
@@ -74,6 +120,14 @@ export interface TwitchSimulator {
   /** Whether a token was revoked through /oauth2/revoke. */
   wasRevoked(token: string): boolean;
   findUser(login: string): SimUser | undefined;
+  /**
+   * Starts or ends a broadcaster's stream. Going live builds the stream from the channel's title,
+   * game and language, started now by the simulator's clock, with `overrides` on top (viewer_count
+   * defaults to 1: Send a Shoutout refuses a channel without viewers). Going offline removes it.
+   */
+  setLive(userId: string, live: boolean, overrides?: Partial<Omit<SimStream, "user_id">>): void;
+  /** The Helix routes served, as "METHOD /path" keys (for knobs and coverage checks). */
+  helixRoutes(): string[];
   stop(): Promise<void>;
 }
 
@@ -88,31 +142,8 @@ const USER_TOKEN_TTL_S = 14_400;
 const APP_TOKEN_TTL_S = 5_011_200;
 const CODE_TTL_MS = 10 * 60_000;
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
 /** ID-service errors carry `{status, message}` and usually no `error` key (reference §1.8). */
 const idError = (status: number, message: string) => json(status, { status, message });
-
-const REASONS: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-/** Helix errors: `{error: <reason phrase>, status, message}` (reference §2.0). */
-export const helixError = (status: number, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: REASONS[status] ?? "Error", status, message }, headers);
 
 const token = (bytes = 15) => randomBytes(bytes).toString("base64url").toLowerCase().replace(/[-_]/g, "x");
 
@@ -143,8 +174,14 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     down: false,
     failRefresh: false,
     latencyMs: 0,
+    routeLatencyMs: new Map(),
     rateLimit: { limit: 800, remaining: 800 },
+    failNext: new Map(),
   };
+  const helixState = newHelixState();
+  const helixRoutes = createHelixRoutes({ world, clock, state: helixState });
+  /** When the rate-limit bucket is full again (ms); the window starts with the simulator. */
+  let bucketResetAt = clock.now() + 60_000;
   const calls = new Map<string, number>();
   const accessTokens = new Map<string, AccessToken>();
   const refreshTokens = new Map<string, RefreshToken>();
@@ -326,11 +363,18 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     return new Response(null, { status: 200 });
   }
 
+  /** Twitch refills continuously (§2.0); a whole-minute window is enough for clients that wait for Reset. */
+  function refillBucket(): void {
+    if (clock.now() < bucketResetAt) return;
+    knobs.rateLimit.remaining = knobs.rateLimit.limit;
+    bucketResetAt = clock.now() + 60_000;
+  }
+
   function rateLimitHeaders(): Record<string, string> {
     return {
       "Ratelimit-Limit": String(knobs.rateLimit.limit),
       "Ratelimit-Remaining": String(Math.max(0, knobs.rateLimit.remaining)),
-      "Ratelimit-Reset": String(Math.ceil(clock.now() / 1000) + 60),
+      "Ratelimit-Reset": String(Math.ceil(bucketResetAt / 1000)),
     };
   }
 
@@ -351,30 +395,17 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     return { entry, token: presented };
   }
 
-  function helixUsers(url: URL, entry: AccessToken): Response {
-    const ids = url.searchParams.getAll("id");
-    const logins = url.searchParams.getAll("login").map((l) => l.toLowerCase());
-    if (ids.length + logins.length > 100)
-      return helixError(400, "The number of id and login parameters exceeds 100");
-    let found: SimUser[];
-    if (ids.length === 0 && logins.length === 0) {
-      if (!entry.userId) return helixError(400, "The id or login query parameter is required");
-      found = world.users.filter((u) => u.id === entry.userId);
-    } else {
-      found = world.users.filter((u) => ids.includes(u.id) || logins.includes(u.login));
-    }
-    const data = found.map((u) => {
-      const { email, ...rest } = u;
-      return u.id === entry.userId && entry.scopes.includes("user:read:email") ? { ...rest, email } : rest;
-    });
-    return json(200, { data }, rateLimitHeaders());
-  }
+  /** The Helix route's key ("POST /clips") for a request, or null outside /helix. */
+  const helixKey = (request: Request, url: URL) =>
+    url.pathname.startsWith("/helix/") ? `${request.method} ${url.pathname.slice("/helix".length)}` : null;
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const key = `${request.method} ${url.pathname}`;
     calls.set(key, (calls.get(key) ?? 0) + 1);
-    if (knobs.latencyMs > 0) await Bun.sleep(knobs.latencyMs);
+    const routeKey = helixKey(request, url);
+    const delay = knobs.latencyMs + (routeKey ? (knobs.routeLatencyMs.get(routeKey) ?? 0) : 0);
+    if (delay > 0) await Bun.sleep(delay);
     if (knobs.down) {
       return url.pathname.startsWith("/helix/") ? helixError(503, "") : idError(503, "Service Unavailable");
     }
@@ -386,17 +417,46 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     if (url.pathname === "/oauth2/validate" && request.method === "GET") return validate(request);
     if (url.pathname === "/oauth2/revoke" && request.method === "POST")
       return revoke(await readForm(request, url));
-    if (url.pathname.startsWith("/helix/")) {
-      const authed = helixAuth(request);
-      if (authed instanceof Response) return authed;
-      if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests", rateLimitHeaders());
-      knobs.rateLimit.remaining -= 1;
-      const route = `${request.method} ${url.pathname.slice("/helix".length)}`;
-      const response = route === "GET /users" ? helixUsers(url, authed.entry) : helixError(404, "Not Found");
+    if (routeKey) {
+      const response = await helix(request, url, routeKey);
       for (const [k, v] of Object.entries(rateLimitHeaders())) response.headers.set(k, v);
       return response;
     }
     return idError(404, "Not Found");
+  }
+
+  /** Auth, bucket, route, token kind, scope, injected failure, then the endpoint (sim-helix.ts). */
+  async function helix(request: Request, url: URL, routeKey: string): Promise<Response> {
+    refillBucket();
+    const authed = helixAuth(request);
+    if (authed instanceof Response) return authed;
+    if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests");
+    knobs.rateLimit.remaining -= 1;
+    const route: HelixRoute | undefined = helixRoutes.get(routeKey);
+    if (!route) return helixError(404, "Not Found");
+    const { entry } = authed;
+    if (route.userToken && !entry.userId) return helixError(401, "Missing User OAUTH Token");
+    if (route.scopes.length > 0 && !route.scopes.some((s) => entry.scopes.includes(s))) {
+      // Twitch names one scope ("Missing scope: moderator:manage:banned_users", reference §2.0); for
+      // any-of routes it is the first, primary one the reference lists.
+      return helixError(401, `Missing scope: ${route.scopes[0]}`);
+    }
+    const failure = knobs.failNext.get(routeKey);
+    if (failure) {
+      const left = (failure.times ?? 1) - 1;
+      if (left > 0) failure.times = left;
+      else knobs.failNext.delete(routeKey);
+      return helixError(
+        failure.status,
+        failure.message ?? FAILURE_MESSAGES[failure.status] ?? REASONS[failure.status] ?? "",
+      );
+    }
+    return route.handle({
+      request,
+      url,
+      query: url.searchParams,
+      caller: { userId: entry.userId, scopes: entry.scopes },
+    });
   }
 
   const server: Server<undefined> = Bun.serve({
@@ -428,6 +488,34 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     },
     wasRevoked: (t) => revoked.has(t),
     findUser,
+    setLive(userId, live, overrides = {}) {
+      if (!userById(userId)) throw new Error(`no simulated user ${userId}`);
+      const at = world.streams.findIndex((s) => s.user_id === userId);
+      if (!live) {
+        if (at >= 0) world.streams.splice(at, 1);
+        return;
+      }
+      const current = at >= 0 ? world.streams[at] : undefined;
+      if (current) {
+        // Already live: the stream (and its uptime) continues; only the overrides change.
+        Object.assign(current, overrides);
+        return;
+      }
+      const channel = world.channels.find((c) => c.broadcaster_id === userId);
+      world.streams.push({
+        id: String(helixState.nextStreamId++),
+        user_id: userId,
+        game_id: channel?.game_id ?? "",
+        game_name: channel?.game_name ?? "",
+        title: channel?.title ?? "",
+        tags: [...(channel?.tags ?? [])],
+        viewer_count: 1,
+        started_at: rfc3339(clock.now()),
+        language: channel?.broadcaster_language ?? "en",
+        ...overrides,
+      });
+    },
+    helixRoutes: () => [...helixRoutes.keys()],
     async stop() {
       await server.stop(true);
     },
