@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Context } from "./context.ts";
+import { gameRoutes } from "./game/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -16,7 +17,8 @@ export function createApp(ctx: Context) {
     .use(errorHandling(ctx))
     .use(textMode())
     .use(requestLog(ctx))
-    .use(healthRoutes());
+    .use(healthRoutes())
+    .use(gameRoutes(ctx));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -4,6 +4,7 @@ import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
+import { createGameService, type GameService } from "./game/service.ts";
 import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
@@ -50,6 +51,8 @@ export interface Context {
   accounts: AccountDirectory;
   /** The OAuth client, or null when no provider credentials are configured. */
   identityProvider: IdentityProviderClient | null;
+  /** Game-statistics provider client with its caches and per-minute budget. */
+  game: GameService;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -97,6 +100,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
               clientSecret: config.twitch.clientSecret,
             })
           : null,
+      game: createGameService({ config, clock, log }),
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;
