@@ -78,8 +78,17 @@ export function errorHandling(ctx: Context) {
   return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
     // Headers set before the failure (rate-limit counters) stay on the error response.
     const carried = carriedHeaders(set.headers);
-    const reply = (status: number, errorCode: string, message: string, extra: Record<string, string> = {}) =>
-      errorResponse(request, status, errorCode, message, { ...carried, ...extra });
+    const reply = (
+      status: number,
+      errorCode: string,
+      message: string,
+      extra: Record<string, string> = {},
+    ) => {
+      const response = errorResponse(request, status, errorCode, message, { ...carried, ...extra });
+      // Elysia re-applies the thrown error's status to a returned Response; a text-mode error must stay 200.
+      set.status = response.status;
+      return response;
+    };
     if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
     switch (code) {
       case "NOT_FOUND":
