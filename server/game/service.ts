@@ -69,7 +69,13 @@ class ProviderCache<T extends object> {
     private readonly keepMs: number,
     private readonly clock: Clock,
   ) {
-    this.#entries = new LRUCache<string, Entry<T>>({ max, ttl: keepMs, perf: { now: () => clock.now() } });
+    // ttlResolution 0: lru-cache would otherwise reuse a "now" for 1 ms, wrong under a test clock.
+    this.#entries = new LRUCache<string, Entry<T>>({
+      max,
+      ttl: keepMs,
+      ttlResolution: 0,
+      perf: { now: () => clock.now() },
+    });
   }
 
   async get(

@@ -295,7 +295,7 @@ export function puuidOf(p: { name: string; tag: string }): string {
   return seededUuid(`puuid:${p.name}#${p.tag}`);
 }
 
-export function matchIdOf(p: { name: string; tag: string }, match: SeedMatch): string {
+export function matchIdOf(p: { name: string; tag: string }, match: { key: string }): string {
   return seededUuid(`match:${p.name}#${p.tag}:${match.key}`);
 }
 
