@@ -29,63 +29,70 @@ function length(value: string): number {
   return [...value].length;
 }
 
+/** A path segment: null when it was not valid URL encoding. */
+type Segment = string | null | undefined;
+
 /** Empty values and unreplaced bot templates (`$(1)`, `${2}`) mean the bot had nothing to send. */
-function present(value: string | null | undefined): string | undefined {
+function present(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   if (!trimmed || /^\$[({].*[)}]$/.test(trimmed)) return undefined;
   return trimmed;
 }
 
-function checkLength(
-  what: "name" | "tag",
-  value: string | null | undefined,
-  limits: { min: number; max: number },
-) {
+/** User input echoed in a message, cut so a pasted essay does not become the error. */
+function quoted(value: string): string {
+  return `"${length(value) > 40 ? `${[...value].slice(0, 40).join("")}…` : value}"`;
+}
+
+function required(what: "region" | "name" | "tag", value: Segment, endpoint: string): string {
+  if (value === null) throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
   const given = present(value);
   if (given === undefined) {
     throw badRequest(
-      `The path parameter "${what}" is missing: use /api/game/<endpoint>/<region>/<name>/<tag>.`,
-    );
-  }
-  const n = length(given);
-  if (n < limits.min || n > limits.max) {
-    throw badRequest(
-      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; "${given}" has ${n}.`,
+      `The path parameter "${what}" is missing: use /api/game/${endpoint}/<region>/<name>/<tag>.`,
     );
   }
   return given;
 }
 
+function checkLength(what: "name" | "tag", value: string, limits: { min: number; max: number }): string {
+  const n = length(value);
+  if (n < limits.min || n > limits.max) {
+    throw badRequest(
+      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value)} has ${n}.`,
+    );
+  }
+  return value;
+}
+
 /** Region, name and tag as a chat user typed them; the provider matches names case-insensitively. */
 export function parsePlayer(
-  region: string | null | undefined,
-  name: string | null | undefined,
-  tag: string | null | undefined,
+  region: Segment,
+  name: Segment,
+  tag: Segment,
+  endpoint = "<endpoint>",
 ): PlayerQuery {
-  const givenRegion = present(region);
-  if (givenRegion === undefined) {
-    throw badRequest(`The path parameter "region" is missing; use one of ${REGIONS.join(", ")}.`);
-  }
+  const givenRegion = required("region", region, endpoint);
   const lower = givenRegion.toLowerCase();
   if (!(REGIONS as readonly string[]).includes(lower)) {
     throw new ApiError(
       400,
       "invalid_region",
-      `"${givenRegion}" is not a game region; use one of ${REGIONS.join(", ")}.`,
+      `${quoted(givenRegion)} is not a game region; use one of ${REGIONS.join(", ")}.`,
     );
   }
   return {
     region: lower as Region,
-    name: checkLength("name", name, NAME_LENGTH),
-    tag: checkLength("tag", tag, TAG_LENGTH),
+    name: checkLength("name", required("name", name, endpoint), NAME_LENGTH),
+    tag: checkLength("tag", required("tag", tag, endpoint), TAG_LENGTH),
   };
 }
 
-export function parseType(raw: string | null | undefined): GameType | undefined {
+export function parseType(raw: string | undefined): GameType | undefined {
   const given = present(raw);
   if (given === undefined) return undefined;
   if (given === "1" || given === "2" || given === "3") return Number(given) as GameType;
-  throw badRequest(`The query parameter "type" must be 1, 2 or 3, not "${given.slice(0, 20)}".`);
+  throw badRequest(`The query parameter "type" must be 1, 2 or 3, not ${quoted(given)}.`);
 }
 
 /** The role's command cache TTL: the API key's account role, or Default for anonymous callers. */
@@ -117,8 +124,7 @@ function decodeSegment(segment: string): string | null {
 /** Paths with a missing (or an extra) segment get a 400 that says which, rather than a bare 404. */
 function incompletePath(endpoint: string, rest: string | undefined): never {
   const segments = (rest ?? "").split("/").map(decodeSegment);
-  if (segments.some((s) => s === null)) throw badRequest("The path is not valid URL encoding.");
-  parsePlayer(segments[0], segments[1], segments[2]);
+  parsePlayer(segments[0], segments[1], segments[2], endpoint);
   throw badRequest(`Too many path segments: use /api/game/${endpoint}/<region>/<name>/<tag>.`);
 }
 
@@ -149,7 +155,7 @@ export function gameRoutes(ctx: Context) {
       .get(
         "/rank/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {
-          const q = parsePlayer(params.region, params.name, params.tag);
+          const q = parsePlayer(params.region, params.name, params.tag, "rank");
           const type = parseType(query.type);
           const { value, stale } = await ctx.game.rank(q, cacheTtlMs);
           const { account, rank } = value;
@@ -175,7 +181,7 @@ export function gameRoutes(ctx: Context) {
       .get(
         "/match/last/:region/:name/:tag",
         async ({ params, cacheTtlMs }) => {
-          const q = parsePlayer(params.region, params.name, params.tag);
+          const q = parsePlayer(params.region, params.name, params.tag, "match/last");
           const { value, stale } = await ctx.game.lastMatch(q, cacheTtlMs);
           return reply(formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)), stale);
         },
@@ -193,7 +199,7 @@ export function gameRoutes(ctx: Context) {
       .get(
         "/today/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {
-          const q = parsePlayer(params.region, params.name, params.tag);
+          const q = parsePlayer(params.region, params.name, params.tag, "today");
           const type = parseType(query.type);
           const { value, stale } = await ctx.game.today(q, cacheTtlMs);
           return reply(formatToday(identity(q, value.account), value.today, type), stale);
@@ -212,7 +218,7 @@ export function gameRoutes(ctx: Context) {
       .get(
         "/stats/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {
-          const q = parsePlayer(params.region, params.name, params.tag);
+          const q = parsePlayer(params.region, params.name, params.tag, "stats");
           const type = parseType(query.type);
           const { value, stale } = await ctx.game.stats(q, cacheTtlMs);
           return reply(formatStats(identity(q, value.account), value.stats, type), stale);

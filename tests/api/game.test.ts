@@ -363,8 +363,20 @@ describe("validation", () => {
   test("a missing segment is 400 naming it, not a bare 404", async () => {
     const got = await getJson("/stats/eu/Kestrel");
     expectError(got, 400, "bad_request");
-    expect(got.body.error.message).toContain('"tag"');
+    expect(got.body.error.message).toBe(
+      'The path parameter "tag" is missing: use /api/game/stats/<region>/<name>/<tag>.',
+    );
     expectError(await getJson("/rank"), 400, "bad_request");
+    expect((await getJson("/match/last/eu//EUW")).body.error.message).toContain('"name" is missing');
+    expect((await getJson("/rank/eu/Kestrel/EUW/extra")).body.error.message).toContain(
+      "Too many path segments",
+    );
+  });
+
+  test("a broken %-escape is 400 naming the parameter", async () => {
+    const got = await getJson("/rank/eu/%E0%A4%A/EUW");
+    expectError(got, 400, "bad_request");
+    expect(got.body.error.message).toBe('The path parameter "name" is not valid URL encoding.');
   });
 
   test("bad input never reaches the provider, and is one chat line in text mode", async () => {
@@ -501,5 +513,18 @@ describe("the provider budget", () => {
     expect(sim.totalCalls()).toBe(3);
     clock.advance(60_000);
     expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(200);
+  });
+
+  test("with the budget spent, an expired value is served stale instead of calling", async () => {
+    t.cleanup();
+    start({ budget: 2 });
+    const fresh = (await getJson(`/rank${KESTREL}?type=3`)).body.data;
+    clock.advance(60_500);
+    expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(200);
+    clock.advance(500);
+    const { status, body } = await getJson(`/rank${KESTREL}?type=3`);
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ ...fresh, stale: true });
+    expect(sim.totalCalls()).toBe(4);
   });
 });
