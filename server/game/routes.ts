@@ -65,7 +65,11 @@ function checkLength(what: "name" | "tag", value: string, limits: { min: number;
   return value;
 }
 
-/** Region, name and tag as a chat user typed them; the provider matches names case-insensitively. */
+/**
+ * Region, name and tag as a chat user typed them (the provider matches names case-insensitively).
+ * Validated here rather than by a route schema so every bad input gets a sentence naming the
+ * parameter; Elysia hands a malformed %-escape over as null.
+ */
 export function parsePlayer(
   region: Segment,
   name: Segment,
@@ -109,10 +113,6 @@ function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: s
   return { name: account.name, tag: account.tag, region: q.region, puuid: account.puuid };
 }
 
-/**
- * Path parameters are validated here rather than by a schema so every bad input gets a sentence
- * naming the parameter (a malformed %-escape reaches the handler as null).
- */
 function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);

@@ -787,3 +787,10 @@ function routeOf(segments: string[]): Route | null {
     return { name: "matches", region: lowerRegion, gameName: name, tag };
   return null;
 }
+
+/** `bun server/game/sim.ts`: run the simulator alone (match times follow the real clock). */
+if (import.meta.main) {
+  const sim = startGameSimulator({ anchor: "request", port: Number(process.env.PORT ?? 0) });
+  console.log(`game provider simulator on ${sim.url} — key: ${sim.apiKey}`);
+  console.log(`players: ${SEED_PLAYERS.map((p) => `${p.name}#${p.tag} (${p.region})`).join(", ")}`);
+}
