@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { botRoutes } from "./bot/routes.ts";
 import type { Context } from "./context.ts";
+import { gameRoutes } from "./game/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
@@ -38,7 +39,8 @@ export function createApp(ctx: Context) {
     .use(commandRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
-    .use(botRoutes(ctx));
+    .use(botRoutes(ctx))
+    .use(gameRoutes(ctx));
 }
 
 export type App = ReturnType<typeof createApp>;

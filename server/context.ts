@@ -7,6 +7,7 @@ import { RoleCaches } from "./cache/role-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
+import { createGameService, type GameService } from "./game/service.ts";
 import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
@@ -70,6 +71,8 @@ export interface Context {
   cooldowns: CommandCooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
   random: Random;
+  /** Game-statistics provider client with its caches and per-minute budget. */
+  game: GameService;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -137,6 +140,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       random: options.random ?? Math.random,
       helix,
       helixApi: helix ? new HelixApi(helix) : null,
+      game: createGameService({ config, clock, log }),
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;

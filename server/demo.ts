@@ -1,29 +1,36 @@
 import { join } from "node:path";
 import type { Config } from "./config.ts";
+import { type GameSimulator, startGameSimulator } from "./game/sim.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./twitch/sim.ts";
 
 /**
- * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider and
- * Helix start on loopback and cuebot's real clients are pointed at them. Demo data lives in its own
- * folder (`<data dir>/demo`) so it never mixes with real accounts.
+ * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
+ * and the game provider start on loopback and cuebot's real clients are pointed at them. Demo data
+ * lives in its own folder (`<data dir>/demo`) so it never mixes with real accounts.
  */
 export interface DemoEnvironment {
   twitch: TwitchSimulator;
+  game: GameSimulator;
   stop(): Promise<void>;
 }
 
 export function startDemo(config: Config): DemoEnvironment {
   const twitch = startTwitchSimulator();
+  // Matches are placed relative to each request, so the demo always has games "today".
+  const game = startGameSimulator({ anchor: "request" });
   config.dataDir = join(config.dataDir, "demo");
   config.twitch.authUrl = twitch.authUrl;
   config.twitch.apiUrl = twitch.helixUrl;
   config.twitch.clientId = twitch.client.id;
   config.twitch.clientSecret = twitch.client.secret;
+  config.game.apiUrl = game.url;
+  config.game.apiKey = game.apiKey;
   config.demo = true;
   return {
     twitch,
+    game,
     async stop() {
-      await twitch.stop();
+      await Promise.all([twitch.stop(), game.stop()]);
     },
   };
 }

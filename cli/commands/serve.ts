@@ -41,7 +41,7 @@ export function registerServeCommand(program: Command, _io: CliIo, globals: () =
       startMaintenance(ctx);
       if (demo) {
         log.info(
-          `demo mode: simulated Twitch at ${demo.twitch.authUrl}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,
+          `demo mode: simulated Twitch at ${demo.twitch.authUrl} and game provider at ${demo.game.url}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,
         );
       } else if (!ctx.identityProvider) {
         log.warn(

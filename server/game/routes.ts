@@ -1,0 +1,252 @@
+import { Elysia, t } from "elysia";
+import type { Role } from "../../db/schema.ts";
+import type { Context } from "../context.ts";
+import { authenticateOptionalBot } from "../http/auth.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import type { HeaderTarget } from "../http/quota.ts";
+import { ROLE_QUOTAS } from "../limits/tables.ts";
+import { REGIONS, type Region } from "./client.ts";
+import { lastMatchSummary } from "./derive.ts";
+import {
+  formatLastMatch,
+  formatRank,
+  formatStats,
+  formatToday,
+  type GameType,
+  type PlayerIdentity,
+} from "./format.ts";
+import type { PlayerQuery } from "./service.ts";
+
+/**
+ * The game API (CONTRACT §6, SERVICE.md §4.2): rank, last match, today and stats of one player. Every
+ * answer's `data` carries `text`, which the text-mode layer turns into a chat line for bots.
+ */
+
+const NAME_LENGTH = { min: 3, max: 16 } as const;
+const TAG_LENGTH = { min: 3, max: 5 } as const;
+
+/** Riot IDs count characters, not bytes: a Korean syllable is one. */
+function length(value: string): number {
+  return [...value].length;
+}
+
+/** A path segment: null when it was not valid URL encoding. */
+type Segment = string | null | undefined;
+
+/** Empty values and unreplaced bot templates (`$(1)`, `${2}`) mean the bot had nothing to send. */
+function present(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed || /^\$[({].*[)}]$/.test(trimmed)) return undefined;
+  return trimmed;
+}
+
+/** User input echoed in a message, cut so a pasted essay does not become the error. */
+function quoted(value: string): string {
+  return `"${length(value) > 40 ? `${[...value].slice(0, 40).join("")}…` : value}"`;
+}
+
+function required(what: "region" | "name" | "tag", value: Segment, endpoint: string): string {
+  if (value === null) throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
+  const given = present(value);
+  if (given === undefined) {
+    throw badRequest(
+      `The path parameter "${what}" is missing: use /api/game/${endpoint}/<region>/<name>/<tag>.`,
+    );
+  }
+  return given;
+}
+
+function checkLength(what: "name" | "tag", value: string, limits: { min: number; max: number }): string {
+  const n = length(value);
+  if (n < limits.min || n > limits.max) {
+    throw badRequest(
+      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value)} has ${n}.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Region, name and tag as a chat user typed them (the provider matches names case-insensitively).
+ * Validated here rather than by a route schema so every bad input gets a sentence naming the
+ * parameter; Elysia hands a malformed %-escape over as null.
+ */
+export function parsePlayer(
+  region: Segment,
+  name: Segment,
+  tag: Segment,
+  endpoint = "<endpoint>",
+): PlayerQuery {
+  const givenRegion = required("region", region, endpoint);
+  const lower = givenRegion.toLowerCase();
+  if (!(REGIONS as readonly string[]).includes(lower)) {
+    throw new ApiError(
+      400,
+      "invalid_region",
+      `${quoted(givenRegion)} is not a game region; use one of ${REGIONS.join(", ")}.`,
+    );
+  }
+  return {
+    region: lower as Region,
+    name: checkLength("name", required("name", name, endpoint), NAME_LENGTH),
+    tag: checkLength("tag", required("tag", tag, endpoint), TAG_LENGTH),
+  };
+}
+
+export function parseType(raw: string | undefined): GameType | undefined {
+  const given = present(raw);
+  if (given === undefined) return undefined;
+  if (given === "1" || given === "2" || given === "3") return Number(given) as GameType;
+  throw badRequest(`The query parameter "type" must be 1, 2 or 3, not ${quoted(given)}.`);
+}
+
+/**
+ * Who is asking decides the quota and the cache TTL: with an API key, its role's bot quota and command
+ * TTL; without one, the per-IP anonymous limit (applied in onRequest) and the Default TTL.
+ */
+function cacheTtlFor(ctx: Context, request: Request, set: HeaderTarget): number {
+  const role: Role = authenticateOptionalBot(ctx, request, set)?.account.role ?? "Default";
+  return ROLE_QUOTAS[role].commandCacheTtlMs;
+}
+
+function reply<T extends object>(data: T, stale: boolean) {
+  return { status: 200 as const, data: stale ? { ...data, stale: true as const } : data };
+}
+
+function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: string }): PlayerIdentity {
+  return { name: account.name, tag: account.tag, region: q.region, puuid: account.puuid };
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** Paths with a missing (or an extra) segment get a 400 that says which, rather than a bare 404. */
+function incompletePath(endpoint: string, rest: string | undefined): never {
+  const segments = (rest ?? "").split("/").map(decodeSegment);
+  parsePlayer(segments[0], segments[1], segments[2], endpoint);
+  throw badRequest(`Too many path segments: use /api/game/${endpoint}/<region>/<name>/<tag>.`);
+}
+
+const typeQuery = (meaning: string) =>
+  t.Object({
+    type: t.Optional(
+      t.String({ description: `1, 2 or 3: ${meaning}. Without it the full record is returned.` }),
+    ),
+    format: t.Optional(t.String({ description: "`text` for one chat line, `json` to force JSON." })),
+    apiKey: t.Optional(t.String({ description: "Optional API key: its role's quota and cache TTL apply." })),
+  });
+
+const plainQuery = t.Object({
+  format: t.Optional(t.String({ description: "`text` for one chat line, `json` to force JSON." })),
+  apiKey: t.Optional(t.String({ description: "Optional API key: its role's quota and cache TTL apply." })),
+});
+
+const ERRORS_DOC =
+  "Errors: 400 `bad_request` (name 3–16 / tag 3–5 characters, type 1–3), 400 `invalid_region`, " +
+  "404 `player_not_found` (unknown player or no ranked data), 500 `upstream_error` (the provider is down, " +
+  "rate-limited or misconfigured). When the provider fails, data up to 10 minutes old is served with `stale: true`.";
+
+export function gameRoutes(ctx: Context) {
+  return (
+    new Elysia({ name: "cuebot.game", prefix: "/api/game" })
+      // Runs before validation: a wrong API key is a 401 even on a malformed request.
+      .derive(({ request, set }) => ({ cacheTtlMs: cacheTtlFor(ctx, request, set as HeaderTarget) }))
+      .get(
+        "/rank/:region/:name/:tag",
+        async ({ params, query, cacheTtlMs }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "rank");
+          const type = parseType(query.type);
+          const { value, stale } = await ctx.game.rank(q, cacheTtlMs);
+          const { account, rank } = value;
+          const who = {
+            ...identity(q, account),
+            account_level: account.account_level,
+            card: account.card,
+            last_update: account.last_update,
+          };
+          return reply(formatRank(who, rank, type), stale);
+        },
+        {
+          query: typeQuery(
+            "1 rank (`Gold 2`), 2 plus RR (`Gold 2 - 45 RR`), 3 plus ELO (`Gold 2 - 45 RR (1145 ELO)`)",
+          ),
+          detail: {
+            summary: "A player's competitive rank",
+            description: `Rank, RR, last RR change and ELO, with the player's card. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/match/last/:region/:name/:tag",
+        async ({ params, cacheTtlMs }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "match/last");
+          const { value, stale } = await ctx.game.lastMatch(q, cacheTtlMs);
+          return reply(formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)), stale);
+        },
+        {
+          query: plainQuery,
+          detail: {
+            summary: "A player's last competitive match",
+            description:
+              "Map, mode, every player's agent and K/D/A, both teams' result, and under `derived` the requested " +
+              `player's team, result (win/loss/draw) and headshot percentage. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/today/:region/:name/:tag",
+        async ({ params, query, cacheTtlMs }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "today");
+          const type = parseType(query.type);
+          const { value, stale } = await ctx.game.today(q, cacheTtlMs);
+          return reply(formatToday(identity(q, value.account), value.today, type), stale);
+        },
+        {
+          query: typeQuery("1 wins/losses/draws and RR, 2 plus matches played, 3 plus winrate"),
+          detail: {
+            summary: "A player's competitive session over the last 24 hours",
+            description:
+              "Rolling 24 hours: matches, wins, losses, draws (from match results), RR change (from the rank " +
+              `history) and winrate. A ranked player with no match in the window gets zeros. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/stats/:region/:name/:tag",
+        async ({ params, query, cacheTtlMs }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "stats");
+          const type = parseType(query.type);
+          const { value, stale } = await ctx.game.stats(q, cacheTtlMs);
+          return reply(formatStats(identity(q, value.account), value.stats, type), stale);
+        },
+        {
+          query: typeQuery("1 short text, 2 a sentence, 3 compact (`60% WR | Jett | HS 24.5%`)"),
+          detail: {
+            summary: "A player's statistics over the last 10 competitive matches",
+            description:
+              "Winrate (draws count as played), favourite agent (ties go to the most recently played) and " +
+              `headshot percentage summed over head, body and leg hits. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get("/rank", () => incompletePath("rank", ""), { detail: { hide: true } })
+      .get("/rank/*", ({ params }) => incompletePath("rank", params["*"]), { detail: { hide: true } })
+      .get("/match/last", () => incompletePath("match/last", ""), { detail: { hide: true } })
+      .get("/match/last/*", ({ params }) => incompletePath("match/last", params["*"]), {
+        detail: { hide: true },
+      })
+      .get("/today", () => incompletePath("today", ""), { detail: { hide: true } })
+      .get("/today/*", ({ params }) => incompletePath("today", params["*"]), { detail: { hide: true } })
+      .get("/stats", () => incompletePath("stats", ""), { detail: { hide: true } })
+      .get("/stats/*", ({ params }) => incompletePath("stats", params["*"]), { detail: { hide: true } })
+  );
+}

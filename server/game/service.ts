@@ -1,0 +1,330 @@
+import { LRUCache } from "lru-cache";
+import { SingleFlight } from "../cache/single-flight.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Logger } from "../log.ts";
+import {
+  GameProviderClient,
+  type ProviderAccount,
+  ProviderBudget,
+  ProviderError,
+  type ProviderMatch,
+  type ProviderMmr,
+  type ProviderMmrHistoryEntry,
+  type Region,
+  shardOf,
+} from "./client.ts";
+import {
+  competitiveMatchesOf,
+  type PlayerMatch,
+  type RankSummary,
+  rankSummary,
+  type StatsSummary,
+  statsSummary,
+  type TodaySummary,
+  todaySummary,
+} from "./derive.ts";
+
+/**
+ * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small
+ * budget (30 requests a minute for a basic key): accounts are cached for hours because names rarely
+ * change; rank and match data for the caller's role TTL; identical concurrent misses share one call;
+ * and when the provider fails, data up to 10 minutes old is served, marked stale.
+ */
+
+/** Account lookups (puuid, region, card) change only on a rename. */
+export const ACCOUNT_TTL_MS = 6 * 60 * 60_000;
+/** How old a value may be when it stands in for a failed provider call. */
+export const STALE_FOR_MS = 10 * 60_000;
+const ACCOUNT_ENTRIES = 10_000;
+const DATA_ENTRIES = 5_000;
+
+export interface PlayerQuery {
+  region: Region;
+  name: string;
+  tag: string;
+}
+
+export interface Served<T> {
+  value: T;
+  /** True when the provider failed and an older cached value was used. */
+  stale: boolean;
+}
+
+interface Entry<T> {
+  at: number;
+  value?: T;
+  /** A "this player has no such data" answer, cached so a typo repeated in chat costs one call. */
+  missing?: ProviderError;
+}
+
+/** One cached provider route: fresh per caller's TTL, single-flight on misses, stale on failure. */
+class ProviderCache<T extends object> {
+  readonly #entries: LRUCache<string, Entry<T>>;
+  readonly #flights = new SingleFlight<string, Entry<T>>();
+
+  constructor(
+    max: number,
+    private readonly keepMs: number,
+    private readonly clock: Clock,
+  ) {
+    // ttlResolution 0: lru-cache would otherwise reuse a "now" for 1 ms, wrong under a test clock.
+    this.#entries = new LRUCache<string, Entry<T>>({
+      max,
+      ttl: keepMs,
+      ttlResolution: 0,
+      perf: { now: () => clock.now() },
+    });
+  }
+
+  async get(
+    key: string,
+    freshMs: number,
+    missingFreshMs: number,
+    fetch: () => Promise<T>,
+  ): Promise<Served<T>> {
+    const hit = this.#entries.get(key);
+    const age = hit ? this.clock.now() - hit.at : Number.POSITIVE_INFINITY;
+    if (hit && age < (hit.missing ? Math.min(freshMs, missingFreshMs) : freshMs)) return unwrap(hit, false);
+    let entry: Entry<T>;
+    try {
+      entry = await this.#flights.run(key, async () => {
+        let fresh: Entry<T>;
+        try {
+          fresh = { at: this.clock.now(), value: await fetch() };
+        } catch (error) {
+          if (!(error instanceof ProviderError && error.isNotFound)) throw error;
+          fresh = { at: this.clock.now(), missing: error };
+        }
+        this.#entries.set(key, fresh, { ttl: this.keepMs });
+        return fresh;
+      });
+    } catch (error) {
+      if (hit?.value !== undefined && this.clock.now() - hit.at <= this.keepMs) return unwrap(hit, true);
+      throw error;
+    }
+    return unwrap(entry, false);
+  }
+}
+
+function unwrap<T>(entry: Entry<T>, stale: boolean): Served<T> {
+  if (entry.missing) throw entry.missing;
+  return { value: entry.value as T, stale };
+}
+
+function keyOf(name: string, tag: string): string {
+  return `${name.normalize("NFC").toLowerCase()}#${tag.normalize("NFC").toLowerCase()}`;
+}
+
+export interface GameServiceDeps {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface GameServiceOptions {
+  /** Per provider request (default 5 s). */
+  timeoutMs?: number;
+  /** How long a call may wait for a free slot in the per-minute budget. */
+  maxQueueMs?: number;
+}
+
+export interface PlayerRank {
+  account: ProviderAccount;
+  rank: RankSummary;
+}
+
+export interface PlayerLastMatch {
+  account: ProviderAccount;
+  match: PlayerMatch;
+}
+
+export interface PlayerToday {
+  account: ProviderAccount;
+  today: TodaySummary;
+}
+
+export interface PlayerStats {
+  account: ProviderAccount;
+  stats: StatsSummary;
+}
+
+export class GameService {
+  readonly budget: ProviderBudget;
+  readonly #client: GameProviderClient;
+  readonly #clock: Clock;
+  readonly #accounts: ProviderCache<ProviderAccount>;
+  readonly #mmr: ProviderCache<ProviderMmr>;
+  readonly #history: ProviderCache<ProviderMmrHistoryEntry[]>;
+  readonly #matches: ProviderCache<ProviderMatch[]>;
+
+  constructor(deps: GameServiceDeps, options: GameServiceOptions = {}) {
+    const { config, clock, log } = deps;
+    this.#clock = clock;
+    this.budget = new ProviderBudget(config.game.budgetPerMinute, clock, options.maxQueueMs);
+    this.#client = new GameProviderClient({
+      baseUrl: config.game.apiUrl,
+      apiKey: config.game.apiKey,
+      budget: this.budget,
+      log,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    this.#accounts = new ProviderCache(ACCOUNT_ENTRIES, ACCOUNT_TTL_MS + STALE_FOR_MS, clock);
+    this.#mmr = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
+    this.#history = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
+    this.#matches = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
+  }
+
+  async rank(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerRank>> {
+    const account = await this.#account(q, ttlMs);
+    const mmr = await this.#cached(q, account.value, () =>
+      this.#mmr.get(this.#dataKey(q), ttlMs, ttlMs, () => this.#client.mmr(q.region, q.name, q.tag)),
+    );
+    const rank = rankSummary(mmr.value);
+    if (!rank) throw noRankedData(q, account.value);
+    return { value: { account: account.value, rank }, stale: account.stale || mmr.stale };
+  }
+
+  async lastMatch(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerLastMatch>> {
+    const account = await this.#account(q, ttlMs);
+    const matches = await this.#competitive(q, account.value, ttlMs);
+    const match = matches.value[0];
+    if (!match) throw noCompetitiveMatches(q, account.value);
+    return { value: { account: account.value, match }, stale: account.stale || matches.stale };
+  }
+
+  async today(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerToday>> {
+    const account = await this.#account(q, ttlMs);
+    const [history, matches] = await Promise.all([
+      this.#cached(q, account.value, () =>
+        this.#history.get(this.#dataKey(q), ttlMs, ttlMs, () =>
+          this.#client.mmrHistory(q.region, q.name, q.tag),
+        ),
+      ),
+      this.#competitive(q, account.value, ttlMs),
+    ]);
+    // A ranked player always has rank history; no history and no competitive match means no ranked data.
+    if (history.value.length === 0 && matches.value.length === 0) throw noRankedData(q, account.value);
+    const today = todaySummary(history.value, matches.value, this.#clock.now());
+    return {
+      value: { account: account.value, today },
+      stale: account.stale || history.stale || matches.stale,
+    };
+  }
+
+  async stats(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerStats>> {
+    const account = await this.#account(q, ttlMs);
+    const matches = await this.#competitive(q, account.value, ttlMs);
+    const stats = statsSummary(matches.value);
+    if (!stats) throw noCompetitiveMatches(q, account.value);
+    return { value: { account: account.value, stats }, stale: account.stale || matches.stale };
+  }
+
+  #dataKey(q: PlayerQuery): string {
+    return `${q.region}/${keyOf(q.name, q.tag)}`;
+  }
+
+  async #account(q: PlayerQuery, ttlMs: number): Promise<Served<ProviderAccount>> {
+    return this.#cached(q, null, () =>
+      this.#accounts.get(keyOf(q.name, q.tag), ACCOUNT_TTL_MS, ttlMs, () =>
+        this.#client.account(q.name, q.tag),
+      ),
+    );
+  }
+
+  async #competitive(
+    q: PlayerQuery,
+    account: ProviderAccount,
+    ttlMs: number,
+  ): Promise<Served<PlayerMatch[]>> {
+    const matches = await this.#cached(q, account, () =>
+      this.#matches.get(this.#dataKey(q), ttlMs, ttlMs, () =>
+        this.#client.competitiveMatches(q.region, q.name, q.tag),
+      ),
+    );
+    return { value: competitiveMatchesOf(matches.value, account.puuid), stale: matches.stale };
+  }
+
+  /** Runs a provider-backed lookup and turns its failure into the error the caller sees. */
+  async #cached<T>(
+    q: PlayerQuery,
+    account: ProviderAccount | null,
+    load: () => Promise<Served<T>>,
+  ): Promise<Served<T>> {
+    try {
+      return await load();
+    } catch (error) {
+      if (error instanceof ProviderError) throw toApiError(error, q, account);
+      throw error;
+    }
+  }
+}
+
+export function createGameService(deps: GameServiceDeps, options: GameServiceOptions = {}): GameService {
+  return new GameService(deps, options);
+}
+
+function displayId(q: PlayerQuery, account: ProviderAccount | null): string {
+  return account ? `${account.name}#${account.tag}` : `${q.name}#${q.tag}`;
+}
+
+/** " in NA", plus where the account really plays when that is another shard. */
+function regionPhrase(q: PlayerQuery, account: ProviderAccount | null): string {
+  const asked = q.region.toUpperCase();
+  if (account?.region && shardOf(account.region) !== shardOf(q.region)) {
+    return ` in ${asked} (the account plays in ${account.region.toUpperCase()})`;
+  }
+  return ` in ${asked}`;
+}
+
+function playerNotFound(message: string): ApiError {
+  return new ApiError(404, "player_not_found", message);
+}
+
+function noRankedData(q: PlayerQuery, account: ProviderAccount | null): ApiError {
+  return playerNotFound(`${displayId(q, account)} has no ranked data${regionPhrase(q, account)}.`);
+}
+
+function noCompetitiveMatches(q: PlayerQuery, account: ProviderAccount): ApiError {
+  return playerNotFound(
+    `${displayId(q, account)} has no recent competitive matches${regionPhrase(q, account)}.`,
+  );
+}
+
+function upstreamError(message: string): ApiError {
+  // The game API documents only 400/404/500, so provider trouble is a 500 here (CONTRACT §5).
+  return new ApiError(500, "upstream_error", message);
+}
+
+export function toApiError(error: ProviderError, q: PlayerQuery, account: ProviderAccount | null): ApiError {
+  switch (error.kind) {
+    case "player_not_found":
+      return playerNotFound(`No player ${q.name}#${q.tag} exists; check the name and the tag.`);
+    case "no_region":
+    case "no_recent_matches":
+      return playerNotFound(
+        `${displayId(q, account)} has no recent matches the game provider knows of; play a match first.`,
+      );
+    case "no_rank":
+      return noRankedData(q, account);
+    case "key_missing":
+      return upstreamError(
+        "The game statistics provider needs an API key: the server owner must set CUEBOT_GAME_API_KEY.",
+      );
+    case "key_refused":
+      return upstreamError(
+        "The game statistics provider refused the request (a wrong API key or maintenance); try again later.",
+      );
+    case "rate_limited":
+      return upstreamError("The game statistics provider's rate limit is reached; try again in a minute.");
+    case "timeout":
+      return upstreamError("The game statistics provider did not answer in time; try again in a minute.");
+    case "malformed":
+      return upstreamError(
+        "The game statistics provider sent an answer cuebot could not read; try again later.",
+      );
+    case "unavailable":
+      return upstreamError("The game statistics provider is unavailable right now; try again in a minute.");
+  }
+}
