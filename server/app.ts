@@ -32,7 +32,7 @@ export function createApp(ctx: Context) {
     .use(requestLog(ctx))
     .use(apiDocs())
     .use(healthRoutes())
-    .use(webRoutes())
+    .use(webRoutes(ctx))
     .use(authRoutes(ctx))
     .use(securityRoutes(ctx))
     .use(heavyRoutes(ctx))

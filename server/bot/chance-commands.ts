@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
-import { badRequest } from "../http/errors.ts";
+import { integerParam } from "../http/params.ts";
 import type { CommandOptions } from "./catalog.ts";
 import { DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";
 import { chattersOf } from "./lookups.ts";
@@ -15,24 +15,13 @@ export function magic8(
   return { question: question ?? null, answer, text: `🎱 ${answer}` };
 }
 
-function integerParam(
-  value: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback;
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw badRequest(`The query parameter "${name}" must be a whole number from ${min} to ${max}.`);
-  }
-  return n;
-}
-
 export function dice(ctx: Context, input: { sides?: string; count?: string; user?: string }): CommandReply {
-  const sides = integerParam(input.sides, "sides", DICE_LIMITS.minSides, DICE_LIMITS.maxSides, 6);
-  const count = integerParam(input.count, "count", 1, DICE_LIMITS.maxCount, 1);
+  const sides = integerParam(input.sides, "sides", {
+    min: DICE_LIMITS.minSides,
+    max: DICE_LIMITS.maxSides,
+    fallback: 6,
+  });
+  const count = integerParam(input.count, "count", { min: 1, max: DICE_LIMITS.maxCount, fallback: 1 });
   const rolls = rollDice(ctx.random, count, sides);
   const total = rolls.reduce((a, b) => a + b, 0);
   const who = input.user ? `${input.user} rolled` : "You rolled";

@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
-import { badRequest } from "../http/errors.ts";
+import { integerParam } from "../http/params.ts";
 import { chatName } from "../http/text-mode.ts";
 import type { CommandName } from "./catalog.ts";
 import { coinflip, dice, magic8, pickChatter } from "./chance-commands.ts";
@@ -22,13 +22,11 @@ export interface CommandInput {
 const param = (input: CommandInput, name: string) => chatName(input.params.get(name));
 
 function precisionOf(input: CommandInput): number {
-  const raw = input.params.get("precision");
-  if (raw === null || raw.trim() === "") return DEFAULT_PRECISION;
-  const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 7) {
-    throw badRequest('The query parameter "precision" must be a whole number from 1 to 7.');
-  }
-  return n;
+  return integerParam(input.params.get("precision") ?? undefined, "precision", {
+    min: 1,
+    max: 7,
+    fallback: DEFAULT_PRECISION,
+  });
 }
 
 type Handler<C extends CommandName> = (

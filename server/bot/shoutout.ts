@@ -73,8 +73,11 @@ async function sendPlatformShoutout(
   targetId: string,
 ): Promise<PlatformShoutout> {
   try {
-    await asChannelOwner(ctx, account, (api, token) =>
-      api.shoutout(token, account.twitchUserId, targetId, account.twitchUserId),
+    await asChannelOwner(
+      ctx,
+      account,
+      (api, token) => api.shoutout(token, account.twitchUserId, targetId, account.twitchUserId),
+      [400, 429],
     );
     return "sent";
   } catch (error) {

@@ -37,6 +37,8 @@ export async function asChannelOwner<T>(
   ctx: Context,
   account: Account,
   call: (api: HelixApi, token: string) => Promise<T>,
+  /** Helix statuses the command words itself (e.g. a shoutout's 429 cooldown): rethrown as they are. */
+  handled: readonly number[] = [],
 ): Promise<T> {
   const api = ctx.helixApi;
   if (!api) {
@@ -46,6 +48,7 @@ export async function asChannelOwner<T>(
     return await withUserToken(ctx, account, (token) => call(api, token));
   } catch (error) {
     if (error instanceof ReauthRequiredError) throw reauthRequired(ctx, account);
+    if (error instanceof HelixError && error.status !== null && handled.includes(error.status)) throw error;
     if (isTwitchTrouble(error)) throw twitchUnavailable();
     if (error instanceof HelixError && error.status === 401) {
       // Still 401 after a refresh: the grant lacks a scope this command needs.

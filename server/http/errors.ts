@@ -69,7 +69,10 @@ export function describeValidationError(error: ValidationError): string {
   const where = LOCATION_NAMES[error.type] ?? "parameter";
   const path = first && "path" in first ? String(first.path).replace(/^\//, "").replaceAll("/", ".") : "";
   if (!path) return `The request ${error.type === "body" ? "body" : where} is not valid.`;
-  const reason = first && "summary" in first && first.summary ? first.summary : "is not valid";
+  const schema = first && "schema" in first ? (first.schema as { anyOf?: { const?: unknown }[] }) : undefined;
+  const choices = schema?.anyOf?.map((s) => s.const).filter((c) => c !== undefined);
+  if (choices && choices.length > 0) return `The ${where} "${path}" must be one of ${choices.join(", ")}.`;
+  const reason = first && "message" in first && first.message ? first.message : "is not valid";
   return `The ${where} "${path}" is not valid: ${String(reason).replace(/^Expected /, "expected ")}.`;
 }
 

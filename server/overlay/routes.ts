@@ -140,21 +140,28 @@ export function overlayRoutes(ctx: Context) {
     .post(
       "/state",
       ({ principal: { account }, body }) => {
-        const size = new TextEncoder().encode(JSON.stringify(body.state)).length;
+        const state = body.state;
+        if (typeof state !== "object" || state === null || Array.isArray(state)) {
+          throw badRequest('The body field "state" must be a JSON object.');
+        }
+        const size = new TextEncoder().encode(JSON.stringify(state)).length;
         if (size > MAX_OVERLAY_STATE_BYTES) {
           throw badRequest(
             `The body field "state" is ${size} bytes; overlays accept at most ${MAX_OVERLAY_STATE_BYTES}.`,
           );
         }
-        const stored = publishOverlayState(ctx.db, account.id, body.state, ctx.clock.now());
+        const stored = publishOverlayState(
+          ctx.db,
+          account.id,
+          state as Record<string, unknown>,
+          ctx.clock.now(),
+        );
         ctx.overlays.publish(account.id, stored);
         return { status: 200 as const, data: publicState(stored) };
       },
       {
         body: t.Object({
-          state: t.Record(t.String(), t.Unknown(), {
-            description: "any JSON object; the built-in overlay shows `title` and `text`",
-          }),
+          state: t.Unknown({ description: "any JSON object; the built-in overlay shows `title` and `text`" }),
         }),
         detail: { summary: "Publish new overlay state to every connected overlay", tags: ["panel"] },
       },

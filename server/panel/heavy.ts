@@ -3,6 +3,7 @@ import type { Account } from "../../db/accounts.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Context } from "../context.ts";
 import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../http/auth.ts";
+import { enumParam, integerParam, queryString } from "../http/params.ts";
 import { enforceLimit } from "../http/quota.ts";
 import { SESSION_COOKIE } from "../identity/sessions.ts";
 import type { HelixClip } from "../twitch/helix-client.ts";
@@ -28,6 +29,7 @@ export function authenticateHeavy(ctx: Context, request: Request, set: HeaderBag
 }
 
 const PERIOD_MS = { day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+const PERIODS = ["day", "week", "month", "all"] as const;
 
 export interface ClipItem {
   id: string;
@@ -65,8 +67,8 @@ export function heavyRoutes(ctx: Context) {
     .get(
       "/get-clips",
       async ({ account, query }) => {
-        const first = query.first ?? 20;
-        const period = query.period ?? "week";
+        const first = integerParam(query.first, "first", { min: 1, max: 100, fallback: 20 });
+        const period = enumParam(query.period, "period", PERIODS, "week");
         const key = `${account.id}:${period}:${first}:${query.after ?? ""}`;
         const page = await ctx.caches
           .panel<{ items: ClipItem[]; cursor: string | null }>("clips")
@@ -94,15 +96,11 @@ export function heavyRoutes(ctx: Context) {
       },
       {
         query: t.Object({
-          first: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "page size (default 20)" })),
+          first: queryString("page size, 1–100 (default 20)"),
           after: t.Optional(
             t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
           ),
-          period: t.Optional(
-            t.Union([t.Literal("day"), t.Literal("week"), t.Literal("month"), t.Literal("all")], {
-              description: "default week",
-            }),
-          ),
+          period: queryString("day, week, month or all (default week)"),
         }),
         detail: {
           summary: "The channel's clips, most viewed first",
@@ -114,7 +112,7 @@ export function heavyRoutes(ctx: Context) {
     .get(
       "/chatters",
       async ({ account, query }) => {
-        const first = query.first ?? 100;
+        const first = integerParam(query.first, "first", { min: 1, max: 1000, fallback: 100 });
         const key = `${account.id}:list:${first}:${query.after ?? ""}`;
         const page = await ctx.caches
           .panel<{
@@ -139,7 +137,7 @@ export function heavyRoutes(ctx: Context) {
       },
       {
         query: t.Object({
-          first: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "page size (default 100)" })),
+          first: queryString("page size, 1–1000 (default 100)"),
           after: t.Optional(
             t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
           ),

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { commandStats, dailyCalls, distinctCallers, recentEvents } from "../../db/events.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Context } from "../context.ts";
+import { integerParam, queryString } from "../http/params.ts";
 import { authenticatePanel } from "./guard.ts";
 
 const ACTIVITY_PAGE = 50;
@@ -14,7 +15,7 @@ export function insightRoutes(ctx: Context) {
     .get(
       "/analytics",
       async ({ principal: { account }, query }) => {
-        const days = query.days ?? 7;
+        const days = integerParam(query.days, "days", { min: 1, max: 90, fallback: 7 });
         const data = await ctx.caches
           .panel<Record<string, unknown>>("analytics")
           .getOrLoad(`${account.id}:${days}`, account.role, async () => {
@@ -39,7 +40,7 @@ export function insightRoutes(ctx: Context) {
       },
       {
         query: t.Object({
-          days: t.Optional(t.Integer({ minimum: 1, maximum: 90, description: "default 7" })),
+          days: queryString("1–90 (default 7)"),
         }),
         detail: { summary: "Command usage over the last N days", tags: ["panel"] },
       },
@@ -47,7 +48,10 @@ export function insightRoutes(ctx: Context) {
     .get(
       "/activity",
       async ({ principal: { account }, query }) => {
-        const before = query.before;
+        const before =
+          query.before === undefined
+            ? undefined
+            : integerParam(query.before, "before", { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 });
         const data = await ctx.caches
           .panel<Record<string, unknown>>("activity")
           .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {
@@ -68,7 +72,7 @@ export function insightRoutes(ctx: Context) {
       },
       {
         query: t.Object({
-          before: t.Optional(t.Integer({ minimum: 1, description: "cursor from the previous page" })),
+          before: queryString("cursor from the previous page"),
         }),
         detail: { summary: "Recent command calls, newest first", tags: ["panel"] },
       },

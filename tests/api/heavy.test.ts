@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { findAccountByLogin } from "../../db/accounts.ts";
+import { assignRole } from "../../server/identity/accounts.ts";
+import { type BotHarness, startBotHarness } from "../helpers/bot.ts";
+
+let h: BotHarness;
+beforeEach(async () => {
+  h = await startBotHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+type Page<T> = { items: T[]; cursor: string | null };
+const page = async <T>(res: Response) => ((await res.json()) as { data: Page<T> }).data;
+
+describe("GET /api/dashboard/get-clips", () => {
+  test("with the API key: most viewed first, paged by cursor, under the heavy quota", async () => {
+    const first = await h.bot("/api/dashboard/get-clips?first=5&period=all");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("5");
+    const one = await page<Record<string, unknown>>(first);
+    expect(one.items).toHaveLength(5);
+    expect(Object.keys(one.items[0]!).sort()).toEqual(
+      ["created_at", "creator_name", "duration", "id", "thumbnail_url", "title", "url", "view_count"].sort(),
+    );
+    const views = one.items.map((c) => c.view_count as number);
+    expect(views).toEqual([...views].sort((a, b) => b - a));
+    expect(one.cursor).not.toBeNull();
+    const two = await page<{ id: string }>(
+      await h.bot(`/api/dashboard/get-clips?first=5&period=all&after=${one.cursor}`),
+    );
+    expect(two.items[0]!.id).not.toBe(one.items[0]!.id);
+  });
+
+  test("the period narrows to recent clips (default a week)", async () => {
+    const day = await page(await h.bot("/api/dashboard/get-clips?period=day"));
+    const week = await page(await h.bot("/api/dashboard/get-clips"));
+    const month = await page(await h.bot("/api/dashboard/get-clips?period=month&first=100"));
+    expect(day.items.length).toBe(1);
+    expect(week.items.length).toBe(3);
+    expect(month.items.length).toBe(12);
+  });
+
+  test("bad parameters → 400 naming them", async () => {
+    for (const query of ["first=0", "first=101", "first=abc", "period=year"]) {
+      const res = await h.bot(`/api/dashboard/get-clips?${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("bad_request");
+      expect(body.error.message).toContain(query.split("=")[0]!);
+    }
+  });
+
+  test("the heavy quota is its own: the 6th call is refused while bot calls still work", async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await h.bot(`/api/dashboard/chatters?first=${i + 1}`);
+      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(4 - i));
+    }
+    const refused = await h.bot("/api/dashboard/get-clips");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const bot = await h.bot("/api/bot/coinflip");
+    expect(bot.status).toBe(200);
+    expect(bot.headers.get("x-ratelimit-remaining")).toBe("29");
+  });
+
+  test("with the session it counts against the panel limit; with nothing it is 401", async () => {
+    const res = await h.panel("/api/dashboard/get-clips");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("500");
+    const anonymous = await h.request("/api/dashboard/get-clips");
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe("not_authenticated");
+  });
+});
+
+describe("GET /api/dashboard/chatters", () => {
+  test("pages through everyone in chat", async () => {
+    const one = await page<{ user_login: string }>(await h.panel("/api/dashboard/chatters?first=40"));
+    expect(one.items).toHaveLength(40);
+    expect(Object.keys(one.items[0]!).sort()).toEqual(["user_id", "user_login", "user_name"]);
+    const two = await page<{ user_login: string }>(
+      await h.panel(`/api/dashboard/chatters?first=40&after=${one.cursor}`),
+    );
+    expect(two.items).toHaveLength(7);
+    expect(two.cursor).toBeNull();
+    expect((await h.panel("/api/dashboard/chatters?first=1001")).status).toBe(400);
+  });
+});
+
+describe("quotas follow the role at once", () => {
+  test("the 31st bot call in a minute is refused; a role change applies to the same window", async () => {
+    for (let i = 0; i < 30; i++) expect((await h.bot("/api/bot/coinflip")).status).toBe(200);
+    const refused = await h.bot("/api/bot/coinflip?format=text");
+    expect(refused.headers.get("x-cuebot-status")).toBe("429");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(await refused.text()).toContain("bot quota (30 requests per minute)");
+    assignRole(h.ctx, findAccountByLogin(h.ctx.db, "cuebotdemo")!, "Pro", "cli");
+    const after = await h.bot("/api/bot/coinflip");
+    expect(after.status).toBe(200);
+    expect(after.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(after.headers.get("x-ratelimit-remaining")).toBe("29");
+    h.clock.advance(60_000);
+    expect((await h.bot("/api/bot/coinflip")).headers.get("x-ratelimit-remaining")).toBe("59");
+  });
+});
