@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { type GameSimulator, startGameSimulator } from "./game/sim.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./twitch/sim.ts";
+import { seedWorld } from "./twitch/sim-world.ts";
 
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
@@ -15,7 +16,8 @@ export interface DemoEnvironment {
 }
 
 export function startDemo(config: Config): DemoEnvironment {
-  const twitch = startTwitchSimulator();
+  // The seeded world is placed around start-up time, so the demo stream is "live for 2 hours".
+  const twitch = startTwitchSimulator({ world: seedWorld(Date.now()) });
   // Matches are placed relative to each request, so the demo always has games "today".
   const game = startGameSimulator({ anchor: "request" });
   config.dataDir = join(config.dataDir, "demo");

@@ -161,7 +161,8 @@ const GENERATED_VIEWERS = Array.from({ length: 40 }, (_, i) => {
   return user(String(200_000 + i + 1), `viewer${n}`, `Viewer${n}`);
 });
 
-export function seedWorld(): SimWorld {
+/** `epoch` anchors streams, recent follows and clips (tests: SIM_EPOCH; demo mode: start-up time). */
+export function seedWorld(epoch = SIM_EPOCH): SimWorld {
   const users = [
     user(SIM_IDS.demo, DEMO_STREAMER_LOGIN, "CuebotDemo", { broadcaster_type: "affiliate" }),
     user(SIM_IDS.other, "otherstreamer", "OtherStreamer", { broadcaster_type: "partner" }),
@@ -191,7 +192,7 @@ export function seedWorld(): SimWorld {
       title: "Building cuebot live",
       tags: ["English"],
       viewer_count: 47,
-      started_at: iso(SIM_EPOCH - 2 * 60 * 60_000 - 15 * 60_000),
+      started_at: iso(epoch - 2 * 60 * 60_000 - 15 * 60_000),
       language: "en",
     },
     {
@@ -202,7 +203,7 @@ export function seedWorld(): SimWorld {
       title: "Ranked grind to Immortal",
       tags: ["English", "FPS"],
       viewer_count: 1520,
-      started_at: iso(SIM_EPOCH - 5 * 60 * 60_000),
+      started_at: iso(epoch - 5 * 60 * 60_000),
       language: "en",
     },
   ];
@@ -219,7 +220,7 @@ export function seedWorld(): SimWorld {
     ...GENERATED_VIEWERS.map((v, i) => ({
       broadcaster_id: SIM_IDS.demo,
       user_id: v.id,
-      followed_at: iso(SIM_EPOCH - (i + 1) * 9 * DAY),
+      followed_at: iso(epoch - (i + 1) * 9 * DAY),
     })),
   ];
 
@@ -270,7 +271,7 @@ export function seedWorld(): SimWorld {
     language: "en",
     title: clipTitles[i % clipTitles.length]!,
     view_count: 1000 - i * 37,
-    created_at: iso(SIM_EPOCH - (i * 2.5 + 0.5) * DAY),
+    created_at: iso(epoch - (i * 2.5 + 0.5) * DAY),
     duration: 20 + (i % 5) * 5.5,
     vod_offset: null,
     is_featured: i % 7 === 0,

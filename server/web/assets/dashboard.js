@@ -119,6 +119,163 @@ $("logout").addEventListener("click", async () => {
   window.location.href = "/";
 });
 
+function el(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+async function loadLive() {
+  const { data } = await api("/api/dashboard/live");
+  $("live-state").textContent = data.live
+    ? `Live for ${Math.floor(data.uptime_seconds / 60)} min — ${data.game_name} — ${data.viewer_count} viewers — “${data.title}”`
+    : "Offline";
+}
+
+async function loadCommands() {
+  const { data } = await api("/api/dashboard/commands");
+  const rows = $("command-rows");
+  rows.replaceChildren();
+  for (const command of data) {
+    const row = el("tr");
+    row.append(el("td", command.command, { title: command.description }));
+    const enabled = el("input", undefined, { type: "checkbox" });
+    enabled.checked = command.enabled;
+    const cooldown = el("input", undefined, { type: "number", min: "0", max: "3600" });
+    cooldown.value = String(command.cooldownSeconds);
+    const save = el("button", "Save", { type: "button", class: "secondary" });
+    const test = el("button", "Test", { type: "button", class: "secondary" });
+    const answer = el("span", "", { class: "muted" });
+    save.addEventListener("click", async () => {
+      try {
+        await api(`/api/dashboard/commands/${command.command}`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ enabled: enabled.checked, cooldownSeconds: Number(cooldown.value) }),
+        });
+        answer.textContent = "Saved.";
+      } catch (error) {
+        answer.textContent = error.message;
+      }
+    });
+    test.addEventListener("click", async () => {
+      const sample = {
+        followage: "user=viewer_anna",
+        shoutout: "user=otherstreamer",
+        roulette: "user=viewer_anna",
+      };
+      try {
+        const { data: reply } = await api(
+          `/api/dashboard/test/${command.command}?${sample[command.command] ?? ""}`,
+          { method: "POST" },
+        );
+        answer.textContent = reply.text;
+      } catch (error) {
+        answer.textContent = error.message;
+      }
+    });
+    const cell = (node) => {
+      const td = el("td");
+      td.append(node);
+      return td;
+    };
+    const actions = el("td");
+    actions.append(save, " ", test);
+    row.append(cell(enabled), cell(cooldown), actions, cell(answer));
+    rows.append(row);
+  }
+}
+
+async function loadOverlay() {
+  const { data } = await api("/api/dashboard/overlay");
+  $("overlay-url").textContent = data.overlay_url ?? "(rotate the overlay token to get a link)";
+  $("overlay-connections").textContent = String(data.connections);
+  $("overlay-title").value = data.state.title ?? "";
+  $("overlay-text").value = data.state.text ?? "";
+}
+
+$("overlay-publish").addEventListener("click", async () => {
+  try {
+    await api("/api/dashboard/overlay/state", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ state: { title: $("overlay-title").value, text: $("overlay-text").value } }),
+    });
+    showStatus("Published to your overlays.");
+  } catch (error) {
+    showStatus(error.message);
+  }
+});
+
+async function loadAnalytics() {
+  const { data } = await api("/api/dashboard/analytics?days=7");
+  $("analytics-summary").textContent =
+    `${data.total_calls} command calls (${data.ok_calls} answered) from ${data.distinct_callers} viewers`;
+  $("analytics-commands").replaceChildren(
+    ...data.by_command.map((c) => el("li", `${c.command}: ${c.calls} calls, ~${c.avg_latency_ms} ms`)),
+  );
+}
+
+let activityCursor = null;
+async function loadActivity(more = false) {
+  const { data } = await api(
+    `/api/dashboard/activity${more && activityCursor ? `?before=${activityCursor}` : ""}`,
+  );
+  const items = data.items.map((i) =>
+    el(
+      "li",
+      `${new Date(i.at).toLocaleTimeString()} — ${i.command}${i.caller ? ` by ${i.caller}` : ""}: ${i.outcome}`,
+    ),
+  );
+  if (more) $("activity-list").append(...items);
+  else $("activity-list").replaceChildren(...items);
+  activityCursor = data.cursor;
+  $("activity-more").hidden = !data.cursor;
+}
+$("activity-more").addEventListener("click", () => loadActivity(true).catch((e) => showStatus(e.message)));
+
+async function loadClips() {
+  const { data } = await api("/api/dashboard/get-clips?first=5&period=week");
+  const list = $("clip-list");
+  list.replaceChildren(
+    ...data.items.map((clip) => {
+      const item = el("li");
+      const link = el("a", clip.title, { href: clip.url, target: "_blank", rel: "noopener noreferrer" });
+      item.append(link, ` — ${clip.view_count} views, by ${clip.creator_name}`);
+      return item;
+    }),
+  );
+  if (data.items.length === 0) list.replaceChildren(el("li", "No clips this week yet."));
+}
+
+async function loadChatters() {
+  const { data } = await api("/api/dashboard/chatters?first=1000");
+  const names = data.items.map((c) => c.user_name);
+  $("chatter-summary").textContent = names.length
+    ? `${names.length}${data.cursor ? "+" : ""} in chat: ${names.slice(0, 30).join(", ")}${names.length > 30 ? "…" : ""}`
+    : "Nobody in chat right now.";
+}
+
+/** Each panel loads on its own: one failing (Twitch down) never blanks the others. */
+function settle(loader, where) {
+  return loader().catch((error) => {
+    const target = $(where);
+    if (target) target.textContent = error.message;
+  });
+}
+
 loadSession()
-  .then(loadProfile)
+  .then(() =>
+    Promise.all([
+      settle(loadProfile, "profile-role"),
+      settle(loadLive, "live-state"),
+      settle(loadCommands, "command-rows"),
+      settle(loadOverlay, "overlay-url"),
+      settle(loadAnalytics, "analytics-summary"),
+      settle(() => loadActivity(), "activity-list"),
+      settle(loadClips, "clip-list"),
+      settle(loadChatters, "chatter-summary"),
+    ]),
+  )
   .catch((error) => showStatus(error.message));
