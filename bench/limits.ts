@@ -14,6 +14,7 @@ import { IpQuotas } from "../server/limits/ip-quotas.ts";
 import { SlidingCounter } from "../server/limits/sliding-counter.ts";
 import { SlidingLog } from "../server/limits/sliding-log.ts";
 import { createLogger } from "../server/log.ts";
+import { formatTable, type TableRow } from "./table.ts";
 
 export interface BenchRow {
   measure: string;
@@ -198,24 +199,14 @@ export async function runLimitsBench(): Promise<BenchRow[]> {
   ];
 }
 
-export function formatTable(rows: BenchRow[]): string {
-  const widths = [0, 1, 2].map((c) =>
-    Math.max(
-      ...rows.map((r) => [r.measure, r.value, r.note][c]!.length),
-      ["measure", "value", "note"][c]!.length,
-    ),
-  );
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join("  ");
-  return [
-    line(["measure", "value", "note"]),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map((r) => line([r.measure, r.value, r.note])),
-  ].join("\n");
+/** The limit rows in the shared table shape. */
+export function limitsTableRows(rows: readonly BenchRow[]): TableRow[] {
+  return rows.map((r) => ({ bench: "limits", measure: r.measure, value: r.value, note: r.note }));
 }
 
 if (import.meta.main) {
   const started = performance.now();
   const rows = await runLimitsBench();
-  console.log(formatTable(rows));
+  console.log(formatTable(limitsTableRows(rows)));
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

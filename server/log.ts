@@ -11,6 +11,8 @@ export interface Logger {
   error(msg: string, fields?: LogFields): void;
   /** Logs at warn level only the first time `key` is seen. */
   warnOnce(key: string, msg: string, fields?: LogFields): void;
+  /** Whether a line at `level` would be written (skip building costly fields when not). */
+  isEnabled(level: LogLevel): boolean;
 }
 
 /** Field names whose values are secrets, wherever they appear. */
@@ -85,6 +87,7 @@ export function createLogger(options: LoggerOptions): Logger {
     info: (msg, fields) => emit("info", msg, fields),
     warn: (msg, fields) => emit("warn", msg, fields),
     error: (msg, fields) => emit("error", msg, fields),
+    isEnabled: (level) => LEVEL_RANK[level] >= threshold,
     warnOnce(key, msg, fields) {
       if (warned.has(key)) return;
       warned.add(key);

@@ -6,6 +6,7 @@ export function requestLog(ctx: Context) {
   return new Elysia({ name: "cuebot.request-log" })
     .derive({ as: "global" }, () => ({ startedAt: performance.now() }))
     .onAfterResponse({ as: "global" }, ({ request, set, startedAt }) => {
+      if (!ctx.log.isEnabled("debug")) return;
       const url = new URL(request.url);
       ctx.log.debug("request", {
         method: request.method,

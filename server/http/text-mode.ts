@@ -83,10 +83,11 @@ export function textMode() {
   return new Elysia({ name: "cuebot.text-mode" }).mapResponse(
     { as: "global" },
     ({ request, response, set }) => {
-      if (!isTextRequest(request)) return;
+      // Cheapest checks first: most responses are not chat records at all.
       if (response instanceof Response || typeof response !== "object" || response === null) return;
       const data = (response as { data?: { text?: unknown } }).data;
       if (typeof data?.text !== "string") return;
+      if (!isTextRequest(request)) return;
       const status = typeof set.status === "number" ? set.status : 200;
       return textResponse(data.text, status, headersOf(set as { headers: Record<string, string> }));
     },
