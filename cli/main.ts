@@ -1,3 +1,4 @@
+#!/usr/bin/env bun
 import { Command, CommanderError } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import { AccountNotFoundError } from "../server/identity/accounts.ts";
