@@ -77,6 +77,16 @@ export function authRoutes(ctx: Context) {
         const idp = ctx.identityProvider;
         if (!idp) return loginNotConfigured(request);
         const url = new URL(request.url);
+        // The state cookie must be set on the host the provider sends the browser back to: a login
+        // begun at http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first.
+        const publicHost = new URL(ctx.publicUrl).host;
+        const host = request.headers.get("host");
+        if (host && host.toLowerCase() !== publicHost.toLowerCase()) {
+          return new Response(null, {
+            status: 302,
+            headers: { location: `${ctx.publicUrl}/auth/login${url.search}`, "cache-control": "no-store" },
+          });
+        }
         const state = newOAuthState();
         const location = idp.authorizationUrl({
           redirectUri: redirectUri(ctx),
