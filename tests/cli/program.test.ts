@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
+
+const scratch = new Scratch();
+afterEach(() => scratch.cleanup());
+
+describe("the cuebot program", () => {
+  test("--version prints the package version and exits 0", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["--version"], { cwd });
+    expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
+  test("--help lists every command and the global options, exit 0", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["--help"], { cwd });
+    expect(result.code).toBe(0);
+    for (const word of ["init", "serve", "role", "key", "overlay", "users", "backup", "migrate"]) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${word}\\b`, "m"));
+    }
+    for (const option of ["--data-dir", "--json", "--version", "--help"]) {
+      expect(result.stdout).toContain(option);
+    }
+  });
+
+  test("--help after a subcommand shows that command's help, exit 0", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["role", "set", "--help"], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Usage: cuebot role set [options] <login> <role>");
+    const users = await scratch.run(["help", "users"], { cwd });
+    expect(users.code).toBe(0);
+    expect(users.stdout).toContain("Usage: cuebot users");
+  });
+
+  test("an unknown option and a missing argument are usage errors (exit 2), nothing created", async () => {
+    const cwd = scratch.dir();
+    const option = await scratch.run(["init", "--no-such-flag"], { cwd });
+    expect(option.code).toBe(2);
+    expect(option.stderr).toStartWith("cuebot: unknown option '--no-such-flag'");
+    const argument = await scratch.run(["key", "show"], { cwd });
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toStartWith("cuebot: missing required argument 'login'");
+    expect(await Bun.file(join(cwd, "cuebot-data", "cuebot.db")).exists()).toBe(false);
+  });
+
+  test("global options work before and after the subcommand", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd);
+    seedAccount(dataDir, "alice", "Alice");
+
+    const spellings = [
+      ["--data-dir", dataDir, "--json", "users", "list"],
+      ["users", "list", "--data-dir", dataDir, "--json"],
+      ["--json", "users", "--data-dir", dataDir, "list"],
+      ["users", "list", `--data-dir=${dataDir}`, "--json"],
+    ];
+    for (const args of spellings) {
+      const result = await scratch.run(args, { cwd });
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
+      expect((JSON.parse(result.stdout) as { login: string }[]).map((a) => a.login)).toEqual(["alice"]);
+    }
+
+    const version = await scratch.run(["users", "--version"], { cwd });
+    expect(version.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  test("an admin command on a folder without cuebot data: exit 1, says how to create it", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["users", "list", "--data-dir", join(cwd, "nothing")], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `cuebot: no cuebot data in ${join(cwd, "nothing")} (run "cuebot init" or "cuebot serve" first, or pass --data-dir)\n`,
+    );
+  });
+});
