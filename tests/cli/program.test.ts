@@ -35,6 +35,21 @@ describe("the cuebot program", () => {
     expect(users.stdout).toContain("Usage: cuebot users");
   });
 
+  test("no command at all, an unknown command or a group without its subcommand: usage error, exit 2", async () => {
+    const cwd = scratch.dir();
+    expect((await scratch.run([], { cwd })).code).toBe(2);
+
+    const unknown = await scratch.run(["frobnicate"], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toStartWith("cuebot: unknown command 'frobnicate'");
+
+    for (const group of ["role", "key", "overlay", "users"]) {
+      const result = await scratch.run([group], { cwd });
+      expect({ group, code: result.code }).toEqual({ group, code: 2 });
+      expect(result.stderr).toContain(`Usage: cuebot ${group}`);
+    }
+  });
+
   test("an unknown option and a missing argument are usage errors (exit 2), nothing created", async () => {
     const cwd = scratch.dir();
     const option = await scratch.run(["init", "--no-such-flag"], { cwd });
