@@ -9,7 +9,7 @@ import { registerOverlayCommands } from "./commands/overlay.ts";
 import { registerRoleCommands } from "./commands/role.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerUsersCommands } from "./commands/users.ts";
-import { CliFailure, type CliIo, type GlobalOptions, processIo } from "./output.ts";
+import { CliFailure, type CliIo, flushOutput, type GlobalOptions, processIo } from "./output.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("cuebot");
@@ -69,5 +69,6 @@ export async function runCli(args: string[], io: CliIo = processIo): Promise<num
 
 if (import.meta.main) {
   const code = await runCli(process.argv.slice(2));
+  await flushOutput();
   process.exit(code);
 }

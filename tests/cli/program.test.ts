@@ -1,7 +1,8 @@
+import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
+import { CLI_ENTRY, cleanEnv, initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -89,5 +90,37 @@ describe("the cuebot program", () => {
     expect(result.stderr).toBe(
       `cuebot: no cuebot data in ${join(cwd, "nothing")} (run "cuebot init" or "cuebot serve" first, or pass --data-dir)\n`,
     );
+  });
+
+  test("a large answer reaches a slow reader complete (nothing is cut off at exit)", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd);
+    seedAccount(dataDir, "chatty");
+    // Enough audit entries for an export of several megabytes, far past a pipe's buffer.
+    const sqlite = new Database(join(dataDir, "cuebot.db"));
+    const insert = sqlite.prepare(
+      "INSERT INTO audit_log (at, account_id, login, actor, action, detail) VALUES (?, 1, 'chatty', 'cli', 'key.show', ?)",
+    );
+    sqlite.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run(i, JSON.stringify({ note: "x".repeat(60) }));
+    })();
+    sqlite.close();
+
+    const proc = Bun.spawn(
+      [process.execPath, CLI_ENTRY, "users", "export", "chatty", "--data-dir", dataDir],
+      {
+        cwd,
+        env: cleanEnv(),
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    // Read nothing until the program has written everything it can into the pipe.
+    await Bun.sleep(1_500);
+    const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(stdout.length).toBeGreaterThan(1_000_000);
+    const document = JSON.parse(stdout) as { auditLog: unknown[] };
+    expect(document.auditLog.length).toBe(20_001);
   });
 });
