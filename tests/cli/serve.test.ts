@@ -89,6 +89,22 @@ describe("cuebot serve", () => {
     expect(server.stdout()).not.toContain("11111111-2222-4333-8444-555555555555");
   });
 
+  test("with --log error it still prints the line saying where it listens", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(
+      ["serve", "--port", "0", "--log", "error", "--data-dir", join(cwd, "d")],
+      {
+        cwd,
+        timeoutMs: 3_000,
+      },
+    );
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    // The log stays quiet (stdout is the log stream); the readiness line goes to stderr.
+    expect(server.stdout()).toBe("");
+    expect(server.stderr()).toBe(`listening on ${server.url}\n`);
+  });
+
   test("a port already in use: exit 1 and one line saying so", async () => {
     const cwd = scratch.dir();
     const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
