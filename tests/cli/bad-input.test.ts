@@ -115,6 +115,18 @@ describe("bad settings stop start-up with exit 1 and one line naming the setting
       'cuebot: invalid setting --public-url: "ftp://bot.example.com" must start with http:// or https://\n',
     );
   });
+
+  test("an empty --data-dir names the flag", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["init", "--data-dir", ""], { cwd });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "cuebot: invalid setting --data-dir: must not be empty\n",
+    });
+    const fromEnv = await scratch.run(["init"], { cwd, env: { CUEBOT_DATA_DIR: " " } });
+    expect(fromEnv.stderr).toBe("cuebot: invalid setting CUEBOT_DATA_DIR: must not be empty\n");
+  });
 });
 
 describe("a broken config.json", () => {
