@@ -13,10 +13,10 @@ export interface Logger {
   warnOnce(key: string, msg: string, fields?: LogFields): void;
 }
 
-/** Field names whose values are secrets, wherever they appear. */
-const SECRET_FIELD = /secret|password|token|apikey|api_key|authorization|cookie|^code$|^key$/i;
+/** Field names whose values are secrets, wherever they appear (`x-api-key` too: headers get logged). */
+const SECRET_FIELD = /secret|password|token|api[-_]?key|authorization|cookie|^code$|^key$/i;
 /** Query parameters that carry credentials (chat bots and OBS can only send them in the URL). */
-const SECRET_QUERY = /^(apikey|api_key|token|access_token|refresh_token|code|state|client_secret)$/i;
+const SECRET_QUERY = /^(api[-_]?key|token|access_token|refresh_token|code|state|client_secret)$/i;
 
 export const REDACTED = "[redacted]";
 
