@@ -20,11 +20,19 @@ const SECRET_QUERY = /^(api[-_]?key|token|access_token|refresh_token|code|state|
 
 export const REDACTED = "[redacted]";
 
-/** Replaces credential query values in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`). */
+/**
+ * The overlay page carries its token in the path (`/overlay/<token>`, CONTRACT §6): a path that starts
+ * there, at the start of the text, after a space or quote, or after a URL's host.
+ */
+const OVERLAY_PAGE_PATH = /(^|[\s"'(]|\/\/[^/\s"']+)\/overlay\/[^/?#\s"']+/g;
+
+/** Replaces credentials in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`, `/overlay/[redacted]`). */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
-    SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
-  );
+  return url
+    .replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
+      SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
+    )
+    .replace(OVERLAY_PAGE_PATH, `$1/overlay/${REDACTED}`);
 }
 
 function decodeSafe(text: string): string {
@@ -37,7 +45,8 @@ function decodeSafe(text: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return "[…]";
-  if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
+  if (typeof value === "string")
+    return value.includes("=") || value.includes("/overlay/") ? redactUrl(value) : value;
   if (value instanceof Error) return { name: value.name, message: redactUrl(value.message) };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (value && typeof value === "object") {

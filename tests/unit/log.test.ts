@@ -79,4 +79,17 @@ describe("log redaction", () => {
     expect(redactUrl("/a?api%4Bey=k")).toBe(`/a?api%4Bey=${REDACTED}`);
     expect(redactUrl("/healthz")).toBe("/healthz");
   });
+
+  test("the overlay page's token in the path is redacted; the overlay API paths are left alone", () => {
+    expect(redactUrl(`/overlay/${OVERLAY_TOKEN}`)).toBe(`/overlay/${REDACTED}`);
+    expect(redactUrl(`GET /overlay/${OVERLAY_TOKEN}?theme=dark`)).toBe(`GET /overlay/${REDACTED}?theme=dark`);
+    expect(redactUrl(`http://localhost:8080/overlay/${OVERLAY_TOKEN}/`)).toBe(
+      `http://localhost:8080/overlay/${REDACTED}/`,
+    );
+    expect(redactUrl("/api/overlay/state")).toBe("/api/overlay/state");
+    expect(redactUrl("/api/overlay/events")).toBe("/api/overlay/events");
+    const { log, lines } = capture("json");
+    log.debug("request", { method: "GET", path: `/overlay/${OVERLAY_TOKEN}`, status: 200 });
+    expect(lines.join("\n")).not.toContain(OVERLAY_TOKEN);
+  });
 });
