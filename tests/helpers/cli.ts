@@ -143,12 +143,17 @@ export class Scratch {
     };
   }
 
-  async cleanup(): Promise<void> {
+  /** Kills every process started here that is still running. */
+  async killProcesses(): Promise<void> {
     for (const proc of this.#procs) {
       proc.kill("SIGKILL");
       await proc.exited;
     }
     this.#procs.clear();
+  }
+
+  async cleanup(): Promise<void> {
+    await this.killProcesses();
     for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 }
