@@ -40,6 +40,34 @@ describe("cuebot serve", () => {
     expect(await server.stop("SIGINT")).toBe(0);
   });
 
+  test("a request in flight when SIGTERM arrives is answered before the process exits 0", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
+    const { hostname, port } = new URL(server.url);
+    let received = "";
+    const socket = await Bun.connect({
+      hostname,
+      port: Number(port),
+      socket: {
+        data(_socket, chunk) {
+          received += new TextDecoder().decode(chunk);
+        },
+      },
+    });
+    // Half a request: the server has the connection and the request line, not yet the end of the headers.
+    socket.write("GET /healthz HTTP/1.1\r\nHost: cuebot.test\r\n");
+    await Bun.sleep(100);
+    server.proc.kill("SIGTERM");
+    await Bun.sleep(300);
+    expect(server.proc.exitCode).toBeNull();
+
+    socket.write("Connection: close\r\n\r\n");
+    expect(await server.exited()).toBe(0);
+    socket.end();
+    expect(received).toStartWith("HTTP/1.1 200 OK\r\n");
+    expect(received).toEndWith('{"status":200,"data":{"ok":true}}');
+  });
+
   test("a fixed --port is used, and after shutdown nothing listens on it", async () => {
     const cwd = scratch.dir();
     const port = freePort();

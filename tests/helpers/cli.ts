@@ -79,6 +79,8 @@ export interface ServeProcess {
   stderr(): string;
   /** Sends the signal and waits for the exit code (SIGKILL after `timeoutMs`). */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number>;
+  /** Waits for the exit code without sending anything (SIGKILL after `timeoutMs`). */
+  exited(timeoutMs?: number): Promise<number>;
 }
 
 /**
@@ -126,19 +128,23 @@ export class Scratch {
       }
       await Bun.sleep(10);
     }
+    const exited = async (timeoutMs = 15_000) => {
+      const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+      const code = await proc.exited;
+      clearTimeout(timer);
+      await Promise.all([out.done, err.done]);
+      this.#procs.delete(proc);
+      return code;
+    };
     return {
       proc,
       url,
       stdout: () => out.text,
       stderr: () => err.text,
-      stop: async (signal = "SIGTERM", timeoutMs = 15_000) => {
+      exited,
+      stop: (signal = "SIGTERM", timeoutMs = 15_000) => {
         proc.kill(signal);
-        const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
-        const code = await proc.exited;
-        clearTimeout(timer);
-        await Promise.all([out.done, err.done]);
-        this.#procs.delete(proc);
-        return code;
+        return exited(timeoutMs);
       },
     };
   }
