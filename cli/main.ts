@@ -10,10 +10,7 @@ import { registerOverlayCommands } from "./commands/overlay.ts";
 import { registerRoleCommands } from "./commands/role.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerUsersCommands } from "./commands/users.ts";
-import { CliFailure, type CliIo, type GlobalOptions, processIo } from "./output.ts";
-
-/** Commander's own "you typed it wrong" outcomes (exit 2); help and version are successes. */
-const SUCCESS_CODES = new Set(["commander.helpDisplayed", "commander.help", "commander.version"]);
+import { CliFailure, type CliIo, flushOutput, type GlobalOptions, processIo } from "./output.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("cuebot");
@@ -55,7 +52,9 @@ export async function runCli(args: string[], io: CliIo = processIo): Promise<num
     await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return SUCCESS_CODES.has(error.code) ? 0 : 2;
+    // Help or version asked for is exit 0; help shown because a group lacks its subcommand
+    // (`cuebot role`) reports exit 1 to us, and like every parse error it is a usage error.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof CliFailure) {
       io.err(`cuebot: ${error.message}`);
       return error.exitCode;
@@ -71,5 +70,6 @@ export async function runCli(args: string[], io: CliIo = processIo): Promise<num
 
 if (import.meta.main) {
   const code = await runCli(process.argv.slice(2));
+  await flushOutput();
   process.exit(code);
 }

@@ -9,6 +9,20 @@ export const processIo: CliIo = {
   err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
 };
 
+/**
+ * Waits until everything written to stdout and stderr has left the process. Bun's `process.exit`
+ * drops what a slow reader (`cuebot users export x | jq`) has not taken yet, past the 64 KiB pipe
+ * buffer; ending the streams is what waits for it.
+ */
+export async function flushOutput(): Promise<void> {
+  const flush = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      stream.once("error", () => resolve());
+      stream.end(() => resolve());
+    });
+  await Promise.all([flush(process.stdout), flush(process.stderr)]);
+}
+
 /** Exit 1: the command could not do its work. Printed as `cuebot: <message>`. */
 export class CliFailure extends Error {
   readonly exitCode: number = 1;

@@ -107,7 +107,9 @@ export interface ConfigSources {
 
 export function resolveDataDir(flag: string | undefined, env: Record<string, string | undefined>): string {
   const raw = flag ?? env.CUEBOT_DATA_DIR ?? DEFAULT_DATA_DIR;
-  if (raw.trim() === "") throw new ConfigError("CUEBOT_DATA_DIR", "must not be empty");
+  if (raw.trim() === "") {
+    throw new ConfigError(flag === undefined ? "CUEBOT_DATA_DIR" : "--data-dir", "must not be empty");
+  }
   return resolve(raw);
 }
 

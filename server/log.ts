@@ -15,18 +15,26 @@ export interface Logger {
   isEnabled(level: LogLevel): boolean;
 }
 
-/** Field names whose values are secrets, wherever they appear. */
-const SECRET_FIELD = /secret|password|token|apikey|api_key|authorization|cookie|^code$|^key$/i;
+/** Field names whose values are secrets, wherever they appear (`x-api-key` too: headers get logged). */
+const SECRET_FIELD = /secret|password|token|api[-_]?key|authorization|cookie|^code$|^key$/i;
 /** Query parameters that carry credentials (chat bots and OBS can only send them in the URL). */
-const SECRET_QUERY = /^(apikey|api_key|token|access_token|refresh_token|code|state|client_secret)$/i;
+const SECRET_QUERY = /^(api[-_]?key|token|access_token|refresh_token|code|state|client_secret)$/i;
 
 export const REDACTED = "[redacted]";
 
-/** Replaces credential query values in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`). */
+/**
+ * The overlay page carries its token in the path (`/overlay/<token>`, CONTRACT §6): a path that starts
+ * there, at the start of the text, after a space or quote, or after a URL's host.
+ */
+const OVERLAY_PAGE_PATH = /(^|[\s"'(]|\/\/[^/\s"']+)\/overlay\/[^/?#\s"']+/g;
+
+/** Replaces credentials in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`, `/overlay/[redacted]`). */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
-    SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
-  );
+  return url
+    .replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
+      SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
+    )
+    .replace(OVERLAY_PAGE_PATH, `$1/overlay/${REDACTED}`);
 }
 
 function decodeSafe(text: string): string {
@@ -39,7 +47,8 @@ function decodeSafe(text: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return "[…]";
-  if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
+  if (typeof value === "string")
+    return value.includes("=") || value.includes("/overlay/") ? redactUrl(value) : value;
   if (value instanceof Error) return { name: value.name, message: redactUrl(value.message) };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (value && typeof value === "object") {

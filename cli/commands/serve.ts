@@ -10,7 +10,7 @@ import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
-export function registerServeCommand(program: Command, _io: CliIo, globals: () => GlobalOptions): void {
+export function registerServeCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
   addSettingsOptions(program.command("serve").description("run the server (migrations are applied first)"))
     .option(
       "--demo",
@@ -53,6 +53,8 @@ export function registerServeCommand(program: Command, _io: CliIo, globals: () =
         dataDir: config.dataDir,
         schemaVersion: ctx.schema.applied,
       });
+      // Scripts wait for this line (CONTRACT §3), so a quieter log level must not swallow it.
+      if (config.logLevel === "warn" || config.logLevel === "error") io.err(`listening on ${server.url}`);
 
       const signal = await new Promise<string>((resolve) => {
         process.once("SIGINT", () => resolve("SIGINT"));

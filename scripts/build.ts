@@ -1,0 +1,79 @@
+// Builds the single executable: `npm run build` → dist/cuebot (one file; runs with no node_modules).
+// Flags and why (DESIGN.md "Build", reference/platform-notes.md §2):
+//   --format=esm with --bytecode: bytecode alone switches to CJS, which bakes the build machine's paths in.
+//   --minify-whitespace --minify-syntax, never plain --minify: renaming identifiers breaks Elysia.
+//   --sourcemap: the map is embedded, so stack traces name our files; the .map beside it is not shipped.
+//   --no-compile-autoload-*: a stray .env or bunfig.toml in the folder it runs from must not change it.
+//   --reject-unresolved: a computed import() would build silently and fail at run time.
+// The version comes from package.json, inlined at build time (cli/main.ts imports it); checked below.
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+
+const root = resolve(import.meta.dir, "..");
+const entry = join(root, "cli", "main.ts");
+const outfile = join(root, "dist", "cuebot");
+
+const BUILD_FLAGS = [
+  "--compile",
+  "--format=esm",
+  "--bytecode",
+  "--minify-whitespace",
+  "--minify-syntax",
+  "--sourcemap",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  "--reject-unresolved",
+] as const;
+
+function fail(message: string): never {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
+async function run(cmd: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+const startedAt = performance.now();
+rmSync(outfile, { force: true });
+rmSync(`${outfile}.map`, { force: true });
+
+const build = await run([process.execPath, "build", ...BUILD_FLAGS, `--outfile=${outfile}`, entry], root);
+if (build.code !== 0) {
+  process.stderr.write(build.stdout + build.stderr);
+  fail(`bun build failed (exit ${build.code})`);
+}
+// The source map is inside the binary; the copy beside it is only clutter.
+rmSync(`${outfile}.map`, { force: true });
+
+// Prove it stands alone and carries its version: run it from an empty folder, far from node_modules.
+const empty = mkdtempSync(join(tmpdir(), "cuebot-build-check-"));
+try {
+  const version = await run([outfile, "--version"], empty);
+  if (version.code !== 0 || version.stdout.trim() !== pkg.version) {
+    fail(
+      `dist/cuebot --version printed "${version.stdout.trim()}${version.stderr.trim()}", expected ${pkg.version}`,
+    );
+  }
+} finally {
+  rmSync(empty, { recursive: true, force: true });
+}
+
+const megabytes = (statSync(outfile).size / 1024 / 1024).toFixed(1);
+const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+console.log(
+  `built ${relative(process.cwd(), outfile) || outfile} (cuebot ${pkg.version}, ${megabytes} MB) in ${seconds} s`,
+);

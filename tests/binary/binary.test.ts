@@ -1,0 +1,191 @@
+// The compiled dist/cuebot, copied ALONE into an empty folder: no node_modules, no sources, no
+// migrations folder. Built first when missing or older than the sources; CUEBOT_SKIP_BINARY=1 skips.
+
+import { Database } from "bun:sqlite";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { REPO_ROOT, runCuebot, Scratch, seedAccount } from "../helpers/cli.ts";
+
+const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
+if (SKIP) console.warn("binary: CUEBOT_SKIP_BINARY=1, skipping the tests of the compiled dist/cuebot");
+
+const BUILT = join(REPO_ROOT, "dist", "cuebot");
+const scratch = new Scratch();
+let home: string;
+/** The binary's own folder holds nothing else. */
+let binary: string;
+
+/** Newest modification time of anything that goes into the binary. */
+function newestSource(): number {
+  let newest = statSync(join(REPO_ROOT, "package.json")).mtimeMs;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ["cli", "server", "db"]) walk(join(REPO_ROOT, dir));
+  return newest;
+}
+
+async function ensureBuilt(): Promise<void> {
+  const reason = !existsSync(BUILT)
+    ? "dist/cuebot is missing"
+    : statSync(BUILT).mtimeMs < newestSource()
+      ? "dist/cuebot is older than the sources"
+      : null;
+  if (!reason) return;
+  console.log(`binary: ${reason}; running scripts/build.ts`);
+  const build = Bun.spawn([process.execPath, join(REPO_ROOT, "scripts", "build.ts")], {
+    cwd: REPO_ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await build.exited) !== 0) throw new Error("scripts/build.ts failed");
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+const cuebot = (args: string[], cwd = home, env: Record<string, string> = {}) =>
+  runCuebot(args, { cwd, command: [binary], env });
+
+describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+    home = scratch.dir("cuebot-binary-");
+    chmodSync(home, 0o755);
+    binary = join(home, "cuebot");
+    copyFileSync(BUILT, binary);
+    chmodSync(binary, 0o755);
+    console.log(`binary: dist/cuebot is ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB`);
+  }, 120_000);
+  afterAll(() => scratch.cleanup());
+  // A failed test must not leave its server running into the next one; folders go at the end.
+  afterEach(() => scratch.killProcesses());
+
+  test("--version is baked in", async () => {
+    expect(await cuebot(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
+  test("init → serve --port 0 → /healthz 200 → SIGTERM → exit 0", async () => {
+    const init = await cuebot(["init"]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("http://localhost:8080/auth/callback");
+    expect(statSync(join(home, "cuebot-data", "secret.key")).mode & 0o777).toBe(0o600);
+
+    const server = await scratch.serve(["serve", "--port", "0"], { cwd: home, command: [binary] });
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 200, data: { ok: true } });
+    expect(await server.stop("SIGTERM")).toBe(0);
+    // Nothing appeared beside the binary but its data folder.
+    expect(readdirSync(home).sort()).toEqual(["cuebot", "cuebot-data"]);
+  });
+
+  test("the admin commands work on that data folder (also while serving)", async () => {
+    if (!existsSync(join(home, "cuebot-data", "cuebot.db"))) expect((await cuebot(["init"])).code).toBe(0);
+    const { apiKey } = seedAccount(join(home, "cuebot-data"), "alice");
+
+    const migrate = await cuebot(["migrate"]);
+    expect(migrate).toEqual({
+      code: 0,
+      stdout: "schema version 1 (0000_init); already up to date\n",
+      stderr: "",
+    });
+    const server = await scratch.serve(["serve", "--port", "0"], { cwd: home, command: [binary] });
+
+    const list = await cuebot(["users", "list", "--json"]);
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as { login: string; role: string }[]).map((a) => a.login)).toEqual([
+      "alice",
+    ]);
+    expect((await cuebot(["key", "show", "alice"])).stdout).toBe(`${apiKey}\n`);
+    expect((await cuebot(["role", "set", "alice", "vip"])).code).toBe(0);
+
+    const backupFile = join(scratch.dir(), "backup.db");
+    const backup = await cuebot(["backup", backupFile]);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toStartWith(`backup written to ${backupFile}`);
+    const copy = new Database(backupFile, { readonly: true });
+    expect(copy.query("SELECT login, role FROM accounts").all()).toEqual([{ login: "alice", role: "VIP" }]);
+    copy.close();
+    expect((await cuebot(["backup", backupFile])).code).toBe(1);
+
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("a .env or bunfig.toml in the working folder is ignored", async () => {
+    const cwd = scratch.dir();
+    writeFileSync(join(cwd, ".env"), "CUEBOT_LOG=nonsense\nCUEBOT_PORT=abc\n");
+    writeFileSync(join(cwd, "bunfig.toml"), 'preload = ["./missing.ts"]\n');
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], {
+      cwd,
+      command: [binary],
+    });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  });
+
+  test("cold start: exec → first /healthz 200", async () => {
+    const dataDir = join(scratch.dir(), "data");
+    expect((await cuebot(["init", "--data-dir", dataDir])).code).toBe(0);
+    const port = freePort();
+    const startedAt = performance.now();
+    const server = scratch.serve(["serve", "--port", String(port), "--data-dir", dataDir], {
+      cwd: home,
+      command: [binary],
+    });
+    let ready = false;
+    while (!ready && performance.now() - startedAt < 10_000) {
+      ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (!ready) await Bun.sleep(2);
+    }
+    const coldStartMs = performance.now() - startedAt;
+    expect(ready).toBe(true);
+    console.log(`binary: cold start (exec → first /healthz 200) ${coldStartMs.toFixed(0)} ms`);
+    expect(await (await server).stop()).toBe(0);
+  });
+
+  test.skipIf(process.getuid?.() !== 0 || !Bun.which("setpriv"))(
+    "as an unprivileged user: runs in its own folder, and a folder it cannot write is refused",
+    async () => {
+      const asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary];
+      const own = scratch.dir();
+      chmodSync(own, 0o777);
+      const dataDir = join(own, "data");
+      const init = await runCuebot(["init", "--data-dir", dataDir], { cwd: own, command: asNobody });
+      expect(init.code).toBe(0);
+      expect(statSync(join(dataDir, "secret.key")).uid).toBe(65534);
+      const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], {
+        cwd: own,
+        command: asNobody,
+      });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(await server.stop()).toBe(0);
+
+      const rootOwned = scratch.dir();
+      chmodSync(rootOwned, 0o755);
+      const refused = await runCuebot(["serve", "--port", "0", "--data-dir", rootOwned], {
+        cwd: own,
+        command: asNobody,
+      });
+      expect(refused).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `cuebot: data folder ${rootOwned} is not writable (EACCES)\n`,
+      });
+    },
+  );
+});

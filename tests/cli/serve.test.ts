@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Scratch } from "../helpers/cli.ts";
+
+const scratch = new Scratch();
+afterEach(() => scratch.cleanup());
+
+/** A port nothing listens on right now (the OS picks it, we release it). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+describe("cuebot serve", () => {
+  test("--port 0: prints the real port, answers /healthz over loopback, SIGTERM exits 0", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url).not.toEndWith(":0");
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 200, data: { ok: true } });
+
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stdout()).toContain("shutting down");
+    // The first run created the data folder by itself.
+    expect(statSync(join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dataDir, "config.json"))).toBe(true);
+  });
+
+  test("SIGINT also stops it with exit 0", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("a request in flight when SIGTERM arrives is answered before the process exits 0", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
+    const { hostname, port } = new URL(server.url);
+    let received = "";
+    const socket = await Bun.connect({
+      hostname,
+      port: Number(port),
+      socket: {
+        data(_socket, chunk) {
+          received += new TextDecoder().decode(chunk);
+        },
+      },
+    });
+    // Half a request: the server has the connection and the request line, not yet the end of the headers.
+    socket.write("GET /healthz HTTP/1.1\r\nHost: cuebot.test\r\n");
+    await Bun.sleep(100);
+    server.proc.kill("SIGTERM");
+    await Bun.sleep(300);
+    expect(server.proc.exitCode).toBeNull();
+
+    socket.write("Connection: close\r\n\r\n");
+    expect(await server.exited()).toBe(0);
+    socket.end();
+    expect(received).toStartWith("HTTP/1.1 200 OK\r\n");
+    expect(received).toEndWith('{"status":200,"data":{"ok":true}}');
+  });
+
+  test("a fixed --port is used, and after shutdown nothing listens on it", async () => {
+    const cwd = scratch.dir();
+    const port = freePort();
+    const server = await scratch.serve(["serve", "--port", String(port), "--data-dir", join(cwd, "data")], {
+      cwd,
+    });
+    expect(server.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
+  test("CUEBOT_PORT and CUEBOT_HOST are honoured; the flag wins over the environment", async () => {
+    const cwd = scratch.dir();
+    const envPort = freePort();
+    const fromEnv = await scratch.serve(["serve", "--data-dir", join(cwd, "data")], {
+      cwd,
+      env: { CUEBOT_PORT: String(envPort), CUEBOT_HOST: "127.0.0.1" },
+    });
+    expect(fromEnv.url).toBe(`http://127.0.0.1:${envPort}`);
+    expect(await fromEnv.stop()).toBe(0);
+
+    const flagWins = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], {
+      cwd,
+      env: { CUEBOT_PORT: "1" },
+    });
+    expect(flagWins.url).not.toEndWith(":1");
+    expect((await fetch(`${flagWins.url}/healthz`)).status).toBe(200);
+    expect(await flagWins.stop()).toBe(0);
+  });
+
+  test("the JSON log says where it listens and never prints the provider secret", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(
+      ["serve", "--port", "0", "--data-dir", join(cwd, "data"), "--log-format", "json"],
+      { cwd, env: { CUEBOT_TWITCH_CLIENT_ID: "cid", CUEBOT_TWITCH_CLIENT_SECRET: "very-secret-value" } },
+    );
+    await fetch(`${server.url}/healthz?apiKey=11111111-2222-4333-8444-555555555555`);
+    expect(await server.stop()).toBe(0);
+    const lines = server
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: string; msg: string; time: string });
+    expect(lines.some((l) => l.level === "info" && l.msg === `listening on ${server.url}`)).toBe(true);
+    expect(server.stdout()).not.toContain("very-secret-value");
+    expect(server.stdout()).not.toContain("11111111-2222-4333-8444-555555555555");
+  });
+
+  test("with --log error it still prints the line saying where it listens", async () => {
+    const cwd = scratch.dir();
+    const server = await scratch.serve(
+      ["serve", "--port", "0", "--log", "error", "--data-dir", join(cwd, "d")],
+      {
+        cwd,
+        timeoutMs: 3_000,
+      },
+    );
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    // The log stays quiet (stdout is the log stream); the readiness line goes to stderr.
+    expect(server.stdout()).toBe("");
+    expect(server.stderr()).toBe(`listening on ${server.url}\n`);
+  });
+
+  test("a port already in use: exit 1 and one line saying so", async () => {
+    const cwd = scratch.dir();
+    const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+    try {
+      const result = await scratch.run(
+        ["serve", "--port", String(holder.port), "--data-dir", join(cwd, "data")],
+        { cwd },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `cuebot: cannot listen on 127.0.0.1:${holder.port}: the address is already in use\n`,
+      );
+    } finally {
+      holder.stop(true);
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
+
+const scratch = new Scratch();
+let cwd: string;
+let dataDir: string;
+let alice: ReturnType<typeof seedAccount>;
+let bob: ReturnType<typeof seedAccount>;
+beforeEach(async () => {
+  cwd = scratch.dir();
+  dataDir = await initDataDir(cwd);
+  alice = seedAccount(dataDir, "alice", "Alice");
+  bob = seedAccount(dataDir, "bob", "BoB");
+});
+afterEach(() => scratch.cleanup());
+
+const cuebot = (...args: string[]) => scratch.run([...args, "--data-dir", dataDir], { cwd });
+const NO_ACCOUNT = 'cuebot: no account with login "ghost" (the streamer must log in once first)\n';
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+function expectNoSecrets(text: string) {
+  for (const secret of [alice.apiKey, alice.overlayToken, bob.apiKey, bob.overlayToken]) {
+    expect(text).not.toContain(secret);
+  }
+}
+
+describe("cuebot users", () => {
+  test("users list --json: [{id, login, displayName, role, createdAt}]", async () => {
+    const result = await cuebot("users", "list", "--json");
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Record<string, string>[];
+    expect(rows.map((r) => Object.keys(r))).toEqual([
+      ["id", "login", "displayName", "role", "createdAt"],
+      ["id", "login", "displayName", "role", "createdAt"],
+    ]);
+    expect(rows.map((r) => [r.id, r.login, r.displayName, r.role])).toEqual([
+      [alice.account.twitchUserId, "alice", "Alice", "Default"],
+      [bob.account.twitchUserId, "bob", "BoB", "Default"],
+    ]);
+    for (const row of rows) expect(row.createdAt).toMatch(ISO);
+    expectNoSecrets(result.stdout);
+  });
+
+  test("users list for people: a table, and (none) when empty", async () => {
+    const result = await cuebot("users", "list");
+    expect(result.code).toBe(0);
+    const [header, ...lines] = result.stdout.trimEnd().split("\n");
+    expect(header).toMatch(/^LOGIN\s+DISPLAY NAME\s+ROLE\s+ID\s+CREATED$/);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^alice\s+Alice\s+Default\s+\d+\s+\d{4}-\d\d-\d\d$/);
+
+    const emptyDir = await initDataDir(scratch.dir());
+    const empty = await scratch.run(["users", "list", "--data-dir", emptyDir], { cwd });
+    expect(empty.stdout).toBe("(none)\n");
+    const emptyJson = await scratch.run(["users", "list", "--json", "--data-dir", emptyDir], { cwd });
+    expect(JSON.parse(emptyJson.stdout)).toEqual([]);
+  });
+
+  test("users show: one account, never its key or tokens", async () => {
+    const human = await cuebot("users", "show", "alice");
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain("login:           alice");
+    expect(human.stdout).toContain("display name:    Alice");
+    expect(human.stdout).toContain("role:            Default");
+    expectNoSecrets(human.stdout);
+
+    const json = await cuebot("users", "show", "alice", "--json");
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: alice.account.twitchUserId,
+      login: "alice",
+      displayName: "Alice",
+      role: "Default",
+      panelLimitOverride: null,
+      timezone: "UTC",
+      grantedScopes: [],
+    });
+    expectNoSecrets(json.stdout);
+  });
+
+  test("users export: the account's data as JSON on stdout, never keys or tokens", async () => {
+    await cuebot("role", "set", "alice", "vip");
+    const result = await cuebot("users", "export", "alice");
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout) as {
+      format: string;
+      profile: { login: string };
+      role: string;
+      auditLog: { action: string }[];
+      settings: unknown[];
+      events: unknown[];
+    };
+    expect(document.format).toBe("cuebot-account-export/1");
+    expect(document.profile.login).toBe("alice");
+    expect(document.role).toBe("VIP");
+    expect(document.auditLog.map((a) => a.action)).toEqual(["account.create", "role.set"]);
+    expect(document).toHaveProperty("overlayState");
+    expect(Array.isArray(document.settings)).toBe(true);
+    expect(Array.isArray(document.events)).toBe(true);
+    expectNoSecrets(result.stdout);
+  });
+
+  test("users export --out FILE writes the same document to a file only its owner can read", async () => {
+    const file = join(cwd, "alice.json");
+    const result = await cuebot("users", "export", "alice", "--out", file);
+    expect(result).toEqual({ code: 0, stdout: `exported alice to ${file}\n`, stderr: "" });
+    const document = JSON.parse(readFileSync(file, "utf8")) as { profile: { login: string } };
+    expect(document.profile.login).toBe("alice");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expectNoSecrets(readFileSync(file, "utf8"));
+
+    const json = await cuebot("users", "export", "bob", "--out", join(cwd, "bob.json"), "--json");
+    expect(JSON.parse(json.stdout)).toEqual({ login: "bob", file: join(cwd, "bob.json") });
+  });
+
+  test("users export --out into a missing folder: exit 1 naming the file", async () => {
+    const file = join(cwd, "missing", "alice.json");
+    const result = await cuebot("users", "export", "alice", "--out", file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`cuebot: cannot write ${file} (ENOENT)\n`);
+  });
+
+  test("users delete --yes removes the account and everything of it", async () => {
+    const result = await cuebot("users", "delete", "alice", "--yes");
+    expect(result).toEqual({ code: 0, stdout: "deleted alice\n", stderr: "" });
+    const list = JSON.parse((await cuebot("users", "list", "--json")).stdout) as { login: string }[];
+    expect(list.map((a) => a.login)).toEqual(["bob"]);
+    expect((await cuebot("key", "show", "alice")).code).toBe(1);
+
+    const json = await cuebot("users", "delete", "bob", "--yes", "--json");
+    expect(JSON.parse(json.stdout)).toEqual({ login: "bob", deleted: true, providerTokenRevoked: false });
+    expect((await cuebot("users", "list")).stdout).toBe("(none)\n");
+  });
+
+  test("users delete without --yes: exit 2 and nothing is deleted", async () => {
+    const result = await cuebot("users", "delete", "alice");
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      'cuebot: refusing to delete "alice" without --yes (this removes the account and all of its data)\n',
+    );
+    expect((await cuebot("key", "show", "alice")).stdout).toBe(`${alice.apiKey}\n`);
+    // Usage before lookup: an unknown login without --yes is still the usage error.
+    expect((await cuebot("users", "delete", "ghost")).code).toBe(2);
+  });
+
+  test("an unknown login: exit 1 with the contract's message for show, export and delete", async () => {
+    for (const args of [
+      ["users", "show", "ghost"],
+      ["users", "export", "ghost"],
+      ["users", "delete", "ghost", "--yes"],
+    ]) {
+      expect(await cuebot(...args)).toEqual({ code: 1, stdout: "", stderr: NO_ACCOUNT });
+    }
+  });
+});

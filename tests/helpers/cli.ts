@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import { loadConfig } from "../../server/config.ts";
+import { createContext } from "../../server/context.ts";
+import { createLogger } from "../../server/log.ts";
+import { createTestAccount } from "./context.ts";
+
+export const REPO_ROOT = resolve(import.meta.dir, "../..");
+export const CLI_ENTRY = join(REPO_ROOT, "cli", "main.ts");
+/** How the CLI is started from source: `bun cli/main.ts …`. */
+export const SOURCE_CLI: readonly string[] = [process.execPath, CLI_ENTRY];
+
+/** The test runner's environment without any CUEBOT_* setting, so only what a test passes counts. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("CUEBOT_")) env[name] = value;
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+export interface RunOptions {
+  /** Working folder; defaults to a fresh scratch folder so nothing lands in the repository. */
+  cwd: string;
+  env?: Record<string, string>;
+  /** The program to run instead of `bun cli/main.ts` (the compiled binary, or a setpriv prefix). */
+  command?: readonly string[];
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one command line to completion as a real process. */
+export async function runCuebot(args: string[], options: RunOptions): Promise<CliResult> {
+  const proc = Bun.spawn([...(options.command ?? SOURCE_CLI), ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+/** Collects a stream's text as it arrives, so a test can wait for a line while the process runs. */
+class StreamText {
+  text = "";
+  readonly done: Promise<void>;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.done = (async () => {
+      const decoder = new TextDecoder();
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.text += decoder.decode(value, { stream: true });
+      }
+      this.text += decoder.decode();
+    })();
+  }
+}
+
+export interface ServeProcess {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** `http://host:port` from the "listening on" line. */
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Sends the signal and waits for the exit code (SIGKILL after `timeoutMs`). */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number>;
+  /** Waits for the exit code without sending anything (SIGKILL after `timeoutMs`). */
+  exited(timeoutMs?: number): Promise<number>;
+}
+
+/**
+ * Keeps track of what a test file creates (folders, processes) so `afterEach(() => scratch.cleanup())`
+ * removes every folder and kills every process still running, whatever the test did.
+ */
+export class Scratch {
+  readonly #dirs: string[] = [];
+  readonly #procs = new Set<Subprocess>();
+
+  dir(prefix = "cuebot-cli-"): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.#dirs.push(dir);
+    return dir;
+  }
+
+  run(args: string[], options: RunOptions): Promise<CliResult> {
+    return runCuebot(args, options);
+  }
+
+  /** Starts a long-running command (serve) and waits for its "listening on" line. */
+  async serve(args: string[], options: RunOptions & { timeoutMs?: number }): Promise<ServeProcess> {
+    const proc = Bun.spawn([...(options.command ?? SOURCE_CLI), ...args], {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.#procs.add(proc);
+    const out = new StreamText(proc.stdout);
+    const err = new StreamText(proc.stderr);
+    const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+    let url: string | undefined;
+    while (!url) {
+      // A complete line only: the URL is followed by a quote (json) or a space/newline (pretty).
+      url = /listening on (http:\/\/[^\s"]+)["\s]/.exec(`${out.text}${err.text}`)?.[1];
+      if (url) break;
+      if (proc.exitCode !== null || Date.now() > deadline) {
+        proc.kill("SIGKILL");
+        await proc.exited;
+        throw new Error(
+          `serve did not report "listening on" (exit ${proc.exitCode ?? proc.signalCode})\nstdout: ${out.text}\nstderr: ${err.text}`,
+        );
+      }
+      await Bun.sleep(10);
+    }
+    const exited = async (timeoutMs = 15_000) => {
+      const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+      const code = await proc.exited;
+      clearTimeout(timer);
+      await Promise.all([out.done, err.done]);
+      this.#procs.delete(proc);
+      return code;
+    };
+    return {
+      proc,
+      url,
+      stdout: () => out.text,
+      stderr: () => err.text,
+      exited,
+      stop: (signal = "SIGTERM", timeoutMs = 15_000) => {
+        proc.kill(signal);
+        return exited(timeoutMs);
+      },
+    };
+  }
+
+  /** Kills every process started here that is still running. */
+  async killProcesses(): Promise<void> {
+    for (const proc of this.#procs) {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
+    this.#procs.clear();
+  }
+
+  async cleanup(): Promise<void> {
+    await this.killProcesses();
+    for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Creates an account in a data folder the way a first login does, from outside the CLI (the CLI
+ * cannot create accounts). The connection is closed again before returning.
+ */
+export function seedAccount(dataDir: string, login: string, displayName = login) {
+  const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+  });
+  try {
+    return createTestAccount(ctx, { login, displayName });
+  } finally {
+    ctx.close();
+  }
+}
+
+/** Runs `init` in `cwd` and returns the new data folder (`<cwd>/data`). */
+export async function initDataDir(cwd: string, command?: readonly string[]): Promise<string> {
+  const dataDir = join(cwd, "data");
+  const result = await runCuebot(["init", "--data-dir", dataDir], {
+    cwd,
+    ...(command ? { command } : {}),
+  });
+  if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
+  return dataDir;
+}

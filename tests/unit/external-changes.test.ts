@@ -1,0 +1,111 @@
+// A running server must see what the CLI changes (key rotation, roles) without a restart: another
+// connection's commit moves SQLite's data_version, the server's poll calls check(), caches flush.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createApp } from "../../server/app.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type Context, createContext } from "../../server/context.ts";
+import {
+  assignRole,
+  requireAccount,
+  rotateApiKey,
+  rotateOverlayToken,
+} from "../../server/identity/accounts.ts";
+import { listen } from "../../server/listen.ts";
+import { createLogger } from "../../server/log.ts";
+import { initDataDir, Scratch } from "../helpers/cli.ts";
+import { createTestAccount, createTestContext, type TestContext } from "../helpers/context.ts";
+
+let server: TestContext;
+/** A second context on the same data folder, with its own connection: what the CLI process opens. */
+let cli: Context;
+beforeEach(() => {
+  server = createTestContext();
+  cli = createContext(loadConfig({ dataDir: server.dataDir, env: {} }), {
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+  });
+});
+afterEach(() => {
+  cli.close();
+  server.cleanup();
+});
+
+describe("ExternalChanges", () => {
+  test("fires after another connection commits, and only then", () => {
+    let flushes = 0;
+    server.ctx.externalChanges.subscribe(() => flushes++);
+    expect(server.ctx.externalChanges.check()).toBe(false);
+
+    // The server's own writes are not outside changes.
+    createTestAccount(server.ctx, { login: "alice" });
+    expect(server.ctx.externalChanges.check()).toBe(false);
+
+    assignRole(cli, requireAccount(cli, "alice"), "Pro", "cli");
+    expect(server.ctx.externalChanges.check()).toBe(true);
+    expect(flushes).toBe(1);
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    expect(flushes).toBe(1);
+  });
+
+  test("an API key rotated by the other process stops working once check() ran", () => {
+    const { account, apiKey: oldKey } = createTestAccount(server.ctx, { login: "alice" });
+    expect(server.ctx.accounts.byCredential("api-key", oldKey)?.id).toBe(account.id);
+
+    const newKey = rotateApiKey(cli, requireAccount(cli, "alice"), "cli");
+    expect(server.ctx.accounts.byCredential("api-key", oldKey)?.id).toBe(account.id);
+    expect(server.ctx.externalChanges.check()).toBe(true);
+
+    expect(server.ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
+    expect(server.ctx.accounts.byCredential("api-key", newKey)?.id).toBe(account.id);
+  });
+
+  test("a role set by the other process shows in the server's cached account after check()", () => {
+    const { account, overlayToken } = createTestAccount(server.ctx, { login: "alice" });
+    expect(server.ctx.accounts.account(account.id)?.role).toBe("Default");
+    assignRole(cli, requireAccount(cli, "alice"), "Partner", "cli");
+    expect(server.ctx.accounts.account(account.id)?.role).toBe("Default");
+    server.ctx.externalChanges.check();
+    expect(server.ctx.accounts.account(account.id)?.role).toBe("Partner");
+
+    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)?.id).toBe(account.id);
+    const newToken = rotateOverlayToken(cli, requireAccount(cli, "alice"), "cli");
+    // Until the poll sees the commit, the cached answer stands.
+    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)?.id).toBe(account.id);
+    server.ctx.externalChanges.check();
+    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)).toBeNull();
+    expect(server.ctx.accounts.byCredential("overlay-token", newToken)?.id).toBe(account.id);
+  });
+});
+
+describe("a running server and the real CLI process", () => {
+  const scratch = new Scratch();
+  afterEach(() => scratch.cleanup());
+
+  test("key rotate in another process reaches the listening server's cache within a second", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd);
+    const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+      log: createLogger({ level: "error", format: "json", write: () => {} }),
+    });
+    try {
+      ctx.config.port = 0;
+      const { apiKey: oldKey } = createTestAccount(ctx, { login: "alice" });
+      const running = listen(ctx, createApp(ctx));
+      try {
+        expect(ctx.accounts.byCredential("api-key", oldKey)).not.toBeNull();
+        const rotated = await scratch.run(["key", "rotate", "alice", "--data-dir", dataDir], { cwd });
+        expect(rotated.code).toBe(0);
+        const newKey = rotated.stdout.trim();
+        const deadline = performance.now() + 1_000;
+        while (ctx.accounts.byCredential("api-key", oldKey) !== null && performance.now() < deadline) {
+          await Bun.sleep(25);
+        }
+        expect(ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
+        expect(ctx.accounts.byCredential("api-key", newKey)).not.toBeNull();
+      } finally {
+        await running.stop(0);
+      }
+    } finally {
+      ctx.close();
+    }
+  });
+});
