@@ -3,12 +3,12 @@ import { join } from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 
-/** The real upstream descriptions in ../shared/reference/data, so our simulators stay honest. */
-const DATA = join(import.meta.dir, "..", "..", "..", "shared", "reference", "data");
+/** The real upstream descriptions (copied into tests/fixtures), so our simulators stay honest. */
+const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
-export const HELIX_OPENAPI = join(DATA, "twitch", "helix-openapi.json");
-export const GAME_OPENAPI = join(DATA, "game-provider", "henrikdev-openapi.json");
-export const GAME_FIXTURES = join(DATA, "game-provider", "fixtures");
+export const HELIX_OPENAPI = join(FIXTURES, "twitch", "helix-openapi.json");
+export const GAME_OPENAPI = join(FIXTURES, "game-provider", "henrikdev-openapi.json");
+export const GAME_FIXTURES = join(FIXTURES, "game-provider");
 
 interface OpenApiDocument {
   components: { schemas: Record<string, unknown> };
