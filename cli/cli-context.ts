@@ -3,6 +3,7 @@ import { SchemaTooNewError } from "../db/migrate.ts";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
 import { type Context, createContext } from "../server/context.ts";
 import { assertDataDirExists, DataDirError } from "../server/data-dir.ts";
+import { SecretKeyError } from "../server/identity/secrets.ts";
 import { createLogger } from "../server/log.ts";
 import { CliFailure, type GlobalOptions } from "./output.ts";
 
@@ -12,7 +13,8 @@ export function asCliFailure(error: unknown): never {
     error instanceof ConfigError ||
     error instanceof DataDirError ||
     error instanceof DatabaseOpenError ||
-    error instanceof SchemaTooNewError
+    error instanceof SchemaTooNewError ||
+    error instanceof SecretKeyError
   ) {
     throw new CliFailure(error.message);
   }

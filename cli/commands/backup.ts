@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { withCliContext } from "../cli-context.ts";
@@ -22,6 +22,8 @@ export function registerBackupCommand(program: Command, io: CliIo, globals: () =
         const temporary = `${file}.partial-${process.pid}`;
         try {
           ctx.database.sqlite.run("VACUUM INTO ?", [temporary]);
+          // A backup holds every account's data: readable by its owner only.
+          chmodSync(temporary, 0o600);
           renameSync(temporary, file);
         } catch (error) {
           rmSync(temporary, { force: true });

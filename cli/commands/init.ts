@@ -35,7 +35,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
           kept.push(key);
           continue;
         }
-        (next as Record<string, unknown>)[key] = key === "trustProxy" ? value === "true" : value;
+        (next as Record<string, unknown>)[key] = storedValue(key, value);
         written.push(key);
       }
       writeConfigFile(config.dataDir, next);
@@ -85,4 +85,11 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
       );
       io.out(lines.join("\n"));
     });
+}
+
+/** config.json keeps numbers as numbers and flags as booleans, as a person would write it. */
+function storedValue(key: keyof StoredConfig, value: string): string | number | boolean {
+  if (key === "trustProxy") return value === "true";
+  if (key === "port") return Number(value);
+  return value;
 }

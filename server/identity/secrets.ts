@@ -2,6 +2,9 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** The secret key file is missing its content or damaged: nothing sealed with it can be opened. */
+export class SecretKeyError extends Error {}
+
 /** What a sealed value is for; each purpose gets its own key so one can never open another's box. */
 export type SecretPurpose = "api-key" | "overlay-token" | "oauth-token";
 
@@ -62,7 +65,9 @@ export function loadOrCreateSecretKey(dataDir: string): { key: Buffer; created: 
 function readSecretKey(path: string): Buffer {
   const text = readFileSync(path, "utf8").trim();
   if (!/^[0-9a-f]{64}$/.test(text)) {
-    throw new Error(`${path} is not a cuebot secret key (expected 64 hex characters)`);
+    throw new SecretKeyError(
+      `${path} is not a cuebot secret key (expected 64 hex characters); restore it from your backup — API keys and tokens cannot be read without it`,
+    );
   }
   return Buffer.from(text, "hex");
 }

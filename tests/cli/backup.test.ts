@@ -41,6 +41,8 @@ describe("cuebot backup", () => {
       `backup written to ${file} (${statSync(file).size} bytes, schema version 1)\n`,
     );
     expect(inspect(file)).toEqual({ integrity: "ok", logins: ["alice"], migrations: 1 });
+    // It holds every account's data: readable by its owner only.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     // The copy is one self-contained file (VACUUM INTO), no leftovers beside it.
     expect(readdirSync(cwd).sort()).toEqual(["backup.db", "data"]);
   });

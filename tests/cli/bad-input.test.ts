@@ -269,6 +269,23 @@ describe("a data folder that cannot be used", () => {
     expect(readFileSync(dbPath, "utf8")).toBe("these are my notes, not a database\n");
   });
 
+  test("a damaged secret.key: exit 1 naming it and saying what it protects", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd);
+    writeFileSync(join(dataDir, "secret.key"), "not hex\n");
+    for (const args of [
+      ["serve", "--port", "0"],
+      ["users", "list"],
+    ]) {
+      const result = await scratch.run([...args, "--data-dir", dataDir], { cwd });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `cuebot: ${join(dataDir, "secret.key")} is not a cuebot secret key (expected 64 hex characters); restore it from your backup — API keys and tokens cannot be read without it\n`,
+      );
+    }
+    expect(readFileSync(join(dataDir, "secret.key"), "utf8")).toBe("not hex\n");
+  });
+
   test("a database written by a newer cuebot: serve and migrate refuse, exit 1, nothing changed", async () => {
     const cwd = scratch.dir();
     const dataDir = await initDataDir(cwd);

@@ -132,5 +132,7 @@ describe("cuebot init", () => {
       schemaVersion: 1,
       redirectUrl: "http://localhost:9000/auth/callback",
     });
+    // Stored the way a person would write it: a number, not "9000".
+    expect(JSON.parse(readFileSync(join(dataDir, "config.json"), "utf8"))).toEqual({ port: 9000 });
   });
 });
