@@ -52,16 +52,11 @@ export function invalidApiKey(): ApiError {
 /** The API key's account, or null when no key was presented; a wrong key is an error. */
 export function optionalApiKey(ctx: Context, request: Request): ApiKeyPrincipal | null {
   const presented = presentedCredentials(request);
-  if (!presented.apiKey) {
-    if (presented.overlayToken) {
-      throw new ApiError(
-        401,
-        "missing_api_key",
-        "An overlay token only reads overlays; use the API key here.",
-      );
-    }
-    return null;
+  // An overlay token only ever reads overlays: presented here, even beside a key, it is refused.
+  if (presented.overlayToken) {
+    throw new ApiError(401, "missing_api_key", "An overlay token only reads overlays; use the API key here.");
   }
+  if (!presented.apiKey) return null;
   const account = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
   // A wrong key counts against the caller's address; past the limit, every further try is a 429.
   if (!account) throw failedAuthentication(ctx.limits, request, invalidApiKey());

@@ -6,20 +6,35 @@ import { enforceLimit } from "./quota.ts";
 /** The panel session cookie; only its presence matters here, the auth layer checks its value. */
 const SESSION_COOKIE = /(?:^|;)\s*app_sess=[^;\s]/;
 
+type Credential = "apiKey" | "session" | "overlayToken";
+
 /**
- * Whether the request presents any credential (API key, session cookie, overlay token). Only presence
- * is checked: a wrong credential is the auth layer's business, counted as a failed authentication.
+ * The credentials that can authenticate a path: bot commands and the game API take the API key; the
+ * panel takes the session (get-clips and chatters also the key); overlay reads take the overlay token.
+ * Anything else presented there authenticates nothing, so it must not lift the anonymous limit.
+ */
+function acceptedCredentials(pathname: string): readonly Credential[] {
+  if (pathname.startsWith("/api/overlay/")) return ["overlayToken"];
+  if (pathname === "/api/dashboard/get-clips" || pathname === "/api/dashboard/chatters")
+    return ["apiKey", "session"];
+  if (pathname.startsWith("/api/dashboard/") || pathname === "/api/system/validate") return ["session"];
+  return ["apiKey"];
+}
+
+/**
+ * Whether the request presents a credential this path accepts. Only presence is checked: a wrong one
+ * is the auth layer's business, counted as a failed authentication.
  */
 export function presentsCredential(request: Request, url: URL): boolean {
   const { headers } = request;
   const present = (value: string | null) => value !== null && value.trim() !== "";
-  return (
-    present(url.searchParams.get("apiKey")) ||
-    present(headers.get("x-api-key")) ||
-    present(url.searchParams.get("token")) ||
-    present(headers.get("x-overlay-token")) ||
-    SESSION_COOKIE.test(headers.get("cookie") ?? "")
-  );
+  return acceptedCredentials(url.pathname).some((credential) => {
+    if (credential === "apiKey")
+      return present(url.searchParams.get("apiKey")) || present(headers.get("x-api-key"));
+    if (credential === "overlayToken")
+      return present(url.searchParams.get("token")) || present(headers.get("x-overlay-token"));
+    return SESSION_COOKIE.test(headers.get("cookie") ?? "");
+  });
 }
 
 /**

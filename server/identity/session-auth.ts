@@ -40,13 +40,12 @@ export function clearSessionCookie(ctx: SessionContext): string {
  * bad, expired or foreign session is answered 401 and its cookie cleared.
  */
 export function requireSession(ctx: SessionContext, request: Request, set: HeaderBag): SessionPrincipal {
-  const token = readCookie(request, SESSION_COOKIE);
-  if (!token) {
-    if (presentedCredentials(request).overlayToken) {
-      throw notAuthenticated("An overlay token only reads overlays; log in to the dashboard instead.");
-    }
-    throw notAuthenticated();
+  // An overlay token is never a panel credential, not even beside a session (CONTRACT §4).
+  if (presentedCredentials(request).overlayToken) {
+    throw notAuthenticated("An overlay token only reads overlays; log in to the dashboard instead.");
   }
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token) throw notAuthenticated();
   const session = validateSession(ctx, token);
   if (!session) {
     const ended = new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {

@@ -17,14 +17,15 @@ type HeaderBag = { headers: Record<string, string | number> };
  */
 export function authenticateHeavy(ctx: Context, request: Request, set: HeaderBag): Account {
   const presented = presentedCredentials(request);
+  if (presented.overlayToken) {
+    throw notAuthenticated("An overlay token only reads overlays; use the API key or log in.");
+  }
   if (presented.apiKey) {
     const principal = optionalApiKey(ctx, request)!;
     enforceLimit(set, ctx.limits.accounts.checkHeavy(principal.account), "heavy");
     return principal.account;
   }
   if (readCookie(request, SESSION_COOKIE)) return authenticatePanel(ctx, request, set).account;
-  if (presented.overlayToken)
-    throw notAuthenticated("An overlay token only reads overlays; use the API key or log in.");
   throw notAuthenticated("Send the API key (apiKey or X-Api-Key) or log in to the dashboard.");
 }
 

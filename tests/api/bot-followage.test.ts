@@ -180,14 +180,15 @@ describe("credentials on bot endpoints", () => {
     expect(res.status).toBe(200);
   });
 
-  test("an overlay token is refused on bot routes", async () => {
-    const token = (
-      (await data(await h.panel("/api/dashboard/security/rotate-overlay-token", { method: "POST" }))) as {
-        overlayToken: string;
-      }
-    ).overlayToken;
-    const res = await h.request(`/api/followage?channel=cuebotdemo&user=viewer_anna&token=${token}`);
-    expect(res.status).toBe(401);
+  test("an overlay token is refused on bot and panel routes, even beside a valid key or session", async () => {
+    const rotated = await h.panel("/api/dashboard/security/rotate-overlay-token", { method: "POST" });
+    const token = ((await data(rotated)) as { overlayToken: string }).overlayToken;
+    expect(
+      (await h.request(`/api/followage?channel=cuebotdemo&user=viewer_anna&token=${token}`)).status,
+    ).toBe(401);
+    expect((await h.bot(`/api/bot/coinflip?token=${token}`)).status).toBe(401);
+    expect((await h.panel(`/api/dashboard/profile?token=${token}`)).status).toBe(401);
+    expect((await h.bot(`/api/dashboard/get-clips?token=${token}`)).status).toBe(401);
   });
 
   test("after regenerating the key, the old key is refused and the new one accepted", async () => {

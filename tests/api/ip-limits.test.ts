@@ -153,6 +153,23 @@ describe("per-IP limits through the app", () => {
     expect((await from("192.0.2.9", "/api/test/bot", { "x-api-key": wrongKey })).status).toBe(401);
   });
 
+  test("a credential that does not authenticate this route does not lift the anonymous limit", async () => {
+    const { from } = setup();
+    // The game API and bot routes take an API key; a session cookie or overlay token there is nothing.
+    const strays: Record<string, string>[] = [{ cookie: "app_sess=junk" }, { "x-overlay-token": "junk" }];
+    for (const headers of strays) {
+      const res = await from("192.0.2.44", "/api/game/rank/eu/Somebody/EUW", headers);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("100");
+    }
+    const bot = await from("192.0.2.45", "/api/followage?channel=a&user=b", { cookie: "app_sess=junk" });
+    expect(bot.status).toBe(401);
+    expect(bot.headers.get("x-ratelimit-limit")).toBe("100");
+    // The panel takes the session: a cookie there is judged by the auth layer (a junk one is a failed authentication).
+    const panel = await from("192.0.2.46", "/api/dashboard/profile", { cookie: "app_sess=junk" });
+    expect(panel.status).toBe(401);
+    expect(panel.headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
   test("IPv6 clients are limited per /64", async () => {
     const { from } = setup();
     for (let i = 0; i < 15; i++) await from(`2001:db8:1:1::${i + 1}`, "/auth/login");
