@@ -11,8 +11,11 @@ import { asChannelOwner } from "./upstream.ts";
  */
 export async function createClip(ctx: Context, account: Account): Promise<CommandReply> {
   try {
-    const clip = await asChannelOwner(ctx, account, (api, token) =>
-      api.createClip(token, account.twitchUserId),
+    const clip = await asChannelOwner(
+      ctx,
+      account,
+      (api, token) => api.createClip(token, account.twitchUserId),
+      [400, 403, 404],
     );
     const url = `https://clips.twitch.tv/${clip.id}`;
     return { id: clip.id, url, edit_url: clip.edit_url, text: `Clip created: ${url}` };

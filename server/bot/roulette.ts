@@ -86,14 +86,18 @@ async function timeOut(
   seconds: number,
 ): Promise<"done" | "refused"> {
   const attempt = () =>
-    asChannelOwner(ctx, account, (api, token) =>
-      api.timeout(token, {
-        broadcasterId: account.twitchUserId,
-        moderatorId: account.twitchUserId,
-        userId,
-        seconds,
-        reason: "Lost the roulette (cuebot)",
-      }),
+    asChannelOwner(
+      ctx,
+      account,
+      (api, token) =>
+        api.timeout(token, {
+          broadcasterId: account.twitchUserId,
+          moderatorId: account.twitchUserId,
+          userId,
+          seconds,
+          reason: "Lost the roulette (cuebot)",
+        }),
+      [400, 403, 409],
     );
   try {
     try {

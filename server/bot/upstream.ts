@@ -50,6 +50,10 @@ export async function asChannelOwner<T>(
     if (error instanceof ReauthRequiredError) throw reauthRequired(ctx, account);
     if (error instanceof HelixError && error.status !== null && handled.includes(error.status)) throw error;
     if (isTwitchTrouble(error)) throw twitchUnavailable();
+    if (error instanceof HelixError && error.status !== null && error.status >= 400 && error.status !== 401) {
+      // Anything else Twitch refused and the command does not word itself: say so, never a bare 4xx.
+      throw new ApiError(502, "upstream_error", `Twitch refused the request: ${error.message}`);
+    }
     if (error instanceof HelixError && error.status === 401) {
       // Still 401 after a refresh: the grant lacks a scope this command needs.
       throw new ApiError(

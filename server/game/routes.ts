@@ -155,7 +155,19 @@ export function gameRoutes(ctx: Context) {
   return (
     new Elysia({ name: "cuebot.game", prefix: "/api/game" })
       // Runs before validation: a wrong API key is a 401 even on a malformed request.
-      .derive(({ request, set }) => ({ cacheTtlMs: cacheTtlFor(ctx, request, set as HeaderTarget) }))
+      .derive(({ request, set }) => {
+        const cacheTtlMs = cacheTtlFor(ctx, request, set as HeaderTarget);
+        // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
+        const tail = new URL(request.url).pathname.split("/").slice(-3);
+        tail.forEach((segment, i) => {
+          if (decodeSegment(segment) === null) {
+            throw badRequest(
+              `The path parameter "${["region", "name", "tag"][i]}" is not valid URL encoding.`,
+            );
+          }
+        });
+        return { cacheTtlMs };
+      })
       .get(
         "/rank/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {

@@ -10,15 +10,18 @@ const CSS_PATH = "/docs/assets/swagger-ui.css";
 /** `/docs` (Swagger UI, served locally) and `/docs/json` (the OpenAPI document, every route). */
 export function apiDocs() {
   return new Elysia({ name: "cuebot.docs" })
-    .get(JS_PATH, () => asset(ASSETS.js, "text/javascript; charset=utf-8"), { detail: { hide: true } })
-    .get(CSS_PATH, () => asset(ASSETS.css, "text/css; charset=utf-8"), { detail: { hide: true } })
+    .get(JS_PATH, () => asset(ASSETS.js, "text/javascript; charset=utf-8"), {
+      detail: { summary: "Swagger UI script (served locally)", tags: ["pages"] },
+    })
+    .get(CSS_PATH, () => asset(ASSETS.css, "text/css; charset=utf-8"), {
+      detail: { summary: "Swagger UI styles (served locally)", tags: ["pages"] },
+    })
     .use(
       openapi({
         path: "/docs",
         specPath: "/docs/json",
         provider: "swagger-ui",
         swagger: { cdn: JS_PATH, theme: CSS_PATH, version: "5.35.0" },
-        exclude: { paths: [JS_PATH, CSS_PATH] },
         documentation: {
           info: {
             title: "cuebot API",
@@ -37,7 +40,42 @@ export function apiDocs() {
             },
             { name: "auth", description: "Login with Twitch" },
             { name: "system", description: "Health" },
+            {
+              name: "pages",
+              description: "Pages and their assets (/docs and /docs/json serve this document)",
+            },
           ],
+          // The plugin serves these itself and leaves them out of its own listing.
+          paths: {
+            "/docs": {
+              get: {
+                summary: "This API reference (Swagger UI)",
+                tags: ["pages"],
+                responses: { 200: { description: "HTML" } },
+              },
+            },
+            "/docs/json": {
+              get: {
+                summary: "This OpenAPI document",
+                tags: ["pages"],
+                responses: { 200: { description: "JSON" } },
+              },
+            },
+            [JS_PATH]: {
+              get: {
+                summary: "Swagger UI script (served locally)",
+                tags: ["pages"],
+                responses: { 200: { description: "JavaScript" } },
+              },
+            },
+            [CSS_PATH]: {
+              get: {
+                summary: "Swagger UI styles (served locally)",
+                tags: ["pages"],
+                responses: { 200: { description: "CSS" } },
+              },
+            },
+          },
           components: {
             securitySchemes: {
               apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { badRequest } from "./errors.ts";
+import { isUnreplacedTemplate } from "./text-mode.ts";
 
 /**
  * Query parameters parsed by hand so every 400 names the parameter and the allowed values (Elysia's
@@ -12,7 +13,7 @@ export function integerParam(
   name: string,
   range: { min: number; max: number; fallback: number },
 ): number {
-  if (raw === undefined || raw.trim() === "") return range.fallback;
+  if (raw === undefined || raw.trim() === "" || isUnreplacedTemplate(raw)) return range.fallback;
   const value = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
     throw badRequest(
@@ -28,7 +29,7 @@ export function enumParam<T extends string>(
   allowed: readonly T[],
   fallback: T,
 ): T {
-  if (raw === undefined || raw.trim() === "") return fallback;
+  if (raw === undefined || raw.trim() === "" || isUnreplacedTemplate(raw)) return fallback;
   const value = raw.trim().toLowerCase();
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw badRequest(`The query parameter "${name}" must be one of ${allowed.join(", ")}.`);

@@ -41,7 +41,10 @@ export function chatLine(text: string): string {
     .replace(/\s+/g, " ")
     .trim();
   if (flat.length <= CHAT_LINE_MAX) return flat;
-  const cut = flat.slice(0, CHAT_LINE_MAX - 1);
+  // Cut by code points, never between the two halves of an emoji.
+  const cut = Array.from(flat)
+    .slice(0, CHAT_LINE_MAX - 1)
+    .join("");
   const space = cut.lastIndexOf(" ");
   return `${(space > CHAT_LINE_MAX * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
@@ -55,6 +58,10 @@ export function textResponse(line: string, status: number, headers: Record<strin
 
 /** An unreplaced bot template (`$(touser)`, `${user}`) means the bot had nothing to put there. */
 const UNREPLACED_TEMPLATE = /^\$[({].*[)}]$/;
+
+export function isUnreplacedTemplate(value: string): boolean {
+  return UNREPLACED_TEMPLATE.test(value.trim());
+}
 
 /** Chat-style name input: trimmed, leading `@` dropped, empty or unreplaced templates → undefined. */
 export function chatName(value: string | null | undefined): string | undefined {

@@ -3,10 +3,11 @@ import type { Account } from "../../db/accounts.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Context } from "../context.ts";
 import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../http/auth.ts";
+import { badRequest } from "../http/errors.ts";
 import { enumParam, integerParam, queryString } from "../http/params.ts";
 import { enforceLimit } from "../http/quota.ts";
 import { SESSION_COOKIE } from "../identity/sessions.ts";
-import type { HelixClip } from "../twitch/helix-client.ts";
+import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
 import { authenticatePanel } from "./guard.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
@@ -56,6 +57,22 @@ function clipItem(clip: HelixClip): ClipItem {
   };
 }
 
+/** A page from Helix; a cursor Twitch does not recognise (400) is the caller's `after`. */
+async function helixPage<T>(
+  ctx: Context,
+  account: Account,
+  call: (api: HelixApi, token: string) => Promise<T>,
+): Promise<T> {
+  try {
+    return await asChannelOwner(ctx, account, call, [400]);
+  } catch (error) {
+    if (error instanceof HelixError && error.status === 400) {
+      throw badRequest('The query parameter "after" is not a valid page cursor; start again without it.');
+    }
+    throw error;
+  }
+}
+
 const HEAVY_SECURITY: Record<string, string[]>[] = [
   { apiKeyQuery: [] },
   { apiKeyHeader: [] },
@@ -74,7 +91,7 @@ export function heavyRoutes(ctx: Context) {
         const page = await ctx.caches
           .panel<{ items: ClipItem[]; cursor: string | null }>("clips")
           .getOrLoad(key, account.role, () =>
-            asChannelOwner(ctx, account, async (api, token) => {
+            helixPage(ctx, account, async (api, token) => {
               const now = ctx.clock.now();
               // Helix defaults ended_at to started_at + 1 week, so a month needs an explicit end.
               const window =
@@ -121,7 +138,7 @@ export function heavyRoutes(ctx: Context) {
             cursor: string | null;
           }>("chatters")
           .getOrLoad(key, account.role, () =>
-            asChannelOwner(ctx, account, async (api, token) => {
+            helixPage(ctx, account, async (api, token) => {
               const body = await api.chatters(token, {
                 broadcasterId: account.twitchUserId,
                 moderatorId: account.twitchUserId,

@@ -18,8 +18,12 @@ function page(name: string, headers: Record<string, string> = {}): Response {
 /** The landing page, the dashboard, and their assets, served from our origin only. */
 export function webRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.web" })
-    .get("/", () => page("landing.html"), { detail: { hide: true } })
-    .get("/dashboard", () => page("dashboard.html"), { detail: { hide: true } })
+    .get("/", () => page("landing.html"), {
+      detail: { summary: "Landing page (log in with Twitch)", tags: ["pages"] },
+    })
+    .get("/dashboard", () => page("dashboard.html"), {
+      detail: { summary: "The dashboard (needs the session cookie)", tags: ["pages"] },
+    })
     .get(
       "/overlay/:token",
       ({ params, request }) => {
@@ -33,7 +37,7 @@ export function webRoutes(ctx: Context) {
         // OBS loads this page by URL: the token must never leak onwards through a Referer.
         return page("overlay.html", { "referrer-policy": "no-referrer" });
       },
-      { detail: { hide: true } },
+      { detail: { summary: "The OBS overlay page for an overlay token", tags: ["pages"] } },
     )
     .get(
       "/assets/:file",
@@ -44,6 +48,6 @@ export function webRoutes(ctx: Context) {
           headers: { "content-type": asset.type, "cache-control": "public, max-age=300" },
         });
       },
-      { detail: { hide: true } },
+      { detail: { summary: "The pages' scripts and styles", tags: ["pages"] } },
     );
 }

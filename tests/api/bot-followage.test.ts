@@ -43,6 +43,11 @@ describe("GET /api/followage", () => {
     expect(await res.text()).toBe("2 years, 10 months");
   });
 
+  test("an unreplaced template in precision counts as missing (the default 2)", async () => {
+    const res = await h.bot("/api/followage?channel=cuebotdemo&user=viewer_anna&precision=$(2)");
+    expect((await data(res)).text).toBe("2 years, 10 months");
+  });
+
   test("chat-style names: @, any case, format=text", async () => {
     const res = await h.bot("/api/followage?channel=@CuebotDemo&user=@VIEWER_ANNA&format=text");
     expect(await res.text()).toBe("2 years, 10 months");

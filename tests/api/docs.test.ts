@@ -29,6 +29,11 @@ describe("public pages", () => {
     };
     for (const path of [
       "/healthz",
+      "/",
+      "/dashboard",
+      "/overlay/{token}",
+      "/docs",
+      "/docs/json",
       "/auth/login",
       "/auth/callback",
       "/auth/logout",

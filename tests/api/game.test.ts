@@ -528,3 +528,19 @@ describe("the provider budget", () => {
     expect(sim.totalCalls()).toBe(4);
   });
 });
+
+describe("over a real socket", () => {
+  test("a broken %-escape is still 400 naming the parameter (Bun's server decodes it leniently)", async () => {
+    const t = createTestContext();
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => t.app.handle(request) });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/api/game/rank/eu/%E0%A4%A/EUW`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toBe('The path parameter "name" is not valid URL encoding.');
+    } finally {
+      await server.stop(true);
+      t.cleanup();
+    }
+  });
+});

@@ -52,6 +52,16 @@ describe("GET /api/dashboard/get-clips", () => {
     }
   });
 
+  test("a cursor Twitch does not know → 400 naming `after`; another Twitch refusal → 502, never a bare 4xx", async () => {
+    const bad = await h.bot("/api/dashboard/get-clips?after=not-a-cursor");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('"after"');
+    h.sim.knobs.failNext.set("GET /clips", { status: 404, message: "unknown" });
+    const refused = await h.panel("/api/dashboard/get-clips?period=all");
+    expect(refused.status).toBe(502);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
+  });
+
   test("the heavy quota is its own: the 6th call is refused while bot calls still work", async () => {
     for (let i = 0; i < 5; i++) {
       const res = await h.bot(`/api/dashboard/chatters?first=${i + 1}`);

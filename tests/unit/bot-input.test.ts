@@ -67,6 +67,10 @@ describe("chat-style input", () => {
     const long = chatLine("word ".repeat(200));
     expect(long.length).toBeLessThanOrEqual(380);
     expect(long.endsWith("…")).toBe(true);
+    // Cut by code points: never half an emoji.
+    const emoji = chatLine("🎱".repeat(400));
+    expect(emoji).not.toContain("\uFFFD");
+    expect(Array.from(emoji).every((c) => c === "🎱" || c === "…")).toBe(true);
   });
 });
 
