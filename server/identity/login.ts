@@ -7,12 +7,12 @@ import {
   updateAccountProfile,
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
-import { storeProviderTokens } from "../../db/oauth-tokens.ts";
 import { accounts } from "../../db/schema.ts";
 import type { Context } from "../context.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { provisionAccount } from "./accounts.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
+import { saveProviderTokens } from "./provider-tokens.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
 
 export interface CompletedLogin {
@@ -83,19 +83,7 @@ export function completeLogin(
       account = provisionAccount(store, profile).account;
       created = true;
     }
-    storeProviderTokens(
-      tx,
-      ctx.secrets,
-      account.id,
-      {
-        accessToken: tokens.accessToken,
-        refreshToken: tokens.refreshToken,
-        scopes: tokens.scopes,
-        expiresAt: now + tokens.expiresIn * 1000,
-        validatedAt: now,
-      },
-      now,
-    );
+    saveProviderTokens(store, account.id, tokens);
     const session = createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
     return { account, session, created };
   });

@@ -20,7 +20,11 @@ export class ReauthRequiredError extends Error {
 
 type TokenContext = Pick<Context, "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts">;
 
-export function saveProviderTokens(ctx: TokenContext, accountId: number, tokens: ProviderTokenSet): void {
+export function saveProviderTokens(
+  ctx: Pick<Context, "db" | "secrets" | "clock">,
+  accountId: number,
+  tokens: ProviderTokenSet,
+): void {
   const now = ctx.clock.now();
   storeProviderTokens(
     ctx.db,

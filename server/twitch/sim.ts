@@ -142,6 +142,20 @@ const USER_TOKEN_TTL_S = 14_400;
 const APP_TOKEN_TTL_S = 5_011_200;
 const CODE_TTL_MS = 10 * 60_000;
 
+/** A user-token grant's answer: `scope` as an array, `token_type` lowercase (reference §1.2). */
+function userTokenResponse(
+  issued: { accessToken: string; refreshToken: string },
+  scopes: string[],
+): Response {
+  return json(200, {
+    access_token: issued.accessToken,
+    refresh_token: issued.refreshToken,
+    expires_in: USER_TOKEN_TTL_S,
+    scope: scopes,
+    token_type: "bearer",
+  });
+}
+
 /** ID-service errors carry `{status, message}` and usually no `error` key (reference §1.8). */
 const idError = (status: number, message: string) => json(status, { status, message });
 
@@ -292,13 +306,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
         return idError(400, "Parameter redirect_uri does not match registered URI");
       }
       const issued = issue(clientId, entry.userId, entry.scopes);
-      return json(200, {
-        access_token: issued.accessToken,
-        refresh_token: issued.refreshToken,
-        expires_in: USER_TOKEN_TTL_S,
-        scope: entry.scopes,
-        token_type: "bearer",
-      });
+      return userTokenResponse(issued, entry.scopes);
     }
     if (grant === "refresh_token") {
       const presented = form.get("refresh_token");
@@ -309,13 +317,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
       }
       refreshTokens.delete(presented); // rotation: the old refresh token dies
       const issued = issue(clientId, entry.userId, entry.scopes);
-      return json(200, {
-        access_token: issued.accessToken,
-        refresh_token: issued.refreshToken,
-        expires_in: USER_TOKEN_TTL_S,
-        scope: entry.scopes,
-        token_type: "bearer",
-      });
+      return userTokenResponse(issued, entry.scopes);
     }
     if (grant === "client_credentials") {
       const accessToken = token();
