@@ -105,7 +105,11 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     const accounts = new AccountDirectory(database.db, () => clock.now());
     externalChanges.subscribe(() => accounts.invalidate());
     const helix = config.twitch.clientId
-      ? new HelixClient({ baseUrl: config.twitch.apiUrl, clientId: config.twitch.clientId })
+      ? new HelixClient({
+          baseUrl: config.twitch.apiUrl,
+          clientId: config.twitch.clientId,
+          now: () => clock.now(),
+        })
       : null;
     const caches = new RoleCaches({ clock });
     externalChanges.subscribe(() => caches.flush());

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * The Helix client: Client-Id + Bearer on every call, a 5 s ceiling per request, one retry on 503
  * (reference/twitch.md §2.0), and failures as `HelixError` with the status to branch on (Twitch
@@ -39,15 +41,25 @@ export interface HelixClientOptions {
   clientId: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Unix ms; compared with Twitch's `Ratelimit-Reset` (the injected clock in tests). */
+  now?: () => number;
 }
 
 export class HelixClient {
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #now: () => number;
+  /**
+   * Tokens whose bucket Twitch said is empty (a 429, or `Ratelimit-Remaining: 0`), until its
+   * `Ratelimit-Reset`: calls fail fast instead of hammering Twitch (reference §2.0). Buckets are per
+   * client and user, so per token is the right key.
+   */
+  readonly #exhaustedUntil = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(private readonly options: HelixClientOptions) {
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 5000;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Returns the parsed JSON body (or null for 204); throws HelixError on any non-2xx. */
@@ -67,8 +79,16 @@ export class HelixClient {
       },
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     };
+    const until = this.#exhaustedUntil.get(request.token);
+    if (until !== undefined && until > this.#now()) {
+      throw new HelixError(
+        429,
+        "Twitch's rate limit for this channel is used up; it refills within a minute",
+      );
+    }
     let response = await this.#send(url, init);
     if (response.status === 503) response = await this.#send(url, init);
+    this.#noteRateLimit(request.token, response);
     if (response.status === 204) return null as T;
     const text = await response.text();
     let parsed: unknown = null;
@@ -85,6 +105,16 @@ export class HelixClient {
       throw new HelixError(response.status, message || `Helix answered ${response.status}`);
     }
     return parsed as T;
+  }
+
+  #noteRateLimit(token: string, response: Response): void {
+    const remaining = response.headers.get("ratelimit-remaining");
+    const reset = Number(response.headers.get("ratelimit-reset"));
+    if ((response.status === 429 || remaining === "0") && Number.isFinite(reset) && reset > 0) {
+      this.#exhaustedUntil.set(token, reset * 1000);
+    } else {
+      this.#exhaustedUntil.delete(token);
+    }
   }
 
   async #send(url: URL, init: RequestInit): Promise<Response> {

@@ -232,6 +232,17 @@ describe("when Twitch or the grant fails, the answer is a clear sentence, never 
     });
   }
 
+  test("when Twitch's bucket is empty, calls fail fast until Ratelimit-Reset instead of hammering Twitch", async () => {
+    h.sim.knobs.rateLimit.remaining = 2; // exactly this followage's two calls (user, follow)
+    expect((await h.bot("/api/followage?channel=cuebotdemo&user=viewer_anna")).status).toBe(200);
+    const before = h.sim.calls.get("GET /helix/users") ?? 0;
+    const refused = await h.bot("/api/followage?channel=cuebotdemo&user=modbob");
+    expect(refused.status).toBe(502);
+    expect(h.sim.calls.get("GET /helix/users") ?? 0).toBe(before);
+    h.clock.advance(61_000);
+    expect((await h.bot("/api/followage?channel=cuebotdemo&user=modbob")).status).toBe(200);
+  });
+
   test("a single 503 is retried once and the call succeeds", async () => {
     h.sim.knobs.failNext.set("GET /users", { status: 503, times: 1 });
     const res = await h.bot("/api/followage?channel=cuebotdemo&user=viewer_anna");
