@@ -18,6 +18,7 @@ describe("chat-style input", () => {
     expect(chatName("")).toBeUndefined();
     expect(chatName("   ")).toBeUndefined();
     expect(chatName("$(touser)")).toBeUndefined();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a StreamElements variable the bot left unreplaced
     expect(chatName("${user}")).toBeUndefined();
     expect(chatName(null)).toBeUndefined();
   });
