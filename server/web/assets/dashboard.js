@@ -229,7 +229,10 @@ async function loadActivity(more = false) {
     ),
   );
   if (more) $("activity-list").append(...items);
-  else $("activity-list").replaceChildren(...items);
+  else
+    $("activity-list").replaceChildren(
+      ...(items.length ? items : [el("li", "No command calls yet.", { class: "muted" })]),
+    );
   activityCursor = data.cursor;
   $("activity-more").hidden = !data.cursor;
 }
