@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readSync } from "node:fs";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
@@ -53,6 +53,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   } catch (error) {
     throw new DatabaseOpenError(`cannot open database ${path}: ${(error as Error).message}`);
   }
+  if (!options.readonly) restrictToOwner(path);
   const db = drizzle({ client: sqlite, schema });
   let closed = false;
   return {
@@ -65,6 +66,17 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
       sqlite.close();
     },
   };
+}
+
+/** The database holds every account's data: readable by its owner only, whatever the folder allows. */
+function restrictToOwner(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // -wal/-shm appear with the first write; SQLite gives them the database file's mode then
+    }
+  }
 }
 
 /** Increases whenever another connection (the CLI, another server) commits to the file. */

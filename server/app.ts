@@ -3,6 +3,7 @@ import { botRoutes } from "./bot/routes.ts";
 import type { Context } from "./context.ts";
 import { gameRoutes } from "./game/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { bodyLimit } from "./http/body-limit.ts";
 import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
 import { ipLimits } from "./http/ip-limits.ts";
@@ -27,6 +28,7 @@ export function createApp(ctx: Context) {
     .use(securityHeaders())
     .use(errorHandling(ctx))
     .use(ipLimits(ctx))
+    .use(bodyLimit())
     .use(csrfProtection(ctx))
     .use(textMode())
     .use(requestLog(ctx))

@@ -1,6 +1,7 @@
 import type { App } from "./app.ts";
 import { publicUrlFor } from "./config.ts";
 import type { Context } from "./context.ts";
+import { MAX_BODY_BYTES } from "./http/body-limit.ts";
 
 export interface RunningServer {
   /** `http://host:port` with the real bound port. */
@@ -21,7 +22,8 @@ function hostForUrl(host: string): string {
 
 export function listen(ctx: Context, app: App): RunningServer {
   try {
-    app.listen({ hostname: ctx.config.host, port: ctx.config.port });
+    // A hard ceiling for bodies sent without Content-Length (the body-limit layer refuses announced ones).
+    app.listen({ hostname: ctx.config.host, port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES * 4 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "EADDRINUSE" ? "the address is already in use" : (error as Error).message;

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { listAccounts } from "../../db/accounts.ts";
@@ -83,6 +83,8 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
         const file = resolve(options.out);
         try {
           writeFileSync(file, text, { mode: 0o600 });
+          // The mode above only applies to a new file; an existing one is narrowed too.
+          chmodSync(file, 0o600);
         } catch (error) {
           throw new CliFailure(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
         }

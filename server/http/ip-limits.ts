@@ -13,12 +13,21 @@ type Credential = "apiKey" | "session" | "overlayToken";
  * panel takes the session (get-clips and chatters also the key); overlay reads take the overlay token.
  * Anything else presented there authenticates nothing, so it must not lift the anonymous limit.
  */
-function acceptedCredentials(pathname: string): readonly Credential[] {
+function acceptedCredentials(rawPath: string): readonly Credential[] {
+  const pathname = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
   if (pathname.startsWith("/api/overlay/")) return ["overlayToken"];
   if (pathname === "/api/dashboard/get-clips" || pathname === "/api/dashboard/chatters")
     return ["apiKey", "session"];
   if (pathname.startsWith("/api/dashboard/") || pathname === "/api/system/validate") return ["session"];
-  return ["apiKey"];
+  if (
+    pathname === "/api/followage" ||
+    pathname.startsWith("/api/bot/") ||
+    pathname.startsWith("/api/game/")
+  ) {
+    return ["apiKey"];
+  }
+  // An /api path no route serves authenticates nothing: it stays under the anonymous limit.
+  return [];
 }
 
 /**

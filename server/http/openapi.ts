@@ -6,10 +6,31 @@ import { swaggerUiAssets } from "./docs-assets.macro.ts" with { type: "macro" };
 const ASSETS = swaggerUiAssets();
 const JS_PATH = "/docs/assets/swagger-ui-bundle.js";
 const CSS_PATH = "/docs/assets/swagger-ui.css";
+const INIT_PATH = "/docs/assets/init.js";
+
+/** Our own /docs page: Swagger UI from our origin, started by a script file, so the CSP needs no inline code. */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>cuebot API</title><link rel="stylesheet" href="${CSS_PATH}"></head>
+<body><div id="swagger-ui"></div><script src="${JS_PATH}"></script><script src="${INIT_PATH}"></script></body>
+</html>`;
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/docs/json", dom_id: "#swagger-ui", deepLinking: true });\n`;
+const DOCS_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** `/docs` (Swagger UI, served locally) and `/docs/json` (the OpenAPI document, every route). */
 export function apiDocs() {
   return new Elysia({ name: "cuebot.docs" })
+    .get(
+      "/docs",
+      () =>
+        new Response(DOCS_PAGE, {
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_CSP },
+        }),
+      { detail: { hide: true } },
+    )
+    .get(INIT_PATH, () => asset(DOCS_INIT, "text/javascript; charset=utf-8"), { detail: { hide: true } })
     .get(JS_PATH, () => asset(ASSETS.js, "text/javascript; charset=utf-8"), {
       detail: { summary: "Swagger UI script (served locally)", tags: ["pages"] },
     })
@@ -20,8 +41,8 @@ export function apiDocs() {
       openapi({
         path: "/docs",
         specPath: "/docs/json",
-        provider: "swagger-ui",
-        swagger: { cdn: JS_PATH, theme: CSS_PATH, version: "5.35.0" },
+        // The UI page is ours (above); the plugin only builds /docs/json.
+        provider: null,
         documentation: {
           info: {
             title: "cuebot API",

@@ -113,6 +113,16 @@ export function authRoutes(ctx: Context) {
         const url = new URL(request.url);
         const expectedState = readCookie(request, STATE_COOKIE);
         const state = url.searchParams.get("state");
+        // Nothing in the callback is believed before its state matches this browser's login attempt,
+        // and the provider's words are never echoed (a crafted link could put any text there).
+        if (!state || !expectedState || state !== expectedState) {
+          return loginResult(
+            ctx,
+            400,
+            "This login link is not valid",
+            "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
+          );
+        }
         if (url.searchParams.get("error")) {
           const denied = url.searchParams.get("error") === "access_denied";
           return loginResult(
@@ -121,15 +131,7 @@ export function authRoutes(ctx: Context) {
             denied ? "Login cancelled" : "Login failed",
             denied
               ? "You did not allow cuebot to use your Twitch account, so nothing was created. You can try again at any time."
-              : `Twitch could not complete the login (${url.searchParams.get("error_description") ?? url.searchParams.get("error")}).`,
-          );
-        }
-        if (!state || !expectedState || state !== expectedState) {
-          return loginResult(
-            ctx,
-            400,
-            "This login link is not valid",
-            "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
+              : "Twitch could not complete the login, so nothing was changed. Please try again.",
           );
         }
         const code = url.searchParams.get("code");

@@ -4,7 +4,7 @@ import { revealCredential } from "../../db/credentials.ts";
 import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
 import type { Context } from "../context.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
-import { badRequest } from "../http/errors.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 
@@ -14,6 +14,8 @@ type HeaderBag = { headers: Record<string, string | number> };
 export const MAX_OVERLAY_STATE_BYTES = 16 * 1024;
 /** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
 const HEARTBEAT_MS = 15_000;
+/** Open streams per account: a few scenes' browser sources; a leaked link cannot open hundreds. */
+export const MAX_OVERLAY_STREAMS = 20;
 
 /** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
 export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): Account {
@@ -42,12 +44,33 @@ function publicState(stored: StoredOverlayState) {
 }
 
 function eventStream(ctx: Context, request: Request, account: Account): Response {
+  if (ctx.overlays.connections(account.id) >= MAX_OVERLAY_STREAMS) {
+    throw new ApiError(
+      429,
+      "too_many_overlays",
+      `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections; close unused browser sources.`,
+    );
+  }
+  const token = presentedCredentials(request).overlayToken ?? "";
+  // A rotated token (panel or CLI) or a deleted account ends the stream at the next publish or heartbeat.
+  const stillAllowed = () => ctx.accounts.byCredential("overlay-token", token)?.id === account.id;
   const encoder = new TextEncoder();
   const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
   let cleanup = () => {};
+  let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      const end = () => {
+        closed = true;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
       const write = (text: string) => {
+        if (!stillAllowed()) return end();
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
@@ -60,16 +83,10 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
       // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
       const current = loadOverlayState(ctx.db, account.id);
       if (current.version !== lastSeen) send(current);
+      if (closed) return;
       const unsubscribe = ctx.overlays.subscribe(account.id, send);
       const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
-      const endOnShutdown = ctx.overlays.onShutdown(() => {
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      });
+      const endOnShutdown = ctx.overlays.onShutdown(end);
       cleanup = () => {
         clearInterval(heartbeat);
         unsubscribe();

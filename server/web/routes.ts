@@ -10,7 +10,7 @@ const PAGES = embedFolder("pages");
 const ASSETS = embedFolder("assets");
 
 function page(name: string, headers: Record<string, string> = {}): Response {
-  const found = PAGES[name];
+  const found = Object.hasOwn(PAGES, name) ? PAGES[name] : undefined;
   if (!found) throw new Error(`page ${name} is not embedded`);
   return htmlResponse(found.body, 200, headers);
 }
@@ -42,7 +42,8 @@ export function webRoutes(ctx: Context) {
     .get(
       "/assets/:file",
       ({ params }) => {
-        const asset = ASSETS[params.file];
+        // Own keys only: "constructor" or "__proto__" are not files.
+        const asset = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
         if (!asset) throw notFound();
         return new Response(asset.body, {
           headers: { "content-type": asset.type, "cache-control": "public, max-age=300" },

@@ -14,6 +14,10 @@ describe("public pages", () => {
     const html = await page.text();
     expect(html).toContain("/docs/assets/swagger-ui-bundle.js");
     expect(html).not.toMatch(/https?:\/\/(unpkg|cdn\.jsdelivr)/);
+    // No inline script: the page runs under a strict CSP like every other page.
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect((await t.request("/docs/assets/init.js")).status).toBe(200);
     const js = await t.request("/docs/assets/swagger-ui-bundle.js");
     expect(js.status).toBe(200);
     expect(js.headers.get("content-type")).toContain("javascript");
@@ -52,6 +56,9 @@ describe("public pages", () => {
       expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
     }
     expect((await t.request("/assets/dashboard.js")).status).toBe(200);
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect((await t.request(`/assets/${name}`)).status).toBe(404);
+    }
     const missing = await t.request("/assets/nope.js");
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("not_found");

@@ -158,6 +158,24 @@ describe("failed logins create nothing", () => {
     expect(listAccounts(h.ctx.db)).toHaveLength(0);
   });
 
+  test("an error callback without this browser's state is refused, and the provider's text is never echoed", async () => {
+    const crafted = "Your cuebot account was suspended. Call +1-555-0100";
+    const res = await h.request(`/auth/callback?error=x&error_description=${encodeURIComponent(crafted)}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain("suspended");
+    h.sim.knobs.autoApproveAs = "cuebotdemo";
+    const { stateCookies } = await h.startLogin();
+    const state = new URLSearchParams(stateCookies.replaceAll("; ", "&")).get("cuebot_oauth_state")!;
+    const withState = await h.request(
+      `/auth/callback?state=${state}&error=x&error_description=${encodeURIComponent(crafted)}`,
+      {
+        headers: { cookie: stateCookies },
+      },
+    );
+    expect(withState.status).toBe(400);
+    expect(await withState.text()).not.toContain("suspended");
+  });
+
   test("a missing state is a 400 page", async () => {
     h.sim.knobs.autoApproveAs = "cuebotdemo";
     const { callbackPath, stateCookies } = await h.startLogin();

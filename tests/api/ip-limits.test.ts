@@ -14,7 +14,7 @@ afterEach(() => t?.cleanup());
 
 /** A bot route guarded exactly like the real ones: a wrong key is a failed authentication, a good key meets the bot quota. */
 function withBotRoute(test: TestContext, ctx: Context) {
-  test.app.get("/api/test/bot", ({ request, set }) => {
+  test.app.get("/api/bot/test-route", ({ request, set }) => {
     authenticateBot(ctx, request, set);
     return { status: 200, data: { text: "ok" } };
   });
@@ -98,16 +98,16 @@ describe("per-IP limits through the app", () => {
 
   test("anonymous requests to protected routes: 100 per minute, and the 401 shows that limit", async () => {
     const { from } = setup();
-    const first = await from("192.0.2.1", "/api/test/bot");
+    const first = await from("192.0.2.1", "/api/bot/test-route");
     expect(first.status).toBe(401);
     expect((await first.json()).error.code).toBe("missing_api_key");
     expect(await limitHeaders(first)).toEqual({ limit: "100", remaining: "99", retryAfter: null });
     // Unknown API routes count too, so scanning is limited.
     for (let i = 0; i < 99; i++) {
-      const res = await from("192.0.2.1", i % 2 ? "/api/test/bot" : "/api/no-such-route");
+      const res = await from("192.0.2.1", i % 2 ? "/api/bot/test-route" : "/api/no-such-route");
       expect(res.headers.get("x-ratelimit-remaining")).toBe(String(98 - i));
     }
-    await expectRateLimited(await from("192.0.2.1", "/api/test/bot"), 100);
+    await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route"), 100);
   });
 
   test("a 429 to a chat bot is its text line with status 200 and the limit headers", async () => {
@@ -125,14 +125,14 @@ describe("per-IP limits through the app", () => {
   test("with an API key the address limit does not apply; the account's bot quota does", async () => {
     const { t, from } = setup();
     const { apiKey } = createTestAccount(t.ctx);
-    for (let i = 0; i < 100; i++) await from("192.0.2.1", "/api/test/bot");
-    await expectRateLimited(await from("192.0.2.1", "/api/test/bot"), 100);
+    for (let i = 0; i < 100; i++) await from("192.0.2.1", "/api/bot/test-route");
+    await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route"), 100);
     for (let i = 0; i < 30; i++) {
-      const res = await from("192.0.2.1", "/api/test/bot", { "x-api-key": apiKey });
+      const res = await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": apiKey });
       expect(res.status).toBe(200);
       expect(await limitHeaders(res)).toEqual({ limit: "30", remaining: String(29 - i), retryAfter: null });
     }
-    const refused = await from("192.0.2.1", `/api/test/bot?apiKey=${apiKey}`);
+    const refused = await from("192.0.2.1", `/api/bot/test-route?apiKey=${apiKey}`);
     await expectRateLimited(refused, 30);
   });
 
@@ -141,16 +141,16 @@ describe("per-IP limits through the app", () => {
     const { apiKey } = createTestAccount(t.ctx);
     const wrongKey = "00000000-0000-4000-8000-000000000000";
     for (let i = 0; i < 60; i++) {
-      const res = await from("192.0.2.1", "/api/test/bot", { "x-api-key": wrongKey });
+      const res = await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": wrongKey });
       expect(res.status).toBe(401);
       expect((await res.json()).error.code).toBe("invalid_api_key");
       expect(await limitHeaders(res)).toEqual({ limit: "60", remaining: String(59 - i), retryAfter: null });
     }
-    await expectRateLimited(await from("192.0.2.1", "/api/test/bot", { "x-api-key": wrongKey }), 60);
-    await expectRateLimited(await from("192.0.2.1", "/api/test/bot", { "x-api-key": "garbage" }), 60);
+    await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": wrongKey }), 60);
+    await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": "garbage" }), 60);
     // The right key from the same address still works, and other addresses are unaffected.
-    expect((await from("192.0.2.1", "/api/test/bot", { "x-api-key": apiKey })).status).toBe(200);
-    expect((await from("192.0.2.9", "/api/test/bot", { "x-api-key": wrongKey })).status).toBe(401);
+    expect((await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": apiKey })).status).toBe(200);
+    expect((await from("192.0.2.9", "/api/bot/test-route", { "x-api-key": wrongKey })).status).toBe(401);
   });
 
   test("a credential that does not authenticate this route does not lift the anonymous limit", async () => {
@@ -168,6 +168,15 @@ describe("per-IP limits through the app", () => {
     const panel = await from("192.0.2.46", "/api/dashboard/profile", { cookie: "app_sess=junk" });
     expect(panel.status).toBe(401);
     expect(panel.headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
+  test("a key on an /api path no route serves, or with a trailing slash, stays under the anonymous limit", async () => {
+    const { from } = setup();
+    const unknown = await from("192.0.2.47", "/api/nothing?apiKey=x");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("x-ratelimit-limit")).toBe("100");
+    const slash = await from("192.0.2.48", "/api/system/validate/?apiKey=x");
+    expect(slash.headers.get("x-ratelimit-limit")).not.toBeNull();
   });
 
   test("IPv6 clients are limited per /64", async () => {

@@ -78,6 +78,39 @@ describe("overlays", () => {
     expect(only).toContain("id: 2");
   });
 
+  test("rotating the overlay token ends streams opened with the old one; nothing published reaches them", async () => {
+    const res = await h.request(`/api/overlay/events?token=${token}`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    const drain = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return "ended";
+        seen += decoder.decode(value);
+      }
+    })();
+    await Bun.sleep(20);
+    await h.panel("/api/dashboard/security/rotate-overlay-token", { method: "POST" });
+    await h.panel("/api/dashboard/overlay/state", {
+      method: "POST",
+      body: JSON.stringify({ state: { text: "after rotation" } }),
+    });
+    expect(await drain).toBe("ended");
+    expect(seen).not.toContain("after rotation");
+  });
+
+  test("at most 20 open streams per account", async () => {
+    const open = await Promise.all(
+      Array.from({ length: 20 }, () => h.request(`/api/overlay/events?token=${token}`)),
+    );
+    expect(open.every((r) => r.status === 200)).toBe(true);
+    const extra = await h.request(`/api/overlay/events?token=${token}`);
+    expect(extra.status).toBe(429);
+    expect(((await extra.json()) as { error: { code: string } }).error.code).toBe("too_many_overlays");
+    await Promise.all(open.map((r) => r.body!.cancel()));
+  });
+
   test("bad input: no token, wrong token, oversized or non-object state", async () => {
     expect((await h.request("/api/overlay/state")).status).toBe(401);
     const wrong = await h.request("/api/overlay/state?token=nope");

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
@@ -112,6 +112,15 @@ describe("cuebot users", () => {
 
     const json = await cuebot("users", "export", "bob", "--out", join(cwd, "bob.json"), "--json");
     expect(JSON.parse(json.stdout)).toEqual({ login: "bob", file: join(cwd, "bob.json") });
+
+    // Writing over an existing, world-readable file narrows it too.
+    const existing = join(cwd, "old.json");
+    writeFileSync(existing, "{}", { mode: 0o644 });
+    chmodSync(existing, 0o644);
+    expect((await cuebot("users", "export", "alice", "--out", existing)).code).toBe(0);
+    expect(statSync(existing).mode & 0o777).toBe(0o600);
+    // So is the database, whatever folder it lives in.
+    expect(statSync(join(dataDir, "cuebot.db")).mode & 0o777).toBe(0o600);
   });
 
   test("users export --out into a missing folder: exit 1 naming the file", async () => {

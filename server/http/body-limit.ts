@@ -1,0 +1,23 @@
+import { Elysia } from "elysia";
+import { jsonError } from "./errors.ts";
+
+/**
+ * Request bodies are parsed before authentication runs (Elysia's lifecycle), so their size is capped
+ * first: nothing cuebot accepts is larger than an overlay state (16 KiB) plus room. A body announced
+ * larger is refused before a byte of it is read; Bun's maxRequestBodySize (listen.ts) stops bodies
+ * that arrive without a length.
+ */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function bodyLimit() {
+  return new Elysia({ name: "cuebot.body-limit" }).onRequest(({ request }) => {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      return jsonError(
+        413,
+        "payload_too_large",
+        `Request bodies may be at most ${MAX_BODY_BYTES / 1024} KiB.`,
+      );
+    }
+  });
+}
