@@ -23,7 +23,16 @@ function hostForUrl(host: string): string {
 export function listen(ctx: Context, app: App): RunningServer {
   try {
     // A hard ceiling for bodies sent without Content-Length (the body-limit layer refuses announced ones).
-    app.listen({ hostname: ctx.config.host, port: ctx.config.port, maxRequestBodySize: MAX_BODY_BYTES * 4 });
+    app.listen({
+      hostname: ctx.config.host,
+      port: ctx.config.port,
+      maxRequestBodySize: MAX_BODY_BYTES * 4,
+      // Elysia turns SO_REUSEPORT on: a second cuebot would then share the port silently and split
+      // the traffic (and the sessions) with the first. A busy port must be an error.
+      reusePort: false,
+      // Bun's development mode renders its own error pages; every error here is ours to shape.
+      development: false,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "EADDRINUSE" ? "the address is already in use" : (error as Error).message;

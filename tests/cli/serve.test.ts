@@ -133,6 +133,15 @@ describe("cuebot serve", () => {
     expect(server.stderr()).toBe(`listening on ${server.url}\n`);
   });
 
+  test("a second cuebot on a port another cuebot serves: exit 1, not two servers sharing it", async () => {
+    const cwd = scratch.dir();
+    const first = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "one")], { cwd });
+    const port = new URL(first.url).port;
+    const second = await scratch.run(["serve", "--port", port, "--data-dir", join(cwd, "two")], { cwd });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(`cuebot: cannot listen on 127.0.0.1:${port}: the address is already in use\n`);
+  });
+
   test("a port already in use: exit 1 and one line saying so", async () => {
     const cwd = scratch.dir();
     const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
