@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { type GameSimulator, startGameSimulator } from "./game/sim.ts";
@@ -7,7 +8,7 @@ import { seedWorld } from "./twitch/sim-world.ts";
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
  * and the game provider start on loopback and cuebot's real clients are pointed at them. Demo data
- * lives in its own folder (`<data dir>/demo`) so it never mixes with real accounts.
+ * lives in its own folder (`<data dir>/demo`), never mixes with real accounts, and starts fresh.
  */
 export interface DemoEnvironment {
   twitch: TwitchSimulator;
@@ -21,6 +22,9 @@ export function startDemo(config: Config): DemoEnvironment {
   // Matches are placed relative to each request, so the demo always has games "today".
   const game = startGameSimulator({ anchor: "request" });
   config.dataDir = join(config.dataDir, "demo");
+  // The simulators start empty, so tokens and sessions from an earlier demo run cannot work any more:
+  // the demo starts from fresh data every time (deterministic, and nobody is told to log in again).
+  rmSync(config.dataDir, { recursive: true, force: true });
   config.twitch.authUrl = twitch.authUrl;
   config.twitch.apiUrl = twitch.helixUrl;
   config.twitch.clientId = twitch.client.id;

@@ -80,8 +80,8 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
         `  ${redirectUrl}`,
         "",
         effective.twitch.clientId && effective.twitch.clientSecret
-          ? "Next: cuebot serve"
-          : "Next: cuebot init --twitch-client-id <id> --twitch-client-secret <secret>, then cuebot serve",
+          ? "Next: cuebot serve (npm start in a source checkout)"
+          : "Next: cuebot init --twitch-client-id <id> --twitch-client-secret <secret>, then cuebot serve (npm start in a source checkout)",
       );
       io.out(lines.join("\n"));
     });

@@ -8,7 +8,10 @@ import { chatName } from "../http/text-mode.ts";
  */
 export interface ChatCaller {
   channel?: string;
+  /** The caller's login. */
   user?: string;
+  /** How chat shows the caller (Nightbot's displayName), for answers that name them. */
+  displayName?: string;
   userLevel?: string;
 }
 
@@ -28,6 +31,9 @@ export function chatCaller(request: Request): ChatCaller {
   return {
     channel: chatName(nightbotField(nightbotChannel, "name") ?? h.get("x-fossabot-channellogin")),
     user: chatName(nightbotField(nightbotUser, "name") ?? h.get("x-fossabot-message-userlogin")),
+    displayName: chatName(
+      nightbotField(nightbotUser, "displayName") ?? h.get("x-fossabot-message-userdisplayname"),
+    ),
     userLevel: nightbotField(nightbotUser, "userLevel") ?? h.get("x-fossabot-message-userlevel") ?? undefined,
   };
 }

@@ -62,9 +62,10 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     dice(ctx, {
       sides: input.params.get("sides") ?? undefined,
       count: input.params.get("count") ?? undefined,
-      user: param(input, "user") ?? input.caller.user,
+      user: param(input, "user") ?? input.caller.displayName ?? input.caller.user,
     }),
-  coinflip: (ctx, _account, input) => coinflip(ctx, param(input, "user") ?? input.caller.user),
+  coinflip: (ctx, _account, input) =>
+    coinflip(ctx, param(input, "user") ?? input.caller.displayName ?? input.caller.user),
 };
 
 /** Runs one chat command for the key owner's channel, through the shared steps (enabled, cooldown, events). */

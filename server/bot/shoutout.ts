@@ -3,7 +3,7 @@ import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { Context } from "../context.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { HelixError } from "../twitch/helix-client.ts";
-import type { CommandOptions } from "./catalog.ts";
+import { COMMANDS, type CommandOptions } from "./catalog.ts";
 import { channelInfo, findUser } from "./lookups.ts";
 import type { CommandReply } from "./runner.ts";
 import { asChannelOwner, isTwitchTrouble } from "./upstream.ts";
@@ -49,7 +49,11 @@ export async function shoutout(
       ? await sendPlatformShoutout(ctx, account, user.id)
       : "not_granted";
   }
-  const line = shoutoutText(options.message, {
+  // A channel that never set a category: the default line leaves the category out instead of
+  // saying "last playing no category yet"; a custom template still gets its {game} filled.
+  const usesDefault = options.message === COMMANDS.shoutout.defaults.message;
+  const template = !info?.game_name && usesDefault ? "Go check out {name}: {link}" : options.message;
+  const line = shoutoutText(template, {
     name: user.display_name,
     game,
     title: info?.title ?? "",

@@ -4,6 +4,7 @@ import type { Context } from "../context.ts";
 import { authenticateOptionalBot } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import type { HeaderTarget } from "../http/quota.ts";
+import { isUnreplacedTemplate } from "../http/text-mode.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import { REGIONS, type Region } from "./client.ts";
 import { lastMatchSummary } from "./derive.ts";
@@ -36,7 +37,7 @@ type Segment = string | null | undefined;
 /** Empty values and unreplaced bot templates (`$(1)`, `${2}`) mean the bot had nothing to send. */
 function present(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
-  if (!trimmed || /^\$[({].*[)}]$/.test(trimmed)) return undefined;
+  if (!trimmed || isUnreplacedTemplate(trimmed)) return undefined;
   return trimmed;
 }
 
@@ -160,10 +161,15 @@ export function gameRoutes(ctx: Context) {
         // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
         const tail = new URL(request.url).pathname.split("/").slice(-3);
         tail.forEach((segment, i) => {
-          if (decodeSegment(segment) === null) {
+          const what = ["region", "name", "tag"][i];
+          // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
+          if (isUnreplacedTemplate(segment)) {
             throw badRequest(
-              `The path parameter "${["region", "name", "tag"][i]}" is not valid URL encoding.`,
+              `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
             );
+          }
+          if (decodeSegment(segment) === null) {
+            throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
           }
         });
         return { cacheTtlMs };

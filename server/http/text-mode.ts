@@ -56,8 +56,11 @@ export function textResponse(line: string, status: number, headers: Record<strin
   });
 }
 
-/** An unreplaced bot template (`$(touser)`, `${user}`) means the bot had nothing to put there. */
-const UNREPLACED_TEMPLATE = /^\$[({].*[)}]$/;
+/**
+ * An unreplaced bot variable means the bot had nothing to put there: Nightbot/Fossabot `$(touser)`,
+ * StreamElements `${user}`, Streamer.bot `%input0%`.
+ */
+const UNREPLACED_TEMPLATE = /^(\$[({].*[)}]|%[A-Za-z_][\w.]*%)$/;
 
 export function isUnreplacedTemplate(value: string): boolean {
   return UNREPLACED_TEMPLATE.test(value.trim());

@@ -3,6 +3,7 @@ import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
@@ -224,6 +225,13 @@ export function authRoutes(ctx: Context) {
           },
         };
       },
-      { detail: { summary: "Validate the dashboard session", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Validate the dashboard session",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     );
 }

@@ -6,6 +6,7 @@ import type { Context } from "../context.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
@@ -151,6 +152,8 @@ export function overlayRoutes(ctx: Context) {
         detail: {
           summary: "The overlay's state, its OBS link and how many overlays are connected",
           tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
         },
       },
     )
@@ -180,7 +183,12 @@ export function overlayRoutes(ctx: Context) {
         body: t.Object({
           state: t.Unknown({ description: "any JSON object; the built-in overlay shows `title` and `text`" }),
         }),
-        detail: { summary: "Publish new overlay state to every connected overlay", tags: ["panel"] },
+        detail: {
+          summary: "Publish new overlay state to every connected overlay",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
       },
     );
 

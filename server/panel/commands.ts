@@ -5,6 +5,7 @@ import { executeCommand } from "../bot/commands.ts";
 import { commandSettings, updateCommandSettings } from "../bot/settings.ts";
 import type { Context } from "../context.ts";
 import { notFound } from "../http/errors.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
 const unknownCommand = (name: string) =>
@@ -24,7 +25,14 @@ export function commandRoutes(ctx: Context) {
           defaults: COMMANDS[command].defaults,
         })),
       }),
-      { detail: { summary: "Every chat command with this channel's settings", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Every chat command with this channel's settings",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     )
     .put(
       "/commands/:command",
@@ -40,7 +48,12 @@ export function commandRoutes(ctx: Context) {
             t.Unknown({ description: "command-specific options (see GET /commands defaults)" }),
           ),
         }),
-        detail: { summary: "Change a command's settings (partial update)", tags: ["panel"] },
+        detail: {
+          summary: "Change a command's settings (partial update)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
       },
     )
     .post(
@@ -62,6 +75,8 @@ export function commandRoutes(ctx: Context) {
         detail: {
           summary: "Run a command as a test (no cooldown); same inputs as the bot endpoint",
           tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
         },
       },
     );

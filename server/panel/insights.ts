@@ -3,6 +3,7 @@ import { commandStats, dailyCalls, distinctCallers, recentEvents } from "../../d
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Context } from "../context.ts";
 import { integerParam, queryString } from "../http/params.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
 const ACTIVITY_PAGE = 50;
@@ -42,7 +43,12 @@ export function insightRoutes(ctx: Context) {
         query: t.Object({
           days: queryString("1–90 (default 7)"),
         }),
-        detail: { summary: "Command usage over the last N days", tags: ["panel"] },
+        detail: {
+          summary: "Command usage over the last N days",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
       },
     )
     .get(
@@ -74,7 +80,12 @@ export function insightRoutes(ctx: Context) {
         query: t.Object({
           before: queryString("cursor from the previous page"),
         }),
-        detail: { summary: "Recent command calls, newest first", tags: ["panel"] },
+        detail: {
+          summary: "Recent command calls, newest first",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
       },
     )
     .get(
@@ -108,6 +119,8 @@ export function insightRoutes(ctx: Context) {
         detail: {
           summary: "Whether the channel is live, with title, category, viewers and uptime",
           tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
         },
       },
     );

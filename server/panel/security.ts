@@ -12,6 +12,7 @@ import {
 } from "../identity/accounts.ts";
 import { clearSessionCookie } from "../identity/session-auth.ts";
 import { panelLimit, ROLE_QUOTAS } from "../limits/tables.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
 /** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
@@ -47,7 +48,14 @@ export function securityRoutes(ctx: Context) {
           },
         };
       },
-      { detail: { summary: "The logged-in streamer's profile, role and limits", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "The logged-in streamer's profile, role and limits",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     )
     .post(
       "/security/reveal-key",
@@ -59,6 +67,8 @@ export function securityRoutes(ctx: Context) {
         detail: {
           summary: "Reveal the API key (audit-logged; the dashboard hides it again after 30 s)",
           tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
         },
       },
     )
@@ -68,7 +78,14 @@ export function securityRoutes(ctx: Context) {
         status: 200 as const,
         data: { apiKey: rotateApiKey(ctx, account, "panel") },
       }),
-      { detail: { summary: "Issue a new API key; the old one stops working at once", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Issue a new API key; the old one stops working at once",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     )
     .post(
       "/security/rotate-overlay-token",
@@ -76,7 +93,14 @@ export function securityRoutes(ctx: Context) {
         status: 200 as const,
         data: { overlayToken: rotateOverlayToken(ctx, account, "panel") },
       }),
-      { detail: { summary: "Issue a new overlay token", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Issue a new overlay token",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     )
     .get(
       "/export",
@@ -96,7 +120,14 @@ export function securityRoutes(ctx: Context) {
           },
         });
       },
-      { detail: { summary: "Download all data of the account (never keys or tokens)", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Download all data of the account (never keys or tokens)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     )
     .delete(
       "/account",
@@ -108,6 +139,13 @@ export function securityRoutes(ctx: Context) {
           data: { deleted: true, provider_token_revoked: result.providerTokenRevoked },
         };
       },
-      { detail: { summary: "Delete the account and everything of it; ends every session", tags: ["panel"] } },
+      {
+        detail: {
+          summary: "Delete the account and everything of it; ends every session",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
     );
 }

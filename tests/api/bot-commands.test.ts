@@ -42,8 +42,19 @@ describe("shoutout", () => {
     expect(reply.text).toContain("only works while you are live");
   });
 
+  test("a channel with no category gets a line without one", async () => {
+    h = await startBotHarness();
+    expect((await data(await h.bot("/api/bot/shoutout?user=viewer_anna"))).text).toBe(
+      "Go check out Viewer_Anna: https://twitch.tv/viewer_anna",
+    );
+  });
+
   test("bad input: missing, unknown, self", async () => {
     h = await startBotHarness();
+    // Streamer.bot leaves %input0% in the URL when the viewer typed nothing.
+    expect((await error(await h.bot("/api/bot/shoutout?user=%25input0%25"))).message).toContain(
+      '"user" is missing',
+    );
     expect((await error(await h.bot("/api/bot/shoutout"))).message).toContain('"user" is missing');
     expect((await error(await h.bot("/api/bot/shoutout?user=ghost_x"))).message).toBe(
       "User not found: ghost_x",
@@ -109,9 +120,12 @@ describe("magic8, dice, coinflip and pick", () => {
   test("coinflip and pick (never the broadcaster)", async () => {
     h = await startBotHarness();
     h.ctx.random = chance(0.1);
-    expect((await data(await h.bot("/api/bot/coinflip?format=json", NIGHTBOT("viewer_anna")))).result).toBe(
-      "heads",
+    const coin = await h.bot(
+      "/api/bot/coinflip?format=json",
+      NIGHTBOT("viewer_anna", "regular", "Viewer_Anna"),
     );
+    // Named the way chat shows the caller (Nightbot's displayName), not by login.
+    expect(await data(coin)).toEqual({ result: "heads", text: "🪙 Viewer_Anna flipped Heads!" });
     h.ctx.random = chance(0);
     const pick = await data(await h.bot("/api/bot/pick"));
     expect(pick.user_login).toBe("viewer_anna");

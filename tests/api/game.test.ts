@@ -544,3 +544,19 @@ describe("over a real socket", () => {
     }
   });
 });
+
+describe("Streamer.bot variables left unreplaced", () => {
+  test("%input0% in the path is a missing parameter, not a broken %-escape", async () => {
+    const t = createTestContext();
+    try {
+      const res = await t.request("/api/game/rank/eu/%input0%/%input1%?type=2");
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toBe(
+        'The path parameter "name" is missing: the bot sent its variable %input0% unreplaced.',
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+});

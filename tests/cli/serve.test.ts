@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scratch } from "../helpers/cli.ts";
+import { Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -131,6 +131,22 @@ describe("cuebot serve", () => {
     // The log stays quiet (stdout is the log stream); the readiness line goes to stderr.
     expect(server.stdout()).toBe("");
     expect(server.stderr()).toBe(`listening on ${server.url}\n`);
+  });
+
+  test("--demo keeps its data apart in <data dir>/demo and starts it fresh every time", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const leftover = join(dataDir, "demo", "cuebot.db");
+    mkdirSync(join(dataDir, "demo"), { recursive: true });
+    writeFileSync(leftover, "");
+    seedAccount(join(dataDir, "demo"), "stale_from_last_run");
+    const demo = await scratch.serve(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    expect(demo.stdout()).toContain("demo mode");
+    const users = await scratch.run(["users", "list", "--json", "--data-dir", join(dataDir, "demo")], {
+      cwd,
+    });
+    expect(JSON.parse(users.stdout)).toEqual([]);
+    expect(existsSync(join(dataDir, "cuebot.db"))).toBe(false);
   });
 
   test("a second cuebot on a port another cuebot serves: exit 1, not two servers sharing it", async () => {

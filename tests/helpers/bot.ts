@@ -37,7 +37,7 @@ export async function startBotHarness(
   });
 }
 
-export const NIGHTBOT = (user: string, userLevel = "regular") => ({
-  "Nightbot-User": `name=${user}&displayName=${user}&provider=twitch&providerId=1&userLevel=${userLevel}`,
+export const NIGHTBOT = (user: string, userLevel = "regular", displayName = user) => ({
+  "Nightbot-User": `name=${user}&displayName=${displayName}&provider=twitch&providerId=1&userLevel=${userLevel}`,
   "Nightbot-Channel": "name=cuebotdemo&displayName=CuebotDemo&provider=twitch&providerId=100001",
 });

@@ -20,6 +20,9 @@ describe("chat-style input", () => {
     expect(chatName("$(touser)")).toBeUndefined();
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a StreamElements variable the bot left unreplaced
     expect(chatName("${user}")).toBeUndefined();
+    expect(chatName("%input0%")).toBeUndefined();
+    expect(chatName("%userName%")).toBeUndefined();
+    expect(chatName("100%")).toBe("100%");
     expect(chatName(null)).toBeUndefined();
   });
 
@@ -41,6 +44,7 @@ describe("chat-style input", () => {
     expect(chatCaller(nightbot)).toEqual({
       channel: "cuebotdemo",
       user: "viewer_anna",
+      displayName: "Viewer_Anna",
       userLevel: "moderator",
     });
     const fossabot = new Request("http://localhost/x", {
