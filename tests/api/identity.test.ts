@@ -18,6 +18,21 @@ afterEach(async () => {
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
+/** The dashboard's Security tab, as the logged-in browser calls it. */
+async function securityCall<K extends "apiKey" | "overlayToken">(
+  cookie: string,
+  action: string,
+  field: K,
+): Promise<string> {
+  const res = await h.request(`/api/dashboard/security/${action}`, {
+    method: "POST",
+    headers: { cookie, origin: h.origin },
+  });
+  return ((await json(res)).data as Record<K, string>)[field];
+}
+const revealKey = (cookie: string) => securityCall(cookie, "reveal-key", "apiKey");
+const rotateOverlayToken = (cookie: string) => securityCall(cookie, "rotate-overlay-token", "overlayToken");
+
 describe("first login", () => {
   test("creates the account with role Default, an API key and an overlay token, and opens a session", async () => {
     const { cookie, response } = await h.login("cuebotdemo", { tz: "Europe/Berlin" });
@@ -99,16 +114,7 @@ describe("later logins", () => {
   test("keep key and role, refresh the profile, follow a renamed login, and issue a fresh session", async () => {
     const first = await h.login("cuebotdemo");
     const before = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-    const keyBefore = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/reveal-key", {
-            method: "POST",
-            headers: { cookie: first.cookie, origin: h.origin },
-          }),
-        )
-      ).data as { apiKey: string }
-    ).apiKey;
+    const keyBefore = await revealKey(first.cookie);
     h.ctx.db.run(`UPDATE accounts SET role = 'VIP' WHERE id = ${before.id}`);
     h.ctx.accounts.invalidate();
 
@@ -123,16 +129,7 @@ describe("later logins", () => {
     expect(after.role).toBe("VIP");
     expect(after.displayName).toBe("CuebotRenamed");
     expect(findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
-    const keyAfter = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/reveal-key", {
-            method: "POST",
-            headers: { cookie: second.cookie, origin: h.origin },
-          }),
-        )
-      ).data as { apiKey: string }
-    ).apiKey;
+    const keyAfter = await revealKey(second.cookie);
     expect(keyAfter).toBe(keyBefore);
   });
 });
@@ -240,16 +237,7 @@ describe("GET /api/system/validate", () => {
         timezone: "America/New_York",
       },
     });
-    const apiKey = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/reveal-key", {
-            method: "POST",
-            headers: { cookie, origin: h.origin },
-          }),
-        )
-      ).data as { apiKey: string }
-    ).apiKey;
+    const apiKey = await revealKey(cookie);
     expect(JSON.stringify(body)).not.toContain(apiKey);
   });
 
@@ -293,16 +281,7 @@ describe("GET /api/system/validate", () => {
 
   test("an overlay token → 403 overlay_token_forbidden, as query or header, with or without a session", async () => {
     const { cookie } = await h.login("cuebotdemo");
-    const token = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/rotate-overlay-token", {
-            method: "POST",
-            headers: { cookie, origin: h.origin },
-          }),
-        )
-      ).data as { overlayToken: string }
-    ).overlayToken;
+    const token = await rotateOverlayToken(cookie);
     const cases: [string, RequestInit][] = [
       [`/api/system/validate?token=${token}`, {}],
       ["/api/system/validate", { headers: { "x-overlay-token": token } }],
@@ -318,16 +297,7 @@ describe("GET /api/system/validate", () => {
 
   test("an overlay token on another panel route → 401", async () => {
     const { cookie } = await h.login("cuebotdemo");
-    const token = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/rotate-overlay-token", {
-            method: "POST",
-            headers: { cookie, origin: h.origin },
-          }),
-        )
-      ).data as { overlayToken: string }
-    ).overlayToken;
+    const token = await rotateOverlayToken(cookie);
     const res = await h.request(`/api/dashboard/profile?token=${token}`);
     expect(res.status).toBe(401);
   });
@@ -404,16 +374,7 @@ describe("security endpoints", () => {
 
   test("export is a JSON attachment with the account's data and no secrets", async () => {
     const { cookie } = await h.login("cuebotdemo");
-    const apiKey = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/reveal-key", {
-            method: "POST",
-            headers: { cookie, origin: h.origin },
-          }),
-        )
-      ).data as { apiKey: string }
-    ).apiKey;
+    const apiKey = await revealKey(cookie);
     const res = await h.request("/api/dashboard/export", { headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toMatch(
@@ -452,16 +413,7 @@ describe("security endpoints", () => {
 describe("secrets at rest and in logs", () => {
   test("the plaintext API key and session token never appear in the database files or the log", async () => {
     const { cookie } = await h.login("cuebotdemo");
-    const apiKey = (
-      (
-        await json(
-          await h.request("/api/dashboard/security/reveal-key", {
-            method: "POST",
-            headers: { cookie, origin: h.origin },
-          }),
-        )
-      ).data as { apiKey: string }
-    ).apiKey;
+    const apiKey = await revealKey(cookie);
     await h.request(`/api/system/validate?apiKey=${apiKey}`, { headers: { cookie } });
     h.ctx.database.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     const sessionToken = cookie.split("=")[1]!;
