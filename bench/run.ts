@@ -1,14 +1,226 @@
-import { gameTableRows, runGameBench } from "./game.ts";
-import { limitsTableRows, runLimitsBench } from "./limits.ts";
-import { formatTable } from "./table.ts";
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary, VIEWER } from "./fixture.ts";
+import { formatTable, type TableRow } from "./table.ts";
+import {
+  distinctClientsScript,
+  medianOf,
+  rotatingPathsDistinctClientsScript,
+  rotatingPathsScript,
+  type WrkResult,
+  wrk,
+} from "./wrk.ts";
 
 /**
- * `npm run bench`: every benchmark, one table. Ratios are measured in the same run against a bare
- * Bun.serve on this machine, so they compare like with like; absolute figures depend on the machine.
+ * `npm run bench`: the seven figures of issue 10 for the built binary `dist/cuebot` (black box),
+ * each throughput a ratio to a bare `Bun.serve` returning constant JSON measured in the same run, so
+ * the figures mean the same on any machine. wrk -t1 -c64 on loopback, median of 3 runs, p99 included.
+ * It builds the binary first. `bun bench/run.ts --quick` runs 1 s instead of 2 s per measurement.
  */
-const started = performance.now();
-const rows = [...limitsTableRows(await runLimitsBench()), ...gameTableRows(await runGameBench())];
-console.log(formatTable(rows));
-console.log(
-  `\n${rows.length} measures in ${((performance.now() - started) / 1000).toFixed(1)} s (bun ${Bun.version}, ${navigator.hardwareConcurrency} cores)`,
-);
+
+const quick = process.argv.includes("--quick");
+const DURATION_S = quick ? 1 : 2;
+const RUNS = 3;
+/** Partner keys (120/min each): 3 runs × 2 s at 100 k req/s stay under every key's quota. */
+const STREAMERS = 6_000;
+const FLOOD_ADDRESSES = 1_000_000;
+const STAMPEDE = 1_000;
+
+const TARGETS = {
+  refused: 0.8,
+  game: 0.7,
+  bot: 0.7,
+  p99Ms: 2,
+  coldStartMs: 300,
+  rssMb: 150,
+  upstreamPerRoute: 1,
+};
+
+function ok(pass: boolean): string {
+  return pass ? "met" : "MISSED";
+}
+
+const rows: TableRow[] = [];
+const row = (measure: string, value: string, note: string) =>
+  rows.push({ bench: "dist/cuebot", measure, value, note });
+
+async function build(): Promise<void> {
+  const proc = Bun.spawn([process.execPath, "scripts/build.ts"], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await proc.exited) !== 0) throw new Error("npm run build failed");
+}
+
+const measure = (url: string, script?: string) =>
+  medianOf(RUNS, () => wrk({ url, script, durationSeconds: DURATION_S }));
+
+function throughputRow(
+  name: string,
+  result: WrkResult,
+  bare: WrkResult,
+  target: number,
+  extra: string,
+): { ratio: number; p99: number } {
+  const ratio = result.rps / bare.rps;
+  row(
+    name,
+    `${(ratio).toFixed(2)}×`,
+    `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms; target ≥ ${target}× ${ok(ratio >= target)}, p99 ≤ ${TARGETS.p99Ms} ms ${ok(result.p99Ms <= TARGETS.p99Ms)}${extra}`,
+  );
+  return { ratio, p99: result.p99Ms };
+}
+
+async function coldStarts(fixture: Fixture): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = await startBinary(fixture);
+    times.push(server.startMs);
+    await server.stop();
+  }
+  times.sort((a, b) => a - b);
+  return times[1]!;
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  await build();
+  const fixture = await createFixture(STREAMERS);
+  try {
+    const cold = await coldStarts(fixture);
+    const bareServer = await startBare();
+    const server = await startBinary(fixture);
+    try {
+      // The yardstick, with the same per-request Lua work as the rows below.
+      const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
+      await bareServer.stop();
+      row(
+        "bare Bun.serve (yardstick)",
+        "1.00×",
+        `${Math.round(bare.rps)} req/s, p99 ${bare.p99Ms.toFixed(2)} ms`,
+      );
+
+      // 1. Refused: a Default key (30/min) driven past its quota, then hammered.
+      const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+      for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
+      const refusedProbe = await fetch(`${server.url}${refusedPath}`);
+      await refusedProbe.arrayBuffer();
+      if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
+      const refused = await measure(`${server.url}${refusedPath}`);
+      throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
+
+      // 2. Game API cache hit in text mode, every request from a new client address.
+      const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+      const warm = await fetch(`${server.url}${gamePath}`);
+      if (warm.status !== 200) throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
+      await warm.arrayBuffer();
+      fixture.game.resetCalls();
+      const game = await measure(
+        `${server.url}${gamePath}`,
+        distinctClientsScript({ path: gamePath, offset: 1 << 20 }),
+      );
+      throughputRow(
+        "game API cache hit (text mode, distinct client IPs)",
+        game,
+        bare,
+        TARGETS.game,
+        `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
+      );
+
+      // 3. Bot command cache hit: followage with the follow date cached, one key per streamer.
+      const botPaths = fixture.streamers.map(
+        (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
+      );
+      const warming = [...botPaths];
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let path = warming.pop(); path; path = warming.pop()) {
+            const res = await fetch(`${server.url}${path}`);
+            if (res.status !== 200)
+              throw new Error(`bot warm-up answered ${res.status}: ${await res.text()}`);
+            await res.arrayBuffer();
+          }
+        }),
+      );
+      const bot = await measure(`${server.url}${botPaths[0]}`, rotatingPathsScript(botPaths));
+      throughputRow(
+        "bot command cache hit (followage)",
+        bot,
+        bare,
+        TARGETS.bot,
+        `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
+      );
+
+      // 4. p99 at 64 connections: in the three rows above.
+      // 5. Cold start: in coldStarts() above, before this server started.
+      row(
+        "cold start (exec serve → /healthz 200)",
+        `${cold.toFixed(0)} ms`,
+        `median of ${RUNS}; target ≤ ${TARGETS.coldStartMs} ms ${ok(cold <= TARGETS.coldStartMs)}`,
+      );
+
+      // 6. RSS growth after 1,000,000 distinct client addresses through the per-IP limits.
+      const floodPaths = [
+        "/api/game/nothing-here",
+        "/no-such-page",
+        "/auth/login",
+        "/api/bot/coinflip?apiKey=00000000-0000-4000-8000-000000000000",
+      ];
+      const rssBefore = server.rssMb();
+      let sent = 0;
+      while (sent < FLOOD_ADDRESSES) {
+        const run = await wrk({
+          url: `${server.url}/`,
+          script: rotatingPathsDistinctClientsScript(floodPaths, (2 << 20) + sent),
+          durationSeconds: 5,
+        });
+        sent += run.requests;
+      }
+      const growth = server.rssMb() - rssBefore;
+      row(
+        "RSS growth after 1,000,000 distinct client IPs",
+        `+${growth.toFixed(0)} MB`,
+        `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
+      );
+
+      // 7. A cold stampede: identical requests for a player nobody asked about yet.
+      fixture.game.resetCalls();
+      fixture.game.knobs.latencyMs = 100;
+      const stampedePath = "/api/game/stats/na/Night%20Owl/NA1";
+      const statuses = await Promise.all(
+        Array.from({ length: STAMPEDE }, async (_, i) => {
+          const res = await fetch(`${server.url}${stampedePath}`, {
+            headers: { "x-forwarded-for": `172.16.${i >> 8}.${i & 255}` },
+          });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      fixture.game.knobs.latencyMs = 0;
+      const calls = fixture.game.calls;
+      const perRoute = Math.max(...Object.values(calls));
+      row(
+        `${STAMPEDE} concurrent identical cold game requests`,
+        `${perRoute} per route`,
+        `upstream calls ${JSON.stringify(calls)}; ${statuses.filter((s) => s === 200).length}/${STAMPEDE} answered 200; target ${TARGETS.upstreamPerRoute} ${ok(perRoute <= TARGETS.upstreamPerRoute)}`,
+      );
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await fixture.stop();
+  }
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const wrkVersion = (
+    await new Response(Bun.spawn(["wrk", "-v"], { stdout: "pipe", stderr: "pipe" }).stdout).text()
+  ).split("\n")[0];
+  const binarySize = (readFileSync(BINARY).length / 1024 / 1024).toFixed(0);
+  console.log(formatTable(rows));
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${cpu} · ${navigator.hardwareConcurrency} cores · bun ${Bun.version} · ${wrkVersion?.trim() || "wrk"} · dist/cuebot ${binarySize} MB · wrk -t1 -c64, ${DURATION_S} s × median of ${RUNS} · ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
+  );
+}
+
+await main();
+process.exit(0);

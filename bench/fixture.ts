@@ -1,0 +1,204 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setAccountRole } from "../db/accounts.ts";
+import { loadConfig } from "../server/config.ts";
+import { createContext } from "../server/context.ts";
+import { prepareDataDir } from "../server/data-dir.ts";
+import { type GameSimulator, startGameSimulator } from "../server/game/sim.ts";
+import { provisionAccount } from "../server/identity/accounts.ts";
+import { saveProviderTokens } from "../server/identity/provider-tokens.ts";
+import { createLogger } from "../server/log.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../server/twitch/sim.ts";
+import { seedWorld } from "../server/twitch/sim-world.ts";
+
+/**
+ * What `npm run bench` runs against: the built binary `dist/cuebot` as a black box, on a data folder
+ * seeded beforehand, with the Twitch and game simulators of this repository standing in for the
+ * platforms. Only the seeding reaches inside (it writes accounts through cuebot's own functions).
+ */
+
+export const ROOT = resolve(import.meta.dir, "..");
+export const BINARY = join(ROOT, "dist", "cuebot");
+
+/** The viewer every bot request asks about (seeded in the simulated world). */
+export const VIEWER = "viewer_anna";
+
+export interface BotAccount {
+  login: string;
+  apiKey: string;
+}
+
+export interface Fixture {
+  dataDir: string;
+  twitch: TwitchSimulator;
+  game: GameSimulator;
+  /** Partner accounts, each with its own key (so no key meets its quota during a run). */
+  streamers: BotAccount[];
+  /** A Default account whose key the bench drives past its quota. */
+  refused: BotAccount;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const FOLLOW_SCOPES = ["moderator:read:followers", "user:read:email"];
+
+export async function createFixture(streamerCount: number): Promise<Fixture> {
+  const dataDir = mkdtempSync(join(tmpdir(), "cuebot-bench-data-"));
+  const world = seedWorld(Date.now());
+  for (let i = 0; i < streamerCount + 1; i++) {
+    const id = String(500_000 + i);
+    const login = i === streamerCount ? "benchrefused" : `benchstreamer${i}`;
+    world.users.push({
+      id,
+      login,
+      display_name: login,
+      type: "",
+      broadcaster_type: "affiliate",
+      description: "",
+      profile_image_url: "",
+      offline_image_url: "",
+      view_count: 0,
+      email: `${login}@example.test`,
+      created_at: "2020-01-01T00:00:00Z",
+    });
+  }
+  const twitch = startTwitchSimulator({ world });
+  // The warm-up asks once per streamer; Twitch's real limit is per token, the simulator's global.
+  twitch.knobs.rateLimit = { limit: 100_000_000, remaining: 100_000_000 };
+  const game = startGameSimulator({ rateLimitPerMinute: 100_000_000 });
+
+  prepareDataDir(dataDir);
+  const config = loadConfig({ dataDir, env: {} });
+  const ctx = createContext(config, {
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+  });
+  const seed = (i: number): BotAccount => {
+    const login = i === streamerCount ? "benchrefused" : `benchstreamer${i}`;
+    const { account, apiKey } = provisionAccount(ctx, {
+      twitchUserId: String(500_000 + i),
+      login,
+      displayName: login,
+    });
+    const issued = twitch.issueUserToken(login, FOLLOW_SCOPES);
+    saveProviderTokens(ctx, account.id, { ...issued, scopes: FOLLOW_SCOPES, expiresIn: 4 * 3600 });
+    if (i !== streamerCount) setAccountRole(ctx.db, account.id, "Partner", Date.now());
+    return { login, apiKey };
+  };
+  const streamers: BotAccount[] = [];
+  ctx.db.transaction(() => {
+    for (let i = 0; i < streamerCount; i++) streamers.push(seed(i));
+  });
+  const refused = seed(streamerCount);
+  ctx.close();
+
+  return {
+    dataDir,
+    twitch,
+    game,
+    streamers,
+    refused,
+    env: {
+      CUEBOT_TWITCH_CLIENT_ID: twitch.client.id,
+      CUEBOT_TWITCH_CLIENT_SECRET: twitch.client.secret,
+      CUEBOT_TWITCH_AUTH_URL: twitch.authUrl,
+      CUEBOT_TWITCH_API_URL: twitch.helixUrl,
+      CUEBOT_GAME_API_URL: game.url,
+      CUEBOT_GAME_API_KEY: game.apiKey,
+      CUEBOT_LOG: "error",
+      CUEBOT_LOG_FORMAT: "json",
+      CUEBOT_TRUST_PROXY: "true",
+    },
+    async stop() {
+      await Promise.all([twitch.stop(), game.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+export interface RunningBinary {
+  url: string;
+  pid: number;
+  /** Resident set size of the server process, MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+async function waitHealthy(url: string, proc: { exitCode: number | null }): Promise<void> {
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}) before it was ready`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(1);
+  }
+}
+
+/** Starts `dist/cuebot serve` on a free port; resolves once /healthz answers 200, with the time it took. */
+export async function startBinary(
+  fixture: Pick<Fixture, "dataDir" | "env">,
+): Promise<RunningBinary & { startMs: number }> {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
+  const port = freePort();
+  const started = performance.now();
+  const proc = Bun.spawn([BINARY, "serve", "--data-dir", fixture.dataDir, "--port", String(port)], {
+    env: { ...process.env, ...fixture.env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(url, proc);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}: ${await new Response(proc.stderr).text()}`);
+  }
+  const startMs = performance.now() - started;
+  return {
+    url,
+    pid: proc.pid,
+    startMs,
+    rssMb() {
+      const status = require("node:fs").readFileSync(`/proc/${proc.pid}/status`, "utf8") as string;
+      const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+      return kb ? Number(kb[1]) / 1024 : Number.NaN;
+    },
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+/** The bare Bun.serve yardstick in its own process. */
+export async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "bare-server.ts")], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the bare server did not start");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return {
+    url: `http://127.0.0.1:${text.trim()}`,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
