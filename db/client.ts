@@ -11,6 +11,14 @@ export interface DatabaseHandle {
   sqlite: Database;
   db: Db;
   path: string;
+  /**
+   * Serving: SQLite's automatic WAL checkpoint would run inside whichever write crosses the threshold,
+   * on the event loop, for milliseconds (the p99 of the bot path). A serving connection turns it off
+   * and checkpoints from its idle timer instead (`checkpoint`).
+   */
+  checkpointWhenIdle(): void;
+  /** Copies what it can of the WAL into the database without waiting for readers (PASSIVE). */
+  checkpoint(): void;
   close(): void;
 }
 
@@ -56,10 +64,21 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   if (!options.readonly) restrictToOwner(path);
   const db = drizzle({ client: sqlite, schema });
   let closed = false;
+  let checkpoint: (() => void) | null = null;
   return {
     sqlite,
     db,
     path,
+    checkpointWhenIdle() {
+      sqlite.exec("PRAGMA wal_autocheckpoint = 0");
+    },
+    checkpoint() {
+      checkpoint ??= (
+        (statement) => () =>
+          statement.run()
+      )(sqlite.prepare("PRAGMA wal_checkpoint(PASSIVE)"));
+      checkpoint();
+    },
     close() {
       if (closed) return;
       closed = true;
@@ -79,8 +98,11 @@ function restrictToOwner(path: string): void {
   }
 }
 
-/** Increases whenever another connection (the CLI, another server) commits to the file. */
-export function dataVersion(sqlite: Database): number {
-  const row = sqlite.query("PRAGMA data_version").get() as { data_version: number };
-  return row.data_version;
+/**
+ * A reader of data_version, which increases whenever another connection (the CLI, another server)
+ * commits to the file; one held statement, since it is checked on every request.
+ */
+export function dataVersionReader(sqlite: Database): () => number {
+  const statement = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  return () => statement.get()!.data_version;
 }

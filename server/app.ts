@@ -6,6 +6,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { bodyLimit } from "./http/body-limit.ts";
 import { csrfProtection } from "./http/csrf.ts";
 import { errorHandling } from "./http/errors.ts";
+import { externalChanges } from "./http/external-changes.ts";
 import { ipLimits } from "./http/ip-limits.ts";
 import { apiDocs } from "./http/openapi.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -25,6 +26,7 @@ import { webRoutes } from "./web/routes.ts";
  */
 export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
+    .use(externalChanges(ctx))
     .use(securityHeaders())
     .use(errorHandling(ctx))
     .use(ipLimits(ctx))

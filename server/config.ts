@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseCidr } from "./limits/ip-key.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,7 +17,11 @@ export interface Config {
   port: number;
   /** Explicit public URL, or null to derive `http://localhost:<bound port>` once listening. */
   publicUrl: string | null;
-  trustProxy: boolean;
+  /**
+   * Which direct peers are trusted proxies (their X-Forwarded-For is read): false = none, true =
+   * loopback peers, or a list of addresses and CIDRs.
+   */
+  trustProxy: boolean | readonly string[];
   logLevel: LogLevel;
   logFormat: LogFormat;
   twitch: {
@@ -181,7 +186,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     host,
     port,
     publicUrl,
-    trustProxy: parseBoolean(pick("trustProxy"), false),
+    trustProxy: parseTrustProxy(pick("trustProxy")),
     logLevel,
     logFormat,
     twitch: {
@@ -241,12 +246,25 @@ function parseUrl(setting: { value: string; name: string }): string {
   return url.href;
 }
 
-function parseBoolean(setting: { value: string; name: string } | undefined, fallback: boolean): boolean {
-  if (!setting) return fallback;
+const TRUE_WORDS = ["true", "1", "yes", "on"];
+const FALSE_WORDS = ["false", "0", "no", "off"];
+
+/** `true`/`false` (and their usual spellings), or a comma-separated list of addresses and CIDRs. */
+function parseTrustProxy(setting: { value: string; name: string } | undefined): boolean | readonly string[] {
+  if (!setting) return false;
   const text = setting.value.trim().toLowerCase();
-  if (["true", "1", "yes", "on"].includes(text)) return true;
-  if (["false", "0", "no", "off"].includes(text)) return false;
-  throw new ConfigError(setting.name, `"${setting.value}" is not true or false`);
+  if (TRUE_WORDS.includes(text)) return true;
+  if (FALSE_WORDS.includes(text)) return false;
+  const entries = setting.value.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!parseCidr(entry)) {
+      throw new ConfigError(
+        setting.name,
+        `"${entry}" is not an address or CIDR (use true, false or a comma-separated list such as 10.0.0.0/8,::1)`,
+      );
+    }
+  }
+  return entries;
 }
 
 function parseEnum<T extends string>(

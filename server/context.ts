@@ -1,8 +1,10 @@
 import { join } from "node:path";
-import { type DatabaseHandle, type Db, dataVersion, openDatabase } from "../db/client.ts";
+import { type DatabaseHandle, type Db, dataVersionReader, openDatabase } from "../db/client.ts";
+import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns } from "./bot/cooldowns.ts";
+import { CommandSettingsCache } from "./bot/settings.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -18,15 +20,19 @@ import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Tells in-memory caches that another process (the CLI) committed to the database, so a role change
- * or key rotation takes effect without a restart. SQLite's data_version moves only on other
- * connections' commits, which makes the poll cheap and free of false alarms from our own writes.
+ * or key rotation takes effect on the very next request (CONTRACT §3). SQLite's data_version moves
+ * only on other connections' commits, which makes the check cheap (~1 µs through a held statement)
+ * and free of false alarms from our own writes: every request checks it first (app.ts), and an idle
+ * timer checks it for work no request triggers (listen.ts).
  */
 export class ExternalChanges {
   readonly #listeners = new Set<() => void>();
+  readonly #read: () => number;
   #version: number;
 
-  constructor(private readonly database: DatabaseHandle) {
-    this.#version = dataVersion(database.sqlite);
+  constructor(database: DatabaseHandle) {
+    this.#read = dataVersionReader(database.sqlite);
+    this.#version = this.#read();
   }
 
   subscribe(listener: () => void): () => void {
@@ -36,7 +42,7 @@ export class ExternalChanges {
 
   /** Returns true when something changed since the last check (and notifies subscribers). */
   check(): boolean {
-    const version = dataVersion(this.database.sqlite);
+    const version = this.#read();
     if (version === this.#version) return false;
     this.#version = version;
     for (const listener of this.#listeners) listener();
@@ -67,6 +73,10 @@ export interface Context {
   helixApi: HelixApi | null;
   /** Live overlay connections, told about every publish. */
   overlays: OverlayHub;
+  /** Command calls for analytics and the activity feed, written behind (flush before reading them). */
+  events: EventSink;
+  /** Command settings read on every bot request, from memory (cleared by every write). */
+  settingsCache: CommandSettingsCache;
   /** Per-channel chat-command cooldowns. */
   cooldowns: CommandCooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
@@ -113,6 +123,11 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       : null;
     const caches = new RoleCaches({ clock });
     externalChanges.subscribe(() => caches.flush());
+    const settingsCache = new CommandSettingsCache();
+    externalChanges.subscribe(() => settingsCache.clear());
+    const events = new WriteBehindEventSink(database.sqlite, {
+      onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
+    });
     let closed = false;
     return {
       config,
@@ -139,6 +154,8 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
               clientSecret: config.twitch.clientSecret,
             })
           : null,
+      events,
+      settingsCache,
       cooldowns: new CommandCooldowns(),
       overlays: new OverlayHub(),
       random: options.random ?? Math.random,
@@ -156,6 +173,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
             log.warn("error while closing", { error });
           }
         }
+        events.flush();
         database.close();
       },
       onClose(fn) {

@@ -11,8 +11,12 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** How often a running server looks for commits by other processes (the CLI). */
-const EXTERNAL_CHANGE_POLL_MS = 250;
+/**
+ * How often the idle timer runs. Requests check for commits by other processes themselves (app.ts);
+ * the timer does what no request triggers: ending overlay streams whose token the CLI rotated, and
+ * the WAL checkpoint, kept off the request path.
+ */
+const IDLE_WORK_MS = 250;
 
 export class ListenError extends Error {}
 
@@ -43,13 +47,15 @@ export function listen(ctx: Context, app: App): RunningServer {
   const port = server.port;
   ctx.publicUrl = publicUrlFor(ctx.config, port);
 
+  ctx.database.checkpointWhenIdle();
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
+      ctx.database.checkpoint();
     } catch (error) {
       ctx.log.warn("could not check the database for outside changes", { error });
     }
-  }, EXTERNAL_CHANGE_POLL_MS);
+  }, IDLE_WORK_MS);
 
   let stopping: Promise<void> | null = null;
   return {

@@ -9,7 +9,8 @@ const DAY_MS = 24 * HOUR_MS;
  * Housekeeping that keeps the database small: expired sessions go, and command events older than
  * the retention (CUEBOT_EVENT_RETENTION_DAYS, default 90) are pruned. Runs at start and hourly.
  */
-export function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log" | "config">) {
+export function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log" | "config" | "events">) {
+  ctx.events.flush();
   const now = ctx.clock.now();
   const expiredSessions = deleteExpiredSessions(ctx.db, now);
   const prunedEvents = pruneEvents(ctx.db, now - ctx.config.eventRetentionDays * DAY_MS);

@@ -89,7 +89,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
 
 /** config.json keeps numbers as numbers and flags as booleans, as a person would write it. */
 function storedValue(key: keyof StoredConfig, value: string): string | number | boolean {
-  if (key === "trustProxy") return value === "true";
+  if (key === "trustProxy" && (value === "true" || value === "false")) return value === "true";
   if (key === "port") return Number(value);
   return value;
 }

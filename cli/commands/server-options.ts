@@ -9,7 +9,10 @@ export function addSettingsOptions(command: Command): Command {
     .option("--public-url <url>", "external URL; the OAuth redirect is <url>/auth/callback")
     .option("--twitch-client-id <id>", "identity provider application id")
     .option("--twitch-client-secret <secret>", "identity provider application secret")
-    .option("--trust-proxy", "take the client address from X-Forwarded-For (right-most entry)")
+    .option(
+      "--trust-proxy [list]",
+      "read X-Forwarded-For from these peers: alone or true = loopback, else comma-separated addresses/CIDRs",
+    )
     .option("--log <level>", "debug, info, warn or error (default info)")
     .option("--log-format <format>", "json or pretty (default: pretty on a terminal, else json)");
 }
@@ -20,7 +23,7 @@ export interface SettingsOptions {
   publicUrl?: string;
   twitchClientId?: string;
   twitchClientSecret?: string;
-  trustProxy?: boolean;
+  trustProxy?: boolean | string;
   log?: string;
   logFormat?: string;
 }
@@ -32,7 +35,7 @@ export function flagValues(options: SettingsOptions): FlagValues {
     publicUrl: options.publicUrl,
     twitchClientId: options.twitchClientId,
     twitchClientSecret: options.twitchClientSecret,
-    trustProxy: options.trustProxy ? "true" : undefined,
+    trustProxy: options.trustProxy === true ? "true" : options.trustProxy || undefined,
     log: options.log,
     logFormat: options.logFormat,
   };

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
 import { authenticateBot } from "../http/auth.ts";
+import { requestInfo } from "../http/request-info.ts";
 import type { CommandName } from "./catalog.ts";
 import { chatCaller } from "./chat-input.ts";
 import { executeCommand } from "./commands.ts";
@@ -31,7 +32,7 @@ export function botRoutes(ctx: Context) {
     (command: CommandName) =>
     ({ request, principal }: { request: Request; principal: ReturnType<typeof authenticateBot> }) =>
       executeCommand(ctx, principal.account, command, {
-        params: new URL(request.url).searchParams,
+        params: requestInfo(request).query,
         caller: chatCaller(request),
       });
   return new Elysia({ name: "cuebot.bot" })

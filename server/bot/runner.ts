@@ -1,5 +1,4 @@
 import type { Account } from "../../db/accounts.ts";
-import { insertEvent } from "../../db/events.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
 import type { CommandName } from "./catalog.ts";
@@ -30,7 +29,7 @@ export async function runCommand<C extends CommandName>(
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
   const record = (outcome: string) =>
-    insertEvent(ctx.db, {
+    ctx.events.record({
       accountId: account.id,
       at: startedAt,
       command,

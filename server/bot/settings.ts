@@ -11,8 +11,49 @@ export interface CommandSettings<C extends CommandName = CommandName> {
   options: CommandOptions<C>;
 }
 
+/** More entries than this and the cache starts over (8 commands each for thousands of channels). */
+const MAX_CACHED_SETTINGS = 100_000;
+
+/**
+ * Command settings kept in memory: every bot request reads them, and a query per request cost ~40 µs.
+ * Cleared on every write of ours (updateCommandSettings) and on every change by another process
+ * (the context subscribes it to data_version). Entries are frozen: callers share them.
+ */
+export class CommandSettingsCache {
+  readonly #entries = new Map<string, CommandSettings>();
+
+  get<C extends CommandName>(
+    accountId: number,
+    command: C,
+    load: () => CommandSettings<C>,
+  ): CommandSettings<C> {
+    const key = `${accountId}:${command}`;
+    let settings = this.#entries.get(key) as CommandSettings<C> | undefined;
+    if (!settings) {
+      settings = load();
+      Object.freeze(settings.options);
+      Object.freeze(settings);
+      if (this.#entries.size >= MAX_CACHED_SETTINGS) this.#entries.clear();
+      this.#entries.set(key, settings);
+    }
+    return settings;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
 /** The channel's settings for one command: what was saved, over the command's defaults. */
 export function commandSettings<C extends CommandName>(
+  ctx: Pick<Context, "db" | "settingsCache">,
+  accountId: number,
+  command: C,
+): CommandSettings<C> {
+  return ctx.settingsCache.get(accountId, command, () => loadCommandSettings(ctx, accountId, command));
+}
+
+function loadCommandSettings<C extends CommandName>(
   ctx: Pick<Context, "db">,
   accountId: number,
   command: C,
@@ -37,7 +78,7 @@ export interface SettingsPatch {
 
 /** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
 export function updateCommandSettings<C extends CommandName>(
-  ctx: Pick<Context, "db" | "clock">,
+  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
   accountId: number,
   command: C,
   patch: SettingsPatch,
@@ -84,5 +125,6 @@ export function updateCommandSettings<C extends CommandName>(
     },
     ctx.clock.now(),
   );
+  ctx.settingsCache.clear();
   return next;
 }

@@ -4,6 +4,7 @@ import type { Context } from "../context.ts";
 import { authenticateOptionalBot } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import type { HeaderTarget } from "../http/quota.ts";
+import { requestInfo } from "../http/request-info.ts";
 import { isUnreplacedTemplate } from "../http/text-mode.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import { REGIONS, type Region } from "./client.ts";
@@ -159,7 +160,7 @@ export function gameRoutes(ctx: Context) {
       .derive(({ request, set }) => {
         const cacheTtlMs = cacheTtlFor(ctx, request, set as HeaderTarget);
         // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
-        const tail = new URL(request.url).pathname.split("/").slice(-3);
+        const tail = requestInfo(request).path.split("/").slice(-3);
         tail.forEach((segment, i) => {
           const what = ["region", "name", "tag"][i];
           // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.

@@ -2,6 +2,7 @@ import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "./errors.ts";
 import { enforceLimit, failedAuthentication, type HeaderTarget } from "./quota.ts";
+import { requestInfo } from "./request-info.ts";
 
 /**
  * Who is calling. Bot routes accept an API key; panel routes a session; overlay reads an overlay
@@ -22,8 +23,10 @@ export interface PresentedCredentials {
 /** Syntactically a UUID: anything else cannot be a key, so it is refused without a lookup. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function presentedCredentials(request: Request, url = new URL(request.url)): PresentedCredentials {
-  const fromQuery = url.searchParams.get("apiKey")?.trim() || undefined;
+export function presentedCredentials(request: Request): PresentedCredentials {
+  const info = requestInfo(request);
+  const query = info.hasQuery ? info.query : null;
+  const fromQuery = query?.get("apiKey")?.trim() || undefined;
   const fromHeader = request.headers.get("x-api-key")?.trim() || undefined;
   if (fromQuery && fromHeader && fromQuery !== fromHeader) {
     throw new ApiError(
@@ -33,7 +36,7 @@ export function presentedCredentials(request: Request, url = new URL(request.url
     );
   }
   const overlayToken =
-    url.searchParams.get("token")?.trim() || request.headers.get("x-overlay-token")?.trim() || undefined;
+    query?.get("token")?.trim() || request.headers.get("x-overlay-token")?.trim() || undefined;
   return { apiKey: fromQuery ?? fromHeader, overlayToken };
 }
 

@@ -1,5 +1,6 @@
-import { isIpAddress } from "../limits/ip-key.ts";
+import { type Cidr, cidrContains, parseCidr, parseIp } from "../limits/ip-key.ts";
 import type { Logger } from "../log.ts";
+import { requestInfo } from "./request-info.ts";
 
 /** What the HTTP server tells about a request's peer (Bun's `server.requestIP`). */
 export interface SocketPeer {
@@ -9,9 +10,12 @@ export interface SocketPeer {
 /** The key used when no address can be known (no socket, e.g. `app.handle` without a test header). */
 export const UNKNOWN_CLIENT = "unknown";
 
+/** What `--trust-proxy` alone (or `true`) trusts: the loopback peers. */
+export const LOOPBACK_PROXIES: readonly string[] = ["127.0.0.0/8", "::1"];
+
 export interface ClientIpOptions {
-  /** CUEBOT_TRUST_PROXY: take the right-most X-Forwarded-For entry instead of the socket address. */
-  trustProxy: boolean;
+  /** CUEBOT_TRUST_PROXY: false, true (loopback peers) or the trusted proxies' addresses and CIDRs. */
+  trustProxy: boolean | readonly string[];
   log: Logger;
   /**
    * Tests only: under `app.handle` there is no socket, so this header names the client address. It is
@@ -20,27 +24,58 @@ export interface ClientIpOptions {
   testAddressHeader?: string;
 }
 
+/** The configured proxies, asked once per hop; the last answer is kept (one proxy sends most traffic). */
+export class TrustedProxies {
+  readonly #ranges: Cidr[];
+  #lastAddress = "";
+  #lastAnswer = false;
+
+  constructor(setting: boolean | readonly string[]) {
+    const list = setting === true ? LOOPBACK_PROXIES : setting === false ? [] : setting;
+    this.#ranges = list.map((entry) => {
+      const cidr = parseCidr(entry);
+      if (!cidr) throw new RangeError(`not an address or CIDR: ${entry}`);
+      return cidr;
+    });
+  }
+
+  get none(): boolean {
+    return this.#ranges.length === 0;
+  }
+
+  contains(address: string): boolean {
+    if (address === this.#lastAddress) return this.#lastAnswer;
+    const ip = parseIp(address);
+    const answer = ip !== null && this.#ranges.some((range) => cidrContains(range, ip));
+    this.#lastAddress = address;
+    this.#lastAnswer = answer;
+    return answer;
+  }
+}
+
 /**
- * Finds the client address a request came from. The socket peer is the truth unless the operator
- * says a reverse proxy stands in front (trustProxy); then the right-most X-Forwarded-For entry is
- * the address that proxy saw — entries further left were written by the client and can be forged.
- * Resolved once per request (in the per-IP limit's onRequest, where the server is at hand) and
- * remembered, so later layers such as failed-authentication counting ask `of(request)`.
+ * Finds the client address a request came from. The socket peer is the truth unless it is a trusted
+ * proxy (CONTRACT §2, CUEBOT_TRUST_PROXY); then X-Forwarded-For is walked from the right, past every
+ * entry that is itself a trusted proxy, and the first one that is not is the client. Entries further
+ * left were written by whoever called the first proxy, so they can be forged; a peer that is not
+ * trusted is keyed by its own address whatever it sends. A malformed entry ends the walk at the proxy
+ * that passed it on. Resolved once per request (in the per-IP limit's onRequest, where the server is
+ * at hand) and remembered on the request, so later layers such as failed-authentication counting ask
+ * `of(request)`.
  */
 export class ClientIpResolver {
-  readonly #resolved = new WeakMap<Request, string>();
   readonly #options: ClientIpOptions;
+  readonly #trusted: TrustedProxies;
 
   constructor(options: ClientIpOptions) {
     this.#options = options;
+    this.#trusted = new TrustedProxies(options.trustProxy);
   }
 
   resolve(request: Request, server: SocketPeer | null | undefined): string {
-    const known = this.#resolved.get(request);
-    if (known !== undefined) return known;
-    const address = this.#find(request, server);
-    this.#resolved.set(request, address);
-    return address;
+    const info = requestInfo(request);
+    info.clientIp ??= this.#find(request, server);
+    return info.clientIp;
   }
 
   /** The address resolved for this request, or (outside the HTTP pipeline) one found without a socket. */
@@ -50,18 +85,32 @@ export class ClientIpResolver {
 
   #find(request: Request, server: SocketPeer | null | undefined): string {
     const socketAddress = this.#socketAddress(request, server);
-    const forwarded = request.headers.get("x-forwarded-for");
-    if (forwarded === null) return socketAddress;
-    if (!this.#options.trustProxy) {
-      this.#options.log.warnOnce(
-        "untrusted-x-forwarded-for",
-        "a request carried X-Forwarded-For but proxy trust is off, so clients are told apart by the socket address; if cuebot runs behind a reverse proxy, set CUEBOT_TRUST_PROXY=true (or --trust-proxy)",
-        { socketAddress },
-      );
+    if (this.#trusted.none) {
+      if (request.headers.has("x-forwarded-for")) {
+        this.#options.log.warnOnce(
+          "untrusted-x-forwarded-for",
+          "a request carried X-Forwarded-For but proxy trust is off, so clients are told apart by the socket address; if cuebot runs behind a reverse proxy, set CUEBOT_TRUST_PROXY=true (or --trust-proxy)",
+          { socketAddress },
+        );
+      }
       return socketAddress;
     }
-    const rightMost = forwarded.split(",").at(-1)?.trim() ?? "";
-    return isIpAddress(rightMost) ? rightMost : socketAddress;
+    if (!this.#trusted.contains(socketAddress)) return socketAddress;
+    const forwarded = request.headers.get("x-forwarded-for");
+    if (forwarded === null) return socketAddress;
+    let hop = socketAddress;
+    let end = forwarded.length;
+    while (end > 0) {
+      const comma = forwarded.lastIndexOf(",", end - 1);
+      const entry = forwarded.slice(comma + 1, end).trim();
+      end = comma === -1 ? 0 : comma;
+      if (entry === "" && comma !== -1) continue; // "a,,b": an empty field says nothing
+      if (parseIp(entry) === null) return hop;
+      hop = entry;
+      if (!this.#trusted.contains(entry)) return entry;
+    }
+    // Every hop is a trusted proxy: the left-most one is as far as anyone can tell.
+    return hop;
   }
 
   #socketAddress(request: Request, server: SocketPeer | null | undefined): string {

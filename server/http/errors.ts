@@ -1,5 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Context } from "../context.ts";
+import { finalResponse, type ResponseSet } from "./final-response.ts";
+import { requestInfo } from "./request-info.ts";
 import { isTextRequest, textResponse } from "./text-mode.ts";
 
 /** Every error body, everywhere (CONTRACT §5). */
@@ -79,20 +81,12 @@ export function describeValidationError(error: ValidationError): string {
 /** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
 export function errorHandling(ctx: Context) {
   return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
-    // Headers set before the failure (rate-limit counters) stay on the error response.
-    const carried = carriedHeaders(set.headers);
-    const reply = (
-      status: number,
-      errorCode: string,
-      message: string,
-      extra: Record<string, string> = {},
-    ) => {
-      const response = errorResponse(request, status, errorCode, message, { ...carried, ...extra });
-      // Elysia applies a thrown error's `status` over the returned response's; say it explicitly
-      // (text mode answers 200 with the real status in X-Cuebot-Status).
-      set.status = response.status;
-      return response;
-    };
+    // Headers set before the failure (security headers, rate-limit counters) stay on the error
+    // response, which is built once (finalResponse).
+    const reply = (status: number, errorCode: string, message: string, extra?: Record<string, string>) =>
+      finalResponse(set as ResponseSet, (carried) =>
+        errorResponse(request, status, errorCode, message, extra ? { ...carried, ...extra } : carried),
+      );
     if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
     switch (code) {
       case "NOT_FOUND":
@@ -112,16 +106,7 @@ export function errorHandling(ctx: Context) {
         "The request is not valid.",
       );
     }
-    ctx.log.error("unhandled error", { path: new URL(request.url).pathname, error });
+    ctx.log.error("unhandled error", { path: requestInfo(request).path, error });
     return reply(500, "internal", "Something went wrong on our side; it has been logged.");
   });
-}
-
-function carriedHeaders(headers: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers || typeof headers !== "object") return out;
-  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (value !== undefined && key.toLowerCase() !== "content-type") out[key] = String(value);
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
 import { enforceLimit } from "./quota.ts";
+import { type RequestInfo, requestInfo } from "./request-info.ts";
 
 /** The panel session cookie; only its presence matters here, the auth layer checks its value. */
 const SESSION_COOKIE = /(?:^|;)\s*app_sess=[^;\s]/;
@@ -34,14 +35,13 @@ function acceptedCredentials(rawPath: string): readonly Credential[] {
  * Whether the request presents a credential this path accepts. Only presence is checked: a wrong one
  * is the auth layer's business, counted as a failed authentication.
  */
-export function presentsCredential(request: Request, url: URL): boolean {
+export function presentsCredential(request: Request, info: RequestInfo = requestInfo(request)): boolean {
   const { headers } = request;
   const present = (value: string | null) => value !== null && value.trim() !== "";
-  return acceptedCredentials(url.pathname).some((credential) => {
-    if (credential === "apiKey")
-      return present(url.searchParams.get("apiKey")) || present(headers.get("x-api-key"));
-    if (credential === "overlayToken")
-      return present(url.searchParams.get("token")) || present(headers.get("x-overlay-token"));
+  const inQuery = (name: string) => info.hasQuery && present(info.query.get(name));
+  return acceptedCredentials(info.path).some((credential) => {
+    if (credential === "apiKey") return inQuery("apiKey") || present(headers.get("x-api-key"));
+    if (credential === "overlayToken") return inQuery("token") || present(headers.get("x-overlay-token"));
     return SESSION_COOKIE.test(headers.get("cookie") ?? "");
   });
 }
@@ -65,8 +65,8 @@ export function ipLimitScope(pathname: string, hasCredential: boolean): IpLimitS
 export function ipLimits(ctx: Context) {
   return new Elysia({ name: "cuebot.ip-limits" }).onRequest(({ request, server, set }) => {
     const ip = ctx.limits.clientIp.resolve(request, server);
-    const url = new URL(request.url);
-    const scope = ipLimitScope(url.pathname, presentsCredential(request, url));
+    const info = requestInfo(request);
+    const scope = ipLimitScope(info.path, presentsCredential(request, info));
     if (scope) enforceLimit(set, ctx.limits.perIp.check(scope, ip), scope);
   });
 }

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { finalResponse, type ResponseSet } from "./final-response.ts";
+import { requestInfo } from "./request-info.ts";
 
 /**
  * Chat bots print whatever body comes back, and StreamElements prints nothing but an error unless the
@@ -17,21 +19,25 @@ export function isTextCapablePath(pathname: string): boolean {
 }
 
 /** `format=text` or a known chat bot's headers choose text; `format=json` forces JSON. */
-export function wantsText(request: Request, url = new URL(request.url)): boolean {
-  const format = url.searchParams.get("format")?.toLowerCase();
+export function wantsText(request: Request): boolean {
+  const info = requestInfo(request);
+  const format = info.hasQuery ? info.query.get("format")?.toLowerCase() : undefined;
   if (format === "text") return true;
   if (format === "json") return false;
   const headers = request.headers;
   if (headers.has("nightbot-user") || headers.has("nightbot-channel")) return true;
+  // Fossabot sends several x-fossabot-* headers; any one of them says it is Fossabot (CONTRACT §5).
   for (const name of headers.keys()) {
-    if (name.toLowerCase().startsWith("x-fossabot-")) return true;
+    if (name.startsWith("x-fossabot-")) return true;
   }
   return false;
 }
 
+/** Whether this request is answered in text mode; decided once per request. */
 export function isTextRequest(request: Request): boolean {
-  const url = new URL(request.url);
-  return isTextCapablePath(url.pathname) && wantsText(request, url);
+  const info = requestInfo(request);
+  info.textMode ??= isTextCapablePath(info.path) && wantsText(request);
+  return info.textMode;
 }
 
 /** One line, no control characters, at most CHAT_LINE_MAX characters (cut at a word when possible). */
@@ -74,17 +80,6 @@ export function chatName(value: string | null | undefined): string | undefined {
   return trimmed;
 }
 
-function headersOf(set: {
-  headers: Record<string, string | number | undefined> | Headers;
-}): Record<string, string> {
-  const out: Record<string, string> = {};
-  const source = set.headers instanceof Headers ? Object.fromEntries(set.headers.entries()) : set.headers;
-  for (const [key, value] of Object.entries(source)) {
-    if (value !== undefined && key.toLowerCase() !== "content-type") out[key] = String(value);
-  }
-  return out;
-}
-
 /**
  * Turns a successful `{status, data: {text}}` answer of a text-capable route into its chat line
  * when the caller asked for text. Handlers stay format-agnostic: they always return the JSON record.
@@ -96,10 +91,11 @@ export function textMode() {
       // Cheapest checks first: most responses are not chat records at all.
       if (response instanceof Response || typeof response !== "object" || response === null) return;
       const data = (response as { data?: { text?: unknown } }).data;
-      if (typeof data?.text !== "string") return;
+      const text = data?.text;
+      if (typeof text !== "string") return;
       if (!isTextRequest(request)) return;
       const status = typeof set.status === "number" ? set.status : 200;
-      return textResponse(data.text, status, headersOf(set as { headers: Record<string, string> }));
+      return finalResponse(set as ResponseSet, (headers) => textResponse(text, status, headers));
     },
   );
 }

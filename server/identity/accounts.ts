@@ -20,6 +20,8 @@ import { randomToken } from "./secrets.ts";
  * must forget a rotated key or a changed role at once.
  */
 export type Store = Pick<Context, "db" | "secrets" | "clock" | "accounts">;
+/** Stores that also read or delete command events (which are written behind). */
+export type EventStore = Store & Pick<Context, "events">;
 export type Actor = "cli" | "panel" | "system";
 
 export class AccountNotFoundError extends Error {
@@ -161,7 +163,8 @@ export function describeAccount(account: Account) {
 export const EXPORT_FORMAT = "cuebot-account-export/1";
 
 /** Everything cuebot holds about one account, for the owner or the admin; never keys or tokens. */
-export function exportAccount(store: Store, account: Account) {
+export function exportAccount(store: EventStore, account: Account) {
+  store.events.flush();
   return {
     format: EXPORT_FORMAT,
     exportedAt: new Date(store.clock.now()).toISOString(),
@@ -191,8 +194,10 @@ export type AccountExport = ReturnType<typeof exportAccount>;
  * happened (who, when), detached from the deleted account. Revoking the provider token is the
  * caller's step before this one (it is network I/O and must not hold a write transaction open).
  */
-export function deleteAccountData(store: Store, account: Account, actor: Actor): void {
+export function deleteAccountData(store: EventStore, account: Account, actor: Actor): void {
   const now = store.clock.now();
+  // Buffered events of this account are written first, so the deletion takes them too.
+  store.events.flush();
   store.db.transaction((tx) => {
     deleteAuditOf(tx, account.id);
     deleteAccountRow(tx, account.id);
@@ -208,7 +213,7 @@ export interface DeletionResult {
 
 /** Revokes the account's provider token (best effort: a provider outage must not block deletion), then deletes. */
 export async function deleteAccount(
-  ctx: Store & Pick<Context, "identityProvider" | "log" | "limits">,
+  ctx: EventStore & Pick<Context, "identityProvider" | "log" | "limits">,
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {

@@ -111,3 +111,42 @@ export function ipLimitKey(address: string): string {
     .map((g) => g.toString(16))
     .join(":")}::/64`;
 }
+
+/** An address range: the first `prefix` bits of `units` (IPv4 octets or IPv6 16-bit groups). */
+export interface Cidr {
+  version: 4 | 6;
+  units: number[];
+  prefix: number;
+}
+
+/** `203.0.113.0/24`, `2001:db8::/32`, or a single address (a full-length prefix); null if neither. */
+export function parseCidr(text: string): Cidr | null {
+  const trimmed = text.trim();
+  const slash = trimmed.indexOf("/");
+  const ip = parseIp(slash === -1 ? trimmed : trimmed.slice(0, slash));
+  if (!ip) return null;
+  const units = ip.version === 4 ? ip.octets : ip.groups;
+  const width = ip.version === 4 ? 32 : 128;
+  if (slash === -1) return { version: ip.version, units, prefix: width };
+  const prefixText = trimmed.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(prefixText)) return null;
+  let prefix = Number(prefixText);
+  // An IPv4-mapped range (::ffff:10.0.0.0/104) is the IPv4 range it maps.
+  if (ip.version === 4 && trimmed.slice(0, slash).includes(":")) prefix -= 96;
+  if (prefix < 0 || prefix > width) return null;
+  return { version: ip.version, units, prefix };
+}
+
+/** Whether `ip` lies in `cidr` (IPv4 never lies in an IPv6 range and vice versa). */
+export function cidrContains(cidr: Cidr, ip: ParsedIp): boolean {
+  if (cidr.version !== ip.version) return false;
+  const units = ip.version === 4 ? ip.octets : ip.groups;
+  const unitBits = ip.version === 4 ? 8 : 16;
+  let left = cidr.prefix;
+  for (let i = 0; left > 0; i++, left -= unitBits) {
+    const bits = Math.min(unitBits, left);
+    const shift = unitBits - bits;
+    if (units[i]! >> shift !== cidr.units[i]! >> shift) return false;
+  }
+  return true;
+}

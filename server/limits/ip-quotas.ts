@@ -1,6 +1,5 @@
 import type { Clock } from "../clock.ts";
 import type { LimitDecision } from "./decision.ts";
-import { ipLimitKey } from "./ip-key.ts";
 import { SlidingCounter } from "./sliding-counter.ts";
 import { IP_LIMITS } from "./tables.ts";
 
@@ -10,8 +9,7 @@ export type IpLimitScope = "anonymous" | "publicPages" | "auth";
 /**
  * How many addresses each per-IP limit remembers. A streamer's server sees far fewer distinct
  * addresses per window than this (chat bots come from a handful); beyond it the least recently seen
- * are forgotten. 32,768 per limit keeps a flood of 1,000,000 addresses through all four limits at
- * about 60 MB of RSS (bench/limits.ts); 65,536 measured ~120–145 MB, too close to the 150 MB budget.
+ * are forgotten. The table is allocated whole at start (about 1.5 MB per limit) and never grows.
  */
 export const DEFAULT_MAX_IP_KEYS = 32_768;
 
@@ -34,12 +32,12 @@ export class FailedAuthLimiter {
 
   /** Counts one failed attempt (unless already refused) and says whether it is answered 401 or 429. */
   record(ip: string): LimitDecision {
-    return this.#counter.check(ipLimitKey(ip));
+    return this.#counter.check(ip);
   }
 
   /** Whether the next failed attempt from this address would be refused; counts nothing. */
   isBlocked(ip: string): boolean {
-    return !this.#counter.peek(ipLimitKey(ip)).allowed;
+    return !this.#counter.peek(ip).allowed;
   }
 }
 
@@ -59,7 +57,7 @@ export class IpQuotas {
   }
 
   check(scope: IpLimitScope, ip: string): LimitDecision {
-    return this.#counters[scope].check(ipLimitKey(ip));
+    return this.#counters[scope].check(ip);
   }
 
   /** Addresses currently remembered by one limit (bounded by `maxKeys`). */

@@ -22,7 +22,7 @@ export interface RateLimits {
 export interface RateLimitOptions {
   clock: Clock;
   log: Logger;
-  trustProxy: boolean;
+  trustProxy: boolean | readonly string[];
   /** Tests only; see ClientIpOptions.testAddressHeader. */
   testAddressHeader?: string;
   /** Addresses remembered per per-IP limit. */

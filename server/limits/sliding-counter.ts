@@ -1,5 +1,5 @@
-import { LRUCache } from "lru-cache";
 import type { Clock } from "../clock.ts";
+import { AddressTable } from "./address-table.ts";
 import { allowedDecision, type LimitDecision, refusedDecision } from "./decision.ts";
 
 /** Counts of one key: the clock-aligned window starting at `start`, and the one before it. */
@@ -21,17 +21,20 @@ export interface SlidingCounterOptions {
  * The sliding-window counter (Cloudflare's): the previous window's count weighted by how much of it
  * still overlaps the rolling window, plus the current count. Two integers per key instead of a log,
  * so it suits per-IP limits where keys are many and anyone can mint new ones; measured to admit at most
- * ~110 % of the limit in the worst 60 s span (platform notes §4.3). The keys live in an LRU of fixed
- * size: a flood of distinct addresses evicts the quietest ones (resetting their counts) instead of
- * growing memory.
+ * ~110 % of the limit in the worst 60 s span (platform notes §4.3). Keys are client addresses (IPv6 by
+ * /64, see AddressTable) in a table of fixed size: a flood of distinct addresses reuses the slots of
+ * the quietest ones (resetting their counts) and allocates nothing.
  */
 export class SlidingCounter {
   readonly limit: number;
   readonly #windowMs: number;
   readonly #clock: Clock;
-  readonly #keys: LRUCache<string, CounterWindows>;
-  /** The record of the last evicted key, reused for the next new one so a flood allocates nothing. */
-  #spare: CounterWindows | undefined;
+  readonly #keys: AddressTable;
+  readonly #start: Float64Array;
+  readonly #previous: Float64Array;
+  readonly #current: Float64Array;
+  /** One record reused for the arithmetic of every call. */
+  readonly #windows: CounterWindows = { start: 0, previous: 0, current: 0 };
 
   constructor(options: SlidingCounterOptions) {
     if (!Number.isInteger(options.limit) || options.limit < 1) {
@@ -40,38 +43,44 @@ export class SlidingCounter {
     this.limit = options.limit;
     this.#windowMs = options.windowMs;
     this.#clock = options.clock;
-    this.#keys = new LRUCache({
-      max: options.maxKeys,
-      dispose: (windows, _key, reason) => {
-        if (reason === "evict") this.#spare = windows;
-      },
-    });
+    this.#keys = new AddressTable(options.maxKeys);
+    this.#start = new Float64Array(options.maxKeys);
+    this.#previous = new Float64Array(options.maxKeys);
+    this.#current = new Float64Array(options.maxKeys);
   }
 
   /** Admits and counts the request when the key is under the limit; a refusal counts nothing. */
   check(key: string): LimitDecision {
     const now = this.#clock.now();
-    let windows = this.#keys.get(key);
-    if (!windows) {
-      windows = this.#spare ?? { start: 0, previous: 0, current: 0 };
-      this.#spare = undefined;
+    const windows = this.#windows;
+    let slot = this.#keys.find(key);
+    if (slot === -1) {
+      slot = this.#keys.insert(key);
       windows.start = this.#windowStart(now);
       windows.previous = 0;
       windows.current = 0;
-      this.#keys.set(key, windows);
     } else {
+      windows.start = this.#start[slot]!;
+      windows.previous = this.#previous[slot]!;
+      windows.current = this.#current[slot]!;
       this.#roll(windows, now);
     }
     const decision = this.#decide(windows, now);
     if (decision.allowed) windows.current++;
+    this.#start[slot] = windows.start;
+    this.#previous[slot] = windows.previous;
+    this.#current[slot] = windows.current;
     return decision;
   }
 
   /** What `check` would answer now, without counting anything or creating an entry. */
   peek(key: string): LimitDecision {
     const now = this.#clock.now();
-    const stored = this.#keys.peek(key);
-    const windows = stored ? { ...stored } : { start: this.#windowStart(now), previous: 0, current: 0 };
+    const slot = this.#keys.peek(key);
+    const windows =
+      slot === -1
+        ? { start: this.#windowStart(now), previous: 0, current: 0 }
+        : { start: this.#start[slot]!, previous: this.#previous[slot]!, current: this.#current[slot]! };
     this.#roll(windows, now);
     return this.#decide(windows, now);
   }
@@ -81,7 +90,7 @@ export class SlidingCounter {
   }
 
   get maxKeys(): number {
-    return this.#keys.max;
+    return this.#keys.capacity;
   }
 
   clear(): void {

@@ -5,6 +5,7 @@ import { executeCommand } from "../bot/commands.ts";
 import { commandSettings, updateCommandSettings } from "../bot/settings.ts";
 import type { Context } from "../context.ts";
 import { notFound } from "../http/errors.ts";
+import { requestInfo } from "../http/request-info.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
@@ -60,7 +61,7 @@ export function commandRoutes(ctx: Context) {
       "/test/:command",
       ({ principal: { account }, params, request }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
-        const query = new URL(request.url).searchParams;
+        const query = requestInfo(request).query;
         // A test from the owner's own dashboard is about the owner's channel.
         if (!query.has("channel")) query.set("channel", account.login);
         return executeCommand(

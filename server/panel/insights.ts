@@ -20,6 +20,7 @@ export function insightRoutes(ctx: Context) {
         const data = await ctx.caches
           .panel<Record<string, unknown>>("analytics")
           .getOrLoad(`${account.id}:${days}`, account.role, async () => {
+            ctx.events.flush();
             const since = ctx.clock.now() - days * DAY_MS;
             const byCommand = commandStats(ctx.db, account.id, since);
             const total = byCommand.reduce((n, c) => n + c.calls, 0);
@@ -61,6 +62,7 @@ export function insightRoutes(ctx: Context) {
         const data = await ctx.caches
           .panel<Record<string, unknown>>("activity")
           .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {
+            ctx.events.flush();
             const rows = recentEvents(ctx.db, account.id, ACTIVITY_PAGE, before);
             return {
               items: rows.map((r) => ({

@@ -174,10 +174,34 @@ describe("a bad value names where it came from", () => {
       'invalid setting CUEBOT_TWITCH_AUTH_URL: "id.twitch.tv" is not a URL',
     );
     expect(errorOf(() => loadConfig({ dataDir: dir, env: { CUEBOT_TRUST_PROXY: "maybe" } }))).toBe(
-      'invalid setting CUEBOT_TRUST_PROXY: "maybe" is not true or false',
+      'invalid setting CUEBOT_TRUST_PROXY: "maybe" is not an address or CIDR (use true, false or a comma-separated list such as 10.0.0.0/8,::1)',
     );
     expect(errorOf(() => loadConfig({ dataDir: dir, env: {}, flags: { host: "my host" } }))).toBe(
       "invalid setting --host: is not a host name",
     );
+  });
+
+  test("--trust-proxy: true, false, or a list of addresses and CIDRs; anything else names the entry", () => {
+    const dir = dataDirWith({});
+    const trust = (value: string) =>
+      loadConfig({ dataDir: dir, env: {}, flags: { trustProxy: value } }).trustProxy;
+    expect(trust("true")).toBe(true);
+    expect(trust("off")).toBe(false);
+    expect(trust("10.0.0.0/8, 192.0.2.7 ,::1,2001:db8::/32")).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.7",
+      "::1",
+      "2001:db8::/32",
+    ]);
+    const bad = (value: string, entry: string) =>
+      expect(errorOf(() => loadConfig({ dataDir: dir, env: {}, flags: { trustProxy: value } }))).toBe(
+        `invalid setting --trust-proxy: "${entry}" is not an address or CIDR (use true, false or a comma-separated list such as 10.0.0.0/8,::1)`,
+      );
+    bad("10.0.0.0/33", "10.0.0.0/33");
+    bad("10.0.0.1,proxy.local", "proxy.local");
+    bad("2001:db8::/129", "2001:db8::/129");
+    bad("10.0.0.0/-1", "10.0.0.0/-1");
+    bad("10.0.0.0/8,", "");
+    bad("300.1.1.1", "300.1.1.1");
   });
 });

@@ -3,7 +3,7 @@ import { ClientIpResolver, type SocketPeer, UNKNOWN_CLIENT } from "../../server/
 import { ipLimitKey, isIpAddress } from "../../server/limits/ip-key.ts";
 import { createLogger } from "../../server/log.ts";
 
-function resolver(trustProxy: boolean, testAddressHeader?: string) {
+function resolver(trustProxy: boolean | readonly string[], testAddressHeader?: string) {
   const lines: string[] = [];
   const log = createLogger({ level: "debug", format: "json", write: (line) => lines.push(line) });
   return { lines, clientIp: new ClientIpResolver({ trustProxy, log, testAddressHeader }) };
@@ -88,11 +88,11 @@ describe("client IP", () => {
   });
 
   test("without a socket, the test header is read only when configured", () => {
-    const withHeader = request({ "x-test-client-ip": "192.0.2.5" });
-    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader, null)).toBe("192.0.2.5");
-    expect(resolver(false).clientIp.resolve(withHeader, null)).toBe(UNKNOWN_CLIENT);
+    const withHeader = () => request({ "x-test-client-ip": "192.0.2.5" });
+    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader(), null)).toBe("192.0.2.5");
+    expect(resolver(false).clientIp.resolve(withHeader(), null)).toBe(UNKNOWN_CLIENT);
     // A real socket always wins over the test header.
-    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader, socket("198.51.100.1"))).toBe(
+    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader(), socket("198.51.100.1"))).toBe(
       "198.51.100.1",
     );
   });
@@ -103,5 +103,55 @@ describe("client IP", () => {
     clientIp.resolve(req, socket("198.51.100.77"));
     expect(clientIp.of(req)).toBe("198.51.100.77");
     expect(clientIp.of(request())).toBe(UNKNOWN_CLIENT);
+  });
+});
+
+describe("trusted proxies (--trust-proxy LIST)", () => {
+  const forwarded = (value: string) => request({ "x-forwarded-for": value });
+
+  test("an untrusted peer is keyed by its own address, whatever X-Forwarded-For says", () => {
+    const { clientIp } = resolver(true);
+    expect(clientIp.resolve(forwarded("203.0.113.9"), socket("198.51.100.1"))).toBe("198.51.100.1");
+    const listed = resolver(["10.0.0.0/8"]).clientIp;
+    expect(listed.resolve(forwarded("203.0.113.9"), socket("192.0.2.1"))).toBe("192.0.2.1");
+    // A loopback peer is not trusted when a list names other proxies.
+    expect(listed.resolve(forwarded("203.0.113.9"), socket("127.0.0.1"))).toBe("127.0.0.1");
+  });
+
+  test("true trusts loopback peers, IPv4 and IPv6 (also as IPv4-mapped)", () => {
+    const { clientIp } = resolver(true);
+    expect(clientIp.resolve(forwarded("203.0.113.1"), socket("127.0.0.1"))).toBe("203.0.113.1");
+    expect(clientIp.resolve(forwarded("203.0.113.2"), socket("127.9.9.9"))).toBe("203.0.113.2");
+    expect(clientIp.resolve(forwarded("203.0.113.3"), socket("::1"))).toBe("203.0.113.3");
+    expect(clientIp.resolve(forwarded("203.0.113.4"), socket("::ffff:127.0.0.1"))).toBe("203.0.113.4");
+  });
+
+  test("a chain of proxies: the right-most entry that is not itself a trusted proxy is the client", () => {
+    const { clientIp } = resolver(["10.0.0.0/8", "192.0.2.7"]);
+    const peer = socket("10.1.1.1");
+    // client → CDN edge 192.0.2.7 → load balancer 10.2.2.2 → cuebot; the left-most entry is forged.
+    expect(clientIp.resolve(forwarded("6.6.6.6, 203.0.113.50, 192.0.2.7, 10.2.2.2"), peer)).toBe(
+      "203.0.113.50",
+    );
+    // Every hop trusted: the left-most one is as far as anyone can tell.
+    expect(clientIp.resolve(forwarded("10.3.3.3, 192.0.2.7"), peer)).toBe("10.3.3.3");
+  });
+
+  test("IPv6 proxies and clients, by address and by CIDR", () => {
+    const { clientIp } = resolver(["2001:db8:ffff::/48", "fd00::1"]);
+    const chain = forwarded("2001:db8:1:2::3, 2001:db8:ffff:1::10");
+    expect(clientIp.resolve(chain, socket("fd00::1"))).toBe("2001:db8:1:2::3");
+    expect(clientIp.resolve(forwarded("2001:db8:1:2::3"), socket("[2001:db8:ffff:9::1]"))).toBe(
+      "2001:db8:1:2::3",
+    );
+    expect(clientIp.resolve(forwarded("2001:db8:1:2::3"), socket("fd00::2"))).toBe("fd00::2");
+  });
+
+  test("a malformed entry ends the walk at the proxy that passed it on", () => {
+    const { clientIp } = resolver(["10.0.0.0/8"]);
+    expect(clientIp.resolve(forwarded("203.0.113.1, garbage"), socket("10.0.0.1"))).toBe("10.0.0.1");
+    expect(clientIp.resolve(forwarded("garbage, 203.0.113.1"), socket("10.0.0.1"))).toBe("203.0.113.1");
+    expect(clientIp.resolve(forwarded("203.0.113.1:4711, 10.0.0.2"), socket("10.0.0.1"))).toBe("10.0.0.2");
+    expect(clientIp.resolve(forwarded(""), socket("10.0.0.1"))).toBe("10.0.0.1");
   });
 });
