@@ -75,7 +75,7 @@ function throughputRow(
 async function coldStarts(fixture: Fixture): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const server = await startBinary(fixture);
+    const server = await startBinary(fixture, { settled: true });
     times.push(server.startMs);
     await server.stop();
   }
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   try {
     const cold = await coldStarts(fixture);
     const bareServer = await startBare();
-    const server = await startBinary(fixture);
+    const server = await startBinary(fixture, { settled: true });
     try {
       // The yardstick, with the same per-request Lua work as the rows below.
       const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
