@@ -153,9 +153,12 @@ function watchFor(stream: ReadableStream<Uint8Array>, text: string): Promise<voi
     let seen = "";
     let found = false;
     (async () => {
-      for await (const chunk of stream) {
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
         if (found) continue;
-        seen = (seen + decoder.decode(chunk)).slice(-4096);
+        seen = (seen + decoder.decode(value)).slice(-4096);
         if (seen.includes(text)) {
           found = true;
           resolve();

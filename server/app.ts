@@ -28,7 +28,7 @@ export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
     .use(externalChanges(ctx))
     .use(securityHeaders())
-    .use(errorHandling(ctx))
+    .use(errorHandling(ctx.log))
     .use(ipLimits(ctx))
     .use(bodyLimit())
     .use(csrfProtection(ctx))

@@ -4,7 +4,7 @@ import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns } from "./bot/cooldowns.ts";
-import { CommandSettingsCache } from "./bot/settings.ts";
+import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -76,7 +76,7 @@ export interface Context {
   /** Command calls for analytics and the activity feed, written behind (flush before reading them). */
   events: EventSink;
   /** Command settings read on every bot request, from memory (cleared by every write). */
-  settingsCache: CommandSettingsCache;
+  settingsCache: ReadCache<object>;
   /** Per-channel chat-command cooldowns. */
   cooldowns: CommandCooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
@@ -123,7 +123,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       : null;
     const caches = new RoleCaches({ clock });
     externalChanges.subscribe(() => caches.flush());
-    const settingsCache = new CommandSettingsCache();
+    const settingsCache = new ReadCache<object>();
     externalChanges.subscribe(() => settingsCache.clear());
     const events = new WriteBehindEventSink(database.sqlite, {
       onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),

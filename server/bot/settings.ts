@@ -11,46 +11,18 @@ export interface CommandSettings<C extends CommandName = CommandName> {
   options: CommandOptions<C>;
 }
 
-/** More entries than this and the cache starts over (8 commands each for thousands of channels). */
-const MAX_CACHED_SETTINGS = 100_000;
-
-/**
- * Command settings kept in memory: every bot request reads them, and a query per request cost ~40 µs.
- * Cleared on every write of ours (updateCommandSettings) and on every change by another process
- * (the context subscribes it to data_version). Entries are frozen: callers share them.
- */
-export class CommandSettingsCache {
-  readonly #entries = new Map<string, CommandSettings>();
-
-  get<C extends CommandName>(
-    accountId: number,
-    command: C,
-    load: () => CommandSettings<C>,
-  ): CommandSettings<C> {
-    const key = `${accountId}:${command}`;
-    let settings = this.#entries.get(key) as CommandSettings<C> | undefined;
-    if (!settings) {
-      settings = load();
-      Object.freeze(settings.options);
-      Object.freeze(settings);
-      if (this.#entries.size >= MAX_CACHED_SETTINGS) this.#entries.clear();
-      this.#entries.set(key, settings);
-    }
-    return settings;
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-}
-
 /** The channel's settings for one command: what was saved, over the command's defaults. */
 export function commandSettings<C extends CommandName>(
   ctx: Pick<Context, "db" | "settingsCache">,
   accountId: number,
   command: C,
 ): CommandSettings<C> {
-  return ctx.settingsCache.get(accountId, command, () => loadCommandSettings(ctx, accountId, command));
+  // Each key belongs to one command, which always stores its own settings type under it.
+  return ctx.settingsCache.get(`${accountId}:${command}`, () => {
+    const settings = loadCommandSettings(ctx, accountId, command);
+    Object.freeze(settings.options);
+    return settings;
+  }) as CommandSettings<C>;
 }
 
 function loadCommandSettings<C extends CommandName>(

@@ -1,6 +1,5 @@
 import type { Role } from "../../db/schema.ts";
 import type { Clock } from "../clock.ts";
-import type { RoleCache } from "./role-cache.ts";
 
 /** What is worth caching about a follow: the facts, never the elapsed time. */
 export interface FollowFacts {
@@ -14,6 +13,11 @@ export interface Followage extends FollowFacts {
   elapsedMs: number | null;
 }
 
+/** What the follow dates are kept in: a role-aware cache (RoleCache), named here by what is used. */
+export interface FollowFactsStore {
+  getOrLoad(key: string, role: Role, load: () => Promise<FollowFacts>): Promise<FollowFacts>;
+}
+
 /**
  * Followage caches the follow date, not the answer: a cached "3 minutes" would be wrong a minute
  * later, so the elapsed time is recomputed from the date on every hit (service doc §8.1.3). Lifetime
@@ -21,7 +25,7 @@ export interface Followage extends FollowFacts {
  */
 export class FollowedAtCache {
   constructor(
-    private readonly cache: RoleCache<FollowFacts>,
+    private readonly cache: FollowFactsStore,
     private readonly clock: Clock,
   ) {}
 

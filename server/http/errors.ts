@@ -1,5 +1,5 @@
 import { Elysia, type ValidationError } from "elysia";
-import type { Context } from "../context.ts";
+import type { Logger } from "../log.ts";
 import { finalResponse, type ResponseSet } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { isTextRequest, textResponse } from "./text-mode.ts";
@@ -79,7 +79,7 @@ export function describeValidationError(error: ValidationError): string {
 }
 
 /** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
-export function errorHandling(ctx: Context) {
+export function errorHandling(log: Logger) {
   return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
     // Headers set before the failure (security headers, rate-limit counters) stay on the error
     // response, which is built once (finalResponse).
@@ -106,7 +106,7 @@ export function errorHandling(ctx: Context) {
         "The request is not valid.",
       );
     }
-    ctx.log.error("unhandled error", { path: requestInfo(request).path, error });
+    log.error("unhandled error", { path: requestInfo(request).path, error });
     return reply(500, "internal", "Something went wrong on our side; it has been logged.");
   });
 }
