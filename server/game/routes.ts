@@ -162,6 +162,8 @@ export function gameRoutes(ctx: Context) {
         // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
         const tail = requestInfo(request).path.split("/").slice(-3);
         tail.forEach((segment, i) => {
+          // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
+          if (!segment.includes("%") && !segment.includes("$")) return;
           const what = ["region", "name", "tag"][i];
           // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
           if (isUnreplacedTemplate(segment)) {

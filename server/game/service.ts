@@ -113,8 +113,13 @@ function unwrap<T>(entry: Entry<T>, stale: boolean): Served<T> {
   return { value: entry.value as T, stale };
 }
 
+/** ASCII needs no Unicode normalisation (most names are ASCII; this runs on every request). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
+const ASCII = /^[\x00-\x7f]*$/;
+
 function keyOf(name: string, tag: string): string {
-  return `${name.normalize("NFC").toLowerCase()}#${tag.normalize("NFC").toLowerCase()}`;
+  const key = `${name}#${tag}`;
+  return (ASCII.test(key) ? key : `${name.normalize("NFC")}#${tag.normalize("NFC")}`).toLowerCase();
 }
 
 export interface GameServiceDeps {

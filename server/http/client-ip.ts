@@ -1,4 +1,4 @@
-import { type Cidr, cidrContains, parseCidr, parseIp } from "../limits/ip-key.ts";
+import { type Cidr, cidrContains, ipv4Bits, parseCidr, parseIp } from "../limits/ip-key.ts";
 import type { Logger } from "../log.ts";
 import { requestInfo } from "./request-info.ts";
 
@@ -27,6 +27,8 @@ export interface ClientIpOptions {
 /** The configured proxies, asked once per hop; the last answer is kept (one proxy sends most traffic). */
 export class TrustedProxies {
   readonly #ranges: Cidr[];
+  /** The IPv4 ranges again as [network, mask] pairs, so an IPv4 hop is checked without parsing. */
+  readonly #ipv4: [number, number][];
   #lastAddress = "";
   #lastAnswer = false;
 
@@ -37,6 +39,13 @@ export class TrustedProxies {
       if (!cidr) throw new RangeError(`not an address or CIDR: ${entry}`);
       return cidr;
     });
+    this.#ipv4 = this.#ranges
+      .filter((range) => range.version === 4)
+      .map((range) => {
+        const mask = range.prefix === 0 ? 0 : (~0 << (32 - range.prefix)) >>> 0;
+        const [a, b, c, d] = range.units as [number, number, number, number];
+        return [(((a << 24) | (b << 16) | (c << 8) | d) & mask) >>> 0, mask];
+      });
   }
 
   get none(): boolean {
@@ -45,6 +54,8 @@ export class TrustedProxies {
 
   contains(address: string): boolean {
     if (address === this.#lastAddress) return this.#lastAnswer;
+    const bits = ipv4Bits(address);
+    if (bits >= 0) return this.#ipv4.some(([network, mask]) => (bits & mask) >>> 0 === network);
     const ip = parseIp(address);
     const answer = ip !== null && this.#ranges.some((range) => cidrContains(range, ip));
     this.#lastAddress = address;
@@ -105,7 +116,7 @@ export class ClientIpResolver {
       const entry = forwarded.slice(comma + 1, end).trim();
       end = comma === -1 ? 0 : comma;
       if (entry === "" && comma !== -1) continue; // "a,,b": an empty field says nothing
-      if (parseIp(entry) === null) return hop;
+      if (ipv4Bits(entry) < 0 && parseIp(entry) === null) return hop;
       hop = entry;
       if (!this.#trusted.contains(entry)) return entry;
     }

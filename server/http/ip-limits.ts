@@ -38,7 +38,11 @@ function acceptedCredentials(rawPath: string): readonly Credential[] {
 export function presentsCredential(request: Request, info: RequestInfo = requestInfo(request)): boolean {
   const { headers } = request;
   const present = (value: string | null) => value !== null && value.trim() !== "";
-  const inQuery = (name: string) => info.hasQuery && present(info.query.get(name));
+  // The raw query decides most requests without parsing it: no "name=" (and no %-escape that could
+  // spell the name) means the parameter is absent.
+  const search = info.search;
+  const inQuery = (name: string) =>
+    search !== "" && (search.includes(`${name}=`) || search.includes("%")) && present(info.query.get(name));
   return acceptedCredentials(info.path).some((credential) => {
     if (credential === "apiKey") return inQuery("apiKey") || present(headers.get("x-api-key"));
     if (credential === "overlayToken") return inQuery("token") || present(headers.get("x-overlay-token"));

@@ -40,8 +40,14 @@ export function isTextRequest(request: Request): boolean {
   return info.textMode;
 }
 
+/** Already one clean line: words of no whitespace or control characters, single spaces between. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rules out
+const CLEAN_LINE = /^[^\s\x00-\x1f\x7f]+(?: [^\s\x00-\x1f\x7f]+)*$/;
+
 /** One line, no control characters, at most CHAT_LINE_MAX characters (cut at a word when possible). */
 export function chatLine(text: string): string {
+  // Most answers are clean already: one test instead of rebuilding the string character by character.
+  if (text.length <= CHAT_LINE_MAX && CLEAN_LINE.test(text)) return text;
   const flat = Array.from(text, (c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
     .join("")
     .replace(/\s+/g, " ")

@@ -1,4 +1,4 @@
-import { parseIp } from "./ip-key.ts";
+import { ipv4Bits, parseIp } from "./ip-key.ts";
 
 /**
  * A fixed-size table of client addresses with least-recently-used eviction, in typed arrays: a slot
@@ -17,30 +17,6 @@ const KIND_TEXT = 3;
 
 /** The numeric key of the last `encode` call (kind, high 32 bits, low 32 bits). */
 const scratch = new Int32Array(3);
-
-/** Parses a canonical dotted IPv4 address into its 32 bits, or -1; allocates nothing. */
-function ipv4Bits(text: string): number {
-  let parts = 0;
-  let value = 0;
-  let digits = 0;
-  let bits = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 46; // a virtual "." closes the last part
-    if (code === 46) {
-      if (digits === 0 || value > 255 || ++parts > 4) return -1;
-      bits = bits * 256 + value;
-      value = 0;
-      digits = 0;
-    } else if (code >= 48 && code <= 57) {
-      if (digits === 1 && value === 0) return -1; // leading zero: not canonical, parse the slow way
-      value = value * 10 + (code - 48);
-      if (++digits > 3) return -1;
-    } else {
-      return -1;
-    }
-  }
-  return parts === 4 ? bits : -1;
-}
 
 /** FNV-1a over the UTF-16 code units, twice with different seeds: 64 bits for text keys. */
 function hashText(text: string): void {

@@ -150,3 +150,27 @@ export function cidrContains(cidr: Cidr, ip: ParsedIp): boolean {
   }
   return true;
 }
+
+/** Parses a canonical dotted IPv4 address into its 32 bits, or -1; allocates nothing. */
+export function ipv4Bits(text: string): number {
+  let parts = 0;
+  let value = 0;
+  let digits = 0;
+  let bits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 46; // a virtual "." closes the last part
+    if (code === 46) {
+      if (digits === 0 || value > 255 || ++parts > 4) return -1;
+      bits = bits * 256 + value;
+      value = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits === 1 && value === 0) return -1; // leading zero: not canonical, parse the slow way
+      value = value * 10 + (code - 48);
+      if (++digits > 3) return -1;
+    } else {
+      return -1;
+    }
+  }
+  return parts === 4 ? bits : -1;
+}
