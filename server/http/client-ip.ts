@@ -85,11 +85,14 @@ export class ClientIpResolver {
 
   resolve(request: Request, server: SocketPeer | null | undefined): string {
     const info = requestInfo(request);
-    info.clientIp ??= this.#find(request, server);
+    info.clientIp ??= this.#find(request, server ?? info.server);
     return info.clientIp;
   }
 
-  /** The address resolved for this request, or (outside the HTTP pipeline) one found without a socket. */
+  /**
+   * The client address of this request: resolved on first use, through the server the pipeline saw
+   * it arrive on (ipLimits notes it), or without a socket outside the pipeline.
+   */
   of(request: Request): string {
     return this.resolve(request, null);
   }

@@ -68,9 +68,12 @@ export function ipLimitScope(pathname: string, hasCredential: boolean): IpLimitS
  */
 export function ipLimits(ctx: Context) {
   return new Elysia({ name: "cuebot.ip-limits" }).onRequest(({ request, server, set }) => {
-    const ip = ctx.limits.clientIp.resolve(request, server);
     const info = requestInfo(request);
+    // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
+    // here, else when a later layer asks (a failed authentication).
+    info.server = server ?? null;
     const scope = ipLimitScope(info.path, presentsCredential(request, info));
-    if (scope) enforceLimit(set, ctx.limits.perIp.check(scope, ip), scope);
+    if (scope)
+      enforceLimit(set, ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server)), scope);
   });
 }
