@@ -72,7 +72,9 @@ export function ipLimits(ctx: Context) {
     // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
     // here, else when a later layer asks (a failed authentication).
     info.server = server ?? null;
-    const scope = ipLimitScope(info.path, presentsCredential(request, info));
+    // A credential matters only under /api (see ipLimitScope); elsewhere it is not looked for.
+    const path = info.path;
+    const scope = ipLimitScope(path, path.startsWith("/api") && presentsCredential(request, info));
     if (scope)
       enforceLimit(set, ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server)), scope);
   });
