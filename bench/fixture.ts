@@ -19,7 +19,10 @@ import { seedWorld } from "../server/twitch/sim-world.ts";
  */
 
 export const ROOT = resolve(import.meta.dir, "..");
-export const BINARY = join(ROOT, "dist", "cuebot");
+/** The binary under test: dist/cuebot, or another build named with `--binary PATH` (to compare two). */
+const binaryFlag = process.argv.indexOf("--binary");
+export const BINARY =
+  binaryFlag === -1 ? join(ROOT, "dist", "cuebot") : resolve(process.argv[binaryFlag + 1]!);
 
 /** The viewer every bot request asks about (seeded in the simulated world). */
 export const VIEWER = "viewer_anna";

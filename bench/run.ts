@@ -15,7 +15,8 @@ import {
  * `npm run bench`: the seven figures of issue 10 for the built binary `dist/cuebot` (black box),
  * each throughput a ratio to a bare `Bun.serve` returning constant JSON measured in the same run, so
  * the figures mean the same on any machine. wrk -t1 -c64 on loopback, median of 3 runs, p99 included.
- * It builds the binary first. `bun bench/run.ts --quick` runs 1 s instead of 2 s per measurement.
+ * It builds the binary first. `bun bench/run.ts --quick` runs 1 s instead of 2 s per measurement;
+ * `--binary PATH` measures another build instead (e.g. an older commit's) without building.
  */
 
 const quick = process.argv.includes("--quick");
@@ -85,7 +86,7 @@ async function coldStarts(fixture: Fixture): Promise<number> {
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  await build();
+  if (!process.argv.includes("--binary")) await build();
   const fixture = await createFixture(STREAMERS);
   try {
     const cold = await coldStarts(fixture);
