@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       const growth = server.rssMb() - rssBefore;
       row(
         "RSS growth after 1,000,000 distinct client IPs",
-        `+${growth.toFixed(0)} MB`,
+        `${growth >= 0 ? "+" : "−"}${Math.abs(growth).toFixed(0)} MB`,
         `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
       );
 

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, existsSync, openSync, readSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   checkpointWhenIdle(): void;
   /** Copies what it can of the WAL into the database without waiting for readers (PASSIVE). */
   checkpoint(): void;
+  /** The size of the WAL file now, bytes (0 when there is none). */
+  walBytes(): number;
   close(): void;
 }
 
@@ -71,6 +73,16 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     path,
     checkpointWhenIdle() {
       sqlite.exec("PRAGMA wal_autocheckpoint = 0");
+      // After a checkpoint the WAL starts over; this shrinks the file back, so its size tells how
+      // much is waiting (walBytes).
+      sqlite.exec("PRAGMA journal_size_limit = 4194304");
+    },
+    walBytes() {
+      try {
+        return statSync(`${path}-wal`).size;
+      } catch {
+        return 0;
+      }
     },
     checkpoint() {
       checkpoint ??= (

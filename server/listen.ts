@@ -12,6 +12,13 @@ export interface RunningServer {
 }
 
 /**
+ * The WAL is checkpointed when no request is in flight; under load that never happens, so past this
+ * size it is checkpointed anyway (one larger pause now and then rather than a small one every tick:
+ * the fsync of a checkpoint costs the same whatever its size).
+ */
+const WAL_CHECKPOINT_BYTES = 32 * 1024 * 1024;
+
+/**
  * How often the idle timer runs. Requests check for commits by other processes themselves (app.ts);
  * the timer does what no request triggers: ending overlay streams whose token the CLI rotated, and
  * the WAL checkpoint, kept off the request path.
@@ -51,7 +58,9 @@ export function listen(ctx: Context, app: App): RunningServer {
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
-      ctx.database.checkpoint();
+      if (server.pendingRequests === 0 || ctx.database.walBytes() > WAL_CHECKPOINT_BYTES) {
+        ctx.database.checkpoint();
+      }
     } catch (error) {
       ctx.log.warn("could not check the database for outside changes", { error });
     }

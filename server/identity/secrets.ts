@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -12,7 +12,8 @@ export const SECRET_KEY_FILE = "secret.key";
 
 /** SHA-256 in hex: how sessions, API keys and overlay tokens are looked up without storing them. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  // Bun's one-shot SHA-256 (~0.1 µs against ~0.35 µs through node:crypto): every keyed request hashes.
+  return Bun.SHA256.hash(value, "hex");
 }
 
 /**

@@ -174,4 +174,36 @@ describe("cuebot serve", () => {
       holder.stop(true);
     }
   });
+
+  test("--trust-proxy LIST: a bad entry stops start-up with exit 1 and one line naming it", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(
+      ["serve", "--port", "0", "--data-dir", join(cwd, "data"), "--trust-proxy", "10.0.0.0/8,300.1.1.1"],
+      { cwd },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'cuebot: invalid setting --trust-proxy: "300.1.1.1" is not an address or CIDR (use true, false or a comma-separated list such as 10.0.0.0/8,::1)\n',
+    );
+  });
+
+  test("--trust-proxy LIST: X-Forwarded-For is read from a listed peer only", async () => {
+    const cwd = scratch.dir();
+    const serve = (trust: string, folder: string) =>
+      scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, folder), "--trust-proxy", trust], {
+        cwd,
+      });
+    const remaining = async (url: string, client: string) =>
+      (await fetch(`${url}/auth/login`, { headers: { "x-forwarded-for": client } })).headers.get(
+        "x-ratelimit-remaining",
+      );
+    // Loopback listed: each forwarded client has its own /auth budget (15 per 5 minutes).
+    const trusted = await serve("127.0.0.0/8,::1", "a");
+    expect(await remaining(trusted.url, "203.0.113.1")).toBe("14");
+    expect(await remaining(trusted.url, "203.0.113.2")).toBe("14");
+    // Loopback not listed: the header is ignored, both requests count against the peer.
+    const untrusted = await serve("10.0.0.0/8", "b");
+    expect(await remaining(untrusted.url, "203.0.113.1")).toBe("14");
+    expect(await remaining(untrusted.url, "203.0.113.2")).toBe("13");
+  });
 });
