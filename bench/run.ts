@@ -215,7 +215,11 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const wrkVersion = (
     await new Response(Bun.spawn(["wrk", "-v"], { stdout: "pipe", stderr: "pipe" }).stdout).text()
-  ).split("\n")[0];
+  )
+    .split("\n")[0]
+    ?.split(" ")
+    .slice(0, 2)
+    .join(" ");
   const binarySize = (readFileSync(BINARY).length / 1024 / 1024).toFixed(0);
   console.log(formatTable(rows));
   console.log(
