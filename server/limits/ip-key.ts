@@ -1,7 +1,8 @@
 /**
- * IP addresses as rate-limit keys. One IPv6 client usually controls a whole /64 (a home line or a
- * cloud VM gets one), so limiting single IPv6 addresses would let it rotate through 2^64 keys; IPv6 is
- * therefore keyed by its /64 prefix, IPv4 by the address.
+ * IP addresses and ranges, parsed for the per-IP limits (AddressTable) and the trusted proxies. One
+ * IPv6 client usually controls a whole /64 (a home line or a cloud VM gets one), so limiting single
+ * IPv6 addresses would let it rotate through 2^64 keys; IPv6 is therefore keyed by its /64 prefix,
+ * IPv4 by the address.
  */
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -69,47 +70,6 @@ export function parseIp(text: string): ParsedIp | null {
     return { version: 4, octets: [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255] };
   }
   return { version: 6, groups };
-}
-
-export function isIpAddress(text: string): boolean {
-  return parseIp(text) !== null;
-}
-
-/**
- * Whether `text` is an IPv4 address already in canonical form (no leading zeros), checked without
- * allocating: this runs for every request, and a flood should not also flood the garbage collector.
- */
-function isCanonicalIpv4(text: string): boolean {
-  let parts = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 46; // a virtual "." closes the last part
-    if (code === 46) {
-      if (digits === 0 || value > 255 || ++parts > 4) return false;
-      value = 0;
-      digits = 0;
-    } else if (code >= 48 && code <= 57) {
-      if (digits === 1 && value === 0) return false; // leading zero
-      value = value * 10 + (code - 48);
-      if (++digits > 3) return false;
-    } else {
-      return false;
-    }
-  }
-  return parts === 4;
-}
-
-/** The key a per-IP limit counts under: the IPv4 address, or the IPv6 /64 prefix. */
-export function ipLimitKey(address: string): string {
-  if (isCanonicalIpv4(address)) return address;
-  const ip = parseIp(address);
-  if (!ip) return address;
-  if (ip.version === 4) return ip.octets.join(".");
-  return `${ip.groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(":")}::/64`;
 }
 
 /** An address range: the first `prefix` bits of `units` (IPv4 octets or IPv6 16-bit groups). */
