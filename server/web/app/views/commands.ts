@@ -271,7 +271,7 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
 
   const testInput = TEST_INPUT[info.command];
   const testValue = testInput
-    ? h("input", { type: "text", value: demo ? testInput.demo : "", autocomplete: "off" })
+    ? h("input", { type: "text", id: uid("t"), value: demo ? testInput.demo : "", autocomplete: "off" })
     : null;
   const runPreview = async () => {
     if (!validLocally()) return;
