@@ -240,6 +240,16 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
         colorScheme: screen.colorScheme,
       });
       try {
+        const landing = await ctx.newPage();
+        const landingWatch = watchPage(landing, base);
+        await landing.goto(`${base}/`);
+        await landing.locator(".demo-banner").waitFor();
+        expect(await horizontalOverflow(landing)).toBe(0);
+        expect(await axeViolations(landing)).toEqual([]);
+        await landing.screenshot({ path: screenshotPath(`landing-${screen.name}`), fullPage: true });
+        expect(landingWatch.problems).toEqual([]);
+        await landing.close();
+
         const view = await logIn(ctx, base);
         const watch = watchPage(view, base);
         for (const { id, ready } of VIEWS) {
