@@ -76,8 +76,14 @@ const SCREENS = [
   { name: "1280-dark", width: 1280, height: 800, colorScheme: "dark" },
 ] as const;
 
+/** A full page load (a goto that only changes the #fragment would not reload anything). */
+async function load(page: Page, view: string): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(`${base}/dashboard#/${view}`);
+}
+
 async function openView(page: Page, id: string, ready: readonly string[]): Promise<void> {
-  await page.goto(`${base}/dashboard#/${id}`);
+  await load(page, id);
   for (const selector of ready) await page.locator(selector).first().waitFor({ state: "attached" });
   await page.locator("[aria-busy=true]").first().waitFor({ state: "detached" });
   expect(await page.locator(".state-loading").count()).toBe(0);
@@ -91,6 +97,11 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
   beforeAll(async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await logIn(context, base);
+    // A new streamer: the usage chart and the feed say there is nothing yet.
+    expect(await textOf(page, "#usage", (t) => t !== "Loading…")).toBe("No command calls in this period yet.");
+    expect(await textOf(page, "#top-callers", (t) => t !== "Loading…")).toBe(
+      "Nobody has called a command in this period.",
+    );
     const revealed = await page.request.post(`${base}/api/dashboard/security/reveal-key`, {
       headers: { origin: base },
     });
@@ -113,7 +124,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
       "simulated Twitch and game provider, nothing is sent anywhere",
     );
     expect((await fetch(`${base}/favicon.ico`)).status).toBe(200);
-    await page.goto(`${base}/dashboard#/security`);
+    await load(page, "security");
     await page.click("#reveal-key");
     const oldKey = await textOf(page, "#api-key", (t) => /^[0-9a-f-]{36}$/.test(t));
     expect(await textOf(page, "#key-countdown", (t) => t.length > 0)).toContain("hidden again in");
@@ -227,10 +238,58 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
         body: JSON.stringify({ status: 429, error: { code: "rate_limited", message: "Too many requests." } }),
       });
     });
-    await page.goto(`${base}/dashboard#/overview`);
+    await load(page, "overview");
     expect(await textOf(page, "#live-state", (t) => t.includes("Trying again"))).toContain("Trying again in");
     await page.locator("#live-state .badge").waitFor();
     await page.unroute("**/api/dashboard/live");
+  }, 30_000);
+
+  test("by keyboard alone: the skip link, the navigation, a visible focus ring, a dialog that Escape cancels", async () => {
+    await load(page, "overview");
+    await page.locator("#usage svg.chart").waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    const ring = () =>
+      page.evaluate(() => {
+        const style = getComputedStyle(document.activeElement!);
+        return style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2;
+      });
+    expect(await ring()).toBe(true);
+    // Tab to "Security" in the navigation and open it with Enter.
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press("Tab");
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === "Security") break;
+    }
+    expect(await ring()).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.locator("#regenerate-key").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    await page.locator("#regenerate-key").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("dialog[open]").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("dialog").waitFor({ state: "detached" });
+    // Cancelled: the key still works.
+    expect((await bot("/api/bot/coinflip")).headers.get("x-cuebot-status")).toBe("200");
+  }, 30_000);
+
+  test("a panel whose upstream fails says why and retries on request", async () => {
+    let failed = false;
+    await page.route("**/api/dashboard/get-clips*", async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fulfill({
+        status: 502,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ status: 502, error: { code: "upstream_error", message: "Twitch did not answer." } }),
+      });
+    });
+    await load(page, "overview");
+    const card = page.locator("section.card:has(h2:text('Top clips this week'))");
+    await card.getByText("Twitch did not answer.").waitFor();
+    await card.getByRole("button", { name: "Try again" }).click();
+    await card.locator("a").first().waitFor();
+    await page.unroute("**/api/dashboard/get-clips*");
   }, 30_000);
 
   for (const screen of SCREENS) {
