@@ -98,7 +98,9 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await logIn(context, base);
     // A new streamer: the usage chart and the feed say there is nothing yet.
-    expect(await textOf(page, "#usage", (t) => t !== "Loading…")).toBe("No command calls in this period yet.");
+    expect(await textOf(page, "#usage", (t) => t !== "Loading…")).toBe(
+      "No command calls in this period yet.",
+    );
     expect(await textOf(page, "#top-callers", (t) => t !== "Loading…")).toBe(
       "Nobody has called a command in this period.",
     );
@@ -273,6 +275,19 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
     expect((await bot("/api/bot/coinflip")).headers.get("x-cuebot-status")).toBe("200");
   }, 30_000);
 
+  test("the usage period: 1, 7, 30 or 90 days, with the same numbers as a table", async () => {
+    await load(page, "overview");
+    await page.locator("#usage svg.chart").waitFor();
+    expect(await page.locator("#usage tbody tr").count()).toBe(7);
+    await page.getByLabel("Period").selectOption("30");
+    await page.locator("#usage tbody tr >> nth=29").waitFor({ state: "attached" });
+    expect(await page.locator("#usage tbody tr").count()).toBe(30);
+    await page.locator("#usage summary").click();
+    const today = page.locator("#usage tbody tr").last();
+    // coinflip, dice, magic8, shoutout … and the day's total.
+    expect(Number(await today.locator("td").last().textContent())).toBeGreaterThanOrEqual(17);
+  }, 30_000);
+
   test("a panel whose upstream fails says why and retries on request", async () => {
     let failed = false;
     await page.route("**/api/dashboard/get-clips*", async (route) => {
@@ -281,7 +296,10 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
       await route.fulfill({
         status: 502,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ status: 502, error: { code: "upstream_error", message: "Twitch did not answer." } }),
+        body: JSON.stringify({
+          status: 502,
+          error: { code: "upstream_error", message: "Twitch did not answer." },
+        }),
       });
     });
     await load(page, "overview");
