@@ -70,15 +70,55 @@ export function commandStats(db: Db, accountId: number, since: number): CommandS
     .all();
 }
 
+const utcDay = sql<string>`strftime('%Y-%m-%d', ${events.at} / 1000, 'unixepoch')`;
+
 /** Calls per UTC day (`YYYY-MM-DD`). */
 export function dailyCalls(db: Db, accountId: number, since: number): { day: string; calls: number }[] {
-  const day = sql<string>`strftime('%Y-%m-%d', ${events.at} / 1000, 'unixepoch')`;
   return db
-    .select({ day, calls: sql<number>`count(*)` })
+    .select({ day: utcDay, calls: sql<number>`count(*)` })
     .from(events)
     .where(and(eq(events.accountId, accountId), gte(events.at, since)))
-    .groupBy(day)
-    .orderBy(asc(day))
+    .groupBy(utcDay)
+    .orderBy(asc(utcDay))
+    .all();
+}
+
+/** Calls per UTC day and command (the dashboard's usage chart). */
+export function dailyCommandCalls(
+  db: Db,
+  accountId: number,
+  since: number,
+): { day: string; command: string; calls: number }[] {
+  return db
+    .select({ day: utcDay, command: events.command, calls: sql<number>`count(*)` })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .groupBy(utcDay, events.command)
+    .orderBy(asc(utcDay), asc(events.command))
+    .all();
+}
+
+/** The viewers who called commands most often (panel tests and unknown callers left out). */
+export function topCallers(
+  db: Db,
+  accountId: number,
+  since: number,
+  limit: number,
+): { caller: string; calls: number }[] {
+  const calls = sql<number>`count(*)`;
+  return db
+    .select({ caller: events.caller, calls })
+    .from(events)
+    .where(
+      and(
+        eq(events.accountId, accountId),
+        gte(events.at, since),
+        sql`${events.caller} != '' and ${events.caller} != '(panel test)'`,
+      ),
+    )
+    .groupBy(events.caller)
+    .orderBy(desc(calls), asc(events.caller))
+    .limit(limit)
     .all();
 }
 

@@ -10,7 +10,7 @@ import { DEFAULT_PRECISION } from "./duration.ts";
 import { followage } from "./followage.ts";
 import { roulette } from "./roulette.ts";
 import { type CommandReply, runCommand } from "./runner.ts";
-import type { CommandSettings } from "./settings.ts";
+import type { CommandSettings, SettingsPatch } from "./settings.ts";
 import { shoutout } from "./shoutout.ts";
 
 /** What a command call carries: its parameters (query string) and what the chat bot said of the caller. */
@@ -74,11 +74,18 @@ export function executeCommand<C extends CommandName>(
   account: Account,
   command: C,
   input: CommandInput,
-  options: { test?: boolean } = {},
+  options: { test?: boolean; preview?: SettingsPatch } = {},
 ) {
   const handler = HANDLERS[command] as Handler<C>;
   return runCommand(
-    { ctx, account, command, caller: input.caller.user ?? param(input, "user") ?? "", test: options.test },
+    {
+      ctx,
+      account,
+      command,
+      caller: input.caller.user ?? param(input, "user") ?? "",
+      test: options.test,
+      preview: options.preview,
+    },
     (settings) => Promise.resolve(handler(ctx, account, input, settings)),
   );
 }

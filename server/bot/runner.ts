@@ -2,7 +2,7 @@ import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
 import type { CommandName } from "./catalog.ts";
-import { type CommandSettings, commandSettings } from "./settings.ts";
+import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
 
 /** A command's answer: its record, always with the chat line in `text`. */
 export type CommandReply = { text: string } & Record<string, unknown>;
@@ -15,6 +15,8 @@ export interface CommandCall<C extends CommandName> {
   caller: string;
   /** A test run from the panel: ignores the cooldown and does not start one. */
   test?: boolean;
+  /** A panel test of settings not saved yet (validated by the caller): applied over the stored ones. */
+  preview?: SettingsPatch;
 }
 
 /**
@@ -38,7 +40,8 @@ export async function runCommand<C extends CommandName>(
       latencyMs: Math.round(performance.now() - t0),
     });
   try {
-    const settings = commandSettings(ctx, account.id, command);
+    const stored = commandSettings(ctx, account.id, command);
+    const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
     if (!settings.enabled) {
       throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
     }

@@ -48,14 +48,15 @@ export interface SettingsPatch {
   options?: unknown;
 }
 
-/** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
-export function updateCommandSettings<C extends CommandName>(
-  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
-  accountId: number,
-  command: C,
+/**
+ * A partial update from the panel checked against the current settings: every field is validated and
+ * the first wrong one throws 400 naming it. Nothing is stored (a test run previews unsaved options).
+ */
+export function applySettingsPatch<C extends CommandName>(
+  current: CommandSettings<C>,
   patch: SettingsPatch,
 ): CommandSettings<C> {
-  const current = commandSettings(ctx, accountId, command);
+  const { command } = current;
   const next = { ...current };
   if (patch.enabled !== undefined) {
     if (typeof patch.enabled !== "boolean")
@@ -73,10 +74,10 @@ export function updateCommandSettings<C extends CommandName>(
   }
   if (patch.options !== undefined) {
     const schema = COMMANDS[command].options;
-    const candidate = { ...current.options, ...(patch.options as object) };
     if (typeof patch.options !== "object" || patch.options === null || Array.isArray(patch.options)) {
       throw badRequest('The body field "options" must be an object.');
     }
+    const candidate = { ...current.options, ...(patch.options as object) };
     const firstError = Value.Errors(schema, candidate).First();
     if (firstError) {
       const field = firstError.path.replace(/^\//, "").replaceAll("/", ".") || "options";
@@ -86,6 +87,17 @@ export function updateCommandSettings<C extends CommandName>(
     }
     next.options = candidate as CommandOptions<C>;
   }
+  return next;
+}
+
+/** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
+export function updateCommandSettings<C extends CommandName>(
+  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
+  accountId: number,
+  command: C,
+  patch: SettingsPatch,
+): CommandSettings<C> {
+  const next = applySettingsPatch(commandSettings(ctx, accountId, command), patch);
   writeCommandSettings(
     ctx.db,
     accountId,

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { COMMAND_NAMES, COMMANDS, isCommandName } from "../bot/catalog.ts";
 import { chatCaller } from "../bot/chat-input.ts";
 import { executeCommand } from "../bot/commands.ts";
-import { commandSettings, updateCommandSettings } from "../bot/settings.ts";
+import { applySettingsPatch, commandSettings, updateCommandSettings } from "../bot/settings.ts";
 import type { Context } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { requestInfo } from "../http/request-info.ts";
@@ -11,6 +11,12 @@ import { authenticatePanel } from "./guard.ts";
 
 const unknownCommand = (name: string) =>
   notFound(`There is no command "${name}"; the commands are ${COMMAND_NAMES.join(", ")}.`);
+
+const SettingsBody = t.Object({
+  enabled: t.Optional(t.Unknown({ description: "true or false" })),
+  cooldownSeconds: t.Optional(t.Unknown({ description: "0–3600" })),
+  options: t.Optional(t.Unknown({ description: "command-specific options (see GET /commands defaults)" })),
+});
 
 /** The Commands tab: enable/disable, cooldowns, options, and test runs. */
 export function commandRoutes(ctx: Context) {
@@ -42,13 +48,7 @@ export function commandRoutes(ctx: Context) {
         return { status: 200 as const, data: updateCommandSettings(ctx, account.id, params.command, body) };
       },
       {
-        body: t.Object({
-          enabled: t.Optional(t.Unknown({ description: "true or false" })),
-          cooldownSeconds: t.Optional(t.Unknown({ description: "0–3600" })),
-          options: t.Optional(
-            t.Unknown({ description: "command-specific options (see GET /commands defaults)" }),
-          ),
-        }),
+        body: SettingsBody,
         detail: {
           summary: "Change a command's settings (partial update)",
           tags: ["panel"],
@@ -59,22 +59,27 @@ export function commandRoutes(ctx: Context) {
     )
     .post(
       "/test/:command",
-      ({ principal: { account }, params, request }) => {
+      ({ principal: { account }, params, request, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
         const query = requestInfo(request).query;
         // A test from the owner's own dashboard is about the owner's channel.
         if (!query.has("channel")) query.set("channel", account.login);
+        // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
+        const preview = body ?? undefined;
+        if (preview) applySettingsPatch(commandSettings(ctx, account.id, params.command), preview);
         return executeCommand(
           ctx,
           account,
           params.command,
           { params: query, caller: chatCaller(request) },
-          { test: true },
+          { test: true, preview },
         );
       },
       {
+        body: t.Optional(SettingsBody),
         detail: {
-          summary: "Run a command as a test (no cooldown); same inputs as the bot endpoint",
+          summary:
+            "Run a command as a test (no cooldown); same inputs as the bot endpoint. An optional JSON body (as for PUT /commands/:command) previews settings without saving them",
           tags: ["panel"],
           security: PANEL_SECURITY,
           description: ORIGIN_NOTE,

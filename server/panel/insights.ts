@@ -1,5 +1,12 @@
 import { Elysia, t } from "elysia";
-import { commandStats, dailyCalls, distinctCallers, recentEvents } from "../../db/events.ts";
+import {
+  commandStats,
+  dailyCalls,
+  dailyCommandCalls,
+  distinctCallers,
+  recentEvents,
+  topCallers,
+} from "../../db/events.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Context } from "../context.ts";
 import { integerParam, queryString } from "../http/params.ts";
@@ -7,6 +14,7 @@ import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
 const ACTIVITY_PAGE = 50;
+const TOP_CALLERS = 10;
 const DAY_MS = 86_400_000;
 
 /** Analytics, the activity feed and live state, each cached per the role's panel TTL (§8.3). */
@@ -36,6 +44,8 @@ export function insightRoutes(ctx: Context) {
                 avg_latency_ms: c.avgLatencyMs,
               })),
               by_day: dailyCalls(ctx.db, account.id, since),
+              by_day_command: dailyCommandCalls(ctx.db, account.id, since),
+              top_callers: topCallers(ctx.db, account.id, since, TOP_CALLERS),
             };
           });
         return { status: 200 as const, data };
@@ -45,7 +55,8 @@ export function insightRoutes(ctx: Context) {
           days: queryString("1–90 (default 7)"),
         }),
         detail: {
-          summary: "Command usage over the last N days",
+          summary:
+            "Command usage over the last N days: totals, per command, per UTC day (also per command) and the top callers",
           tags: ["panel"],
           security: PANEL_SECURITY,
           description: ORIGIN_NOTE,

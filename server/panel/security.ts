@@ -40,6 +40,9 @@ export function securityRoutes(ctx: Context) {
               command_cache_seconds: ROLE_QUOTAS[account.role].commandCacheTtlMs / 1000,
             },
             granted_scopes: scopes,
+            // Chat-bot lines and overlay links are built on it; a loopback URL is out of reach of cloud bots.
+            public_url: ctx.publicUrl,
+            demo: ctx.config.demo,
             features: {
               platform_shoutout: scopes.includes("moderator:manage:shoutouts"),
               moderator_list:

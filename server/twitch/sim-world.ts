@@ -124,6 +124,18 @@ export const SIM_IDS = {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const DAY = 24 * 60 * 60_000;
 
+/**
+ * A simulated avatar: an SVG data URL (initial on a colour from the login), so a demo page loads no
+ * image from another origin and works offline. Real Twitch answers an https URL here.
+ */
+export function avatarDataUrl(login: string, displayName: string): string {
+  let hash = 0;
+  for (const ch of login) hash = (hash * 31 + (ch.codePointAt(0) ?? 0)) % 360;
+  const initial = [...displayName][0]?.toUpperCase() ?? "?";
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300"><rect width="300" height="300" fill="hsl(${hash} 55% 38%)"/><text x="150" y="150" dy=".35em" font-family="sans-serif" font-size="150" text-anchor="middle" fill="#fff">${initial}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
 function user(id: string, login: string, displayName: string, extra: Partial<SimUser> = {}): SimUser {
   return {
     id,
@@ -132,7 +144,7 @@ function user(id: string, login: string, displayName: string, extra: Partial<Sim
     type: "",
     broadcaster_type: "",
     description: `${displayName}'s channel (simulated)`,
-    profile_image_url: `https://static-cdn.jtvnw.net/jtv_user_pictures/${encodeURIComponent(login)}-profile_image-300x300.png`,
+    profile_image_url: avatarDataUrl(login, displayName),
     offline_image_url: "",
     view_count: 0,
     email: `${login}@example.test`,

@@ -8,6 +8,12 @@ export function escapeHtml(text: string): string {
 export const PAGE_CSP =
   "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+/** The overlay page may be framed by the dashboard's live preview (same origin only). */
+export const OVERLAY_PAGE_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
+export const DEMO_BANNER =
+  '<p class="demo-banner" role="note"><strong>Demo:</strong> simulated Twitch and game provider, nothing is sent anywhere.</p>';
+
 export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(html, {
     status,
@@ -36,7 +42,7 @@ export function messagePage(
     : "";
   return htmlResponse(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(page.title)} · cuebot</title><link rel="stylesheet" href="/assets/style.css"></head>
+<title>${escapeHtml(page.title)} · cuebot</title><link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/style.css"></head>
 <body><main class="narrow"><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.message)}</p>${action}</main></body></html>`,
     status,
     headers,

@@ -234,6 +234,23 @@ describe("per-channel settings, cooldowns and events", () => {
     expect((await h.bot("/api/bot/magic8")).status).toBe(200);
   });
 
+  test("a panel test with a body previews unsaved settings; bad ones are refused like a save; nothing is stored", async () => {
+    h = await startBotHarness();
+    const preview = await h.panel("/api/dashboard/test/shoutout?user=otherstreamer", {
+      method: "POST",
+      body: JSON.stringify({ options: { message: "Follow {name} ({game})" } }),
+    });
+    expect((await data(preview)).text).toBe("Follow OtherStreamer (VALORANT)");
+    const bad = await h.panel("/api/dashboard/test/magic8", {
+      method: "POST",
+      body: JSON.stringify({ options: { answers: [] } }),
+    });
+    expect(bad.status).toBe(400);
+    expect((await error(bad)).message).toContain('"answers"');
+    const saved = await data(await h.bot("/api/bot/shoutout?user=otherstreamer"));
+    expect(saved.text).toStartWith("Go check out OtherStreamer!");
+  });
+
   test("settings reject bad values with the field named, and save nothing", async () => {
     h = await startBotHarness();
     const bad: [string, unknown][] = [
@@ -288,5 +305,26 @@ describe("per-channel settings, cooldowns and events", () => {
     >;
     expect(analytics).toMatchObject({ days: 7, total_calls: 2, ok_calls: 1, distinct_callers: 2 });
     expect((await h.panel("/api/dashboard/analytics?days=91")).status).toBe(400);
+  });
+
+  test("analytics per day and command (the dashboard's chart) and the top callers, panel tests left out", async () => {
+    h = await startBotHarness();
+    for (const viewer of ["viewer_anna", "viewer_anna", "modbob"])
+      await h.bot("/api/bot/coinflip", NIGHTBOT(viewer));
+    await h.bot("/api/bot/dice", NIGHTBOT("viewer_anna"));
+    await h.panel("/api/dashboard/test/dice", { method: "POST" });
+    const analytics = (await data(await h.panel("/api/dashboard/analytics?days=1"))) as {
+      by_day_command: { day: string; command: string; calls: number }[];
+      top_callers: { caller: string; calls: number }[];
+    };
+    const today = new Date(h.clock.now()).toISOString().slice(0, 10);
+    expect(analytics.by_day_command).toEqual([
+      { day: today, command: "coinflip", calls: 3 },
+      { day: today, command: "dice", calls: 2 },
+    ]);
+    expect(analytics.top_callers).toEqual([
+      { caller: "viewer_anna", calls: 3 },
+      { caller: "modbob", calls: 1 },
+    ]);
   });
 });

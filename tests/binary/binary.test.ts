@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { chmodSync, copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
 import { REPO_ROOT, runCuebot, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
@@ -85,10 +86,35 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 200, data: { ok: true } });
+    // The pages, the bundled dashboard script and the icon are inside the binary.
+    expect((await fetch(`${server.url}/dashboard`)).status).toBe(200);
+    const script = await (await fetch(`${server.url}/assets/dashboard.js`)).text();
+    expect(script).toContain("Bot setup");
+    expect((await fetch(`${server.url}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
     expect(await server.stop("SIGTERM")).toBe(0);
     // Nothing appeared beside the binary but its data folder.
     expect(readdirSync(home).sort()).toEqual(["cuebot", "cuebot-data"]);
   });
+
+  test.skipIf(!haveChromium)(
+    "serve --demo: the dashboard loads in Chromium from the binary alone",
+    async () => {
+      const demo = await startDemoServer([binary]);
+      const browser = await launchChromium();
+      try {
+        const page = await logIn(await browser.newContext(), demo.base);
+        const watch = watchPage(page, demo.base);
+        await page.goto(`${demo.base}/dashboard#/bots`);
+        await page.locator(".line-card code.line").first().waitFor();
+        expect(await page.locator("h1").textContent()).toBe("Bot setup");
+        expect(watch.problems).toEqual([]);
+      } finally {
+        await browser.close();
+        await demo.stop();
+      }
+    },
+    60_000,
+  );
 
   test("the admin commands work on that data folder (also while serving)", async () => {
     if (!existsSync(join(home, "cuebot-data", "cuebot.db"))) expect((await cuebot(["init"])).code).toBe(0);

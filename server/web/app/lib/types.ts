@@ -1,0 +1,61 @@
+// The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them.
+
+export interface Session {
+  valid: boolean;
+  tokenExpiresAt: string;
+  user: { id: string; login: string; display_name: string; profile_image_url: string; timezone: string };
+}
+
+export interface Profile {
+  id: string;
+  login: string;
+  display_name: string;
+  profile_image_url: string;
+  timezone: string;
+  role: string;
+  created_at: string;
+  limits: { bot_per_minute: number; heavy_per_minute: number; panel_per_minute: number };
+  features: { platform_shoutout: boolean; moderator_list: boolean };
+  public_url: string;
+  demo: boolean;
+}
+
+export interface Live {
+  live: boolean;
+  title?: string;
+  game_name?: string;
+  viewer_count?: number;
+  uptime_seconds: number | null;
+}
+
+export interface Analytics {
+  days: number;
+  total_calls: number;
+  ok_calls: number;
+  distinct_callers: number;
+  by_command: { command: string; calls: number; ok: number; avg_latency_ms: number }[];
+  by_day: { day: string; calls: number }[];
+  by_day_command: { day: string; command: string; calls: number }[];
+  top_callers: { caller: string; calls: number }[];
+}
+
+export interface ActivityPage {
+  items: { id: number; at: string; command: string; caller: string; outcome: string; latency_ms: number }[];
+  cursor: string | null;
+}
+
+export interface CommandInfo {
+  command: string;
+  enabled: boolean;
+  cooldownSeconds: number;
+  options: Record<string, unknown>;
+  description: string;
+  defaults: Record<string, unknown>;
+}
+
+export interface OverlayInfo {
+  state: Record<string, unknown>;
+  version?: number;
+  overlay_url: string | null;
+  connections: number;
+}

@@ -1,0 +1,10 @@
+// The dashboard's views, in navigation order. Adding a view: write views/<name>.ts exporting a View,
+// import it here and list it.
+import type { View } from "./view.ts";
+import { botSetupView } from "./views/bot-setup.ts";
+import { commandsView } from "./views/commands.ts";
+import { overlaysView } from "./views/overlays.ts";
+import { overviewView } from "./views/overview.ts";
+import { securityView } from "./views/security.ts";
+
+export const VIEWS: readonly View[] = [overviewView, commandsView, botSetupView, overlaysView, securityView];
