@@ -289,6 +289,9 @@ export interface RedisServer {
   /** Kills the server (SIGKILL) and waits for it to be gone; `restart` brings it back on the same port. */
   kill(): Promise<void>;
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open but nothing is answered; `resume` thaws it. */
+  pause(): void;
+  resume(): void;
   /** Stops it for good; its folder is removed. */
   stop(): Promise<void>;
 }
@@ -374,6 +377,8 @@ export async function startRedis(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     kill,
     restart: launch,
+    pause: () => (proc as Subprocess | null)?.kill("SIGSTOP"),
+    resume: () => (proc as Subprocess | null)?.kill("SIGCONT"),
     async stop() {
       await kill();
       forget();
