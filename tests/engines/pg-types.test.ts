@@ -160,4 +160,15 @@ describe.skipIf(!postgresAvailable)("PostgreSQL column types through drizzle-orm
       .returning();
     expect(row).toEqual({ accountId: account.id, state: '{"v":2}', version: 1, updatedAt: at + 5 });
   });
+
+  test("a statement running past the pool's statement timeout is cancelled by the server", async () => {
+    const short = openPostgres(database.url, { max: 1, statementTimeoutMs: 100 });
+    try {
+      const error = await short.sql.unsafe("SELECT pg_sleep(5)").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error & { errno?: string }).errno).toBe("57014"); // query_canceled
+    } finally {
+      await short.close();
+    }
+  });
 });

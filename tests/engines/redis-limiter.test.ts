@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../server/clock.ts";
+import { RedisAccountQuotas } from "../../server/limits/redis/account-quotas.ts";
+import { RedisIpQuotas } from "../../server/limits/redis/ip-quotas.ts";
 import { RedisSlidingCounter } from "../../server/limits/redis/sliding-counter.ts";
 import { RedisSlidingLog } from "../../server/limits/redis/sliding-log.ts";
 import { SlidingCounter } from "../../server/limits/sliding-counter.ts";
@@ -261,5 +263,59 @@ describe.skipIf(!redisAvailable)("Redis going away", () => {
       if (!recovered) await Bun.sleep(25);
     }
     expect(recovered?.allowed).toBe(true);
+  });
+});
+
+describe.skipIf(!redisAvailable)("Redis account and per-IP quotas", () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await sharedRedisServer();
+  });
+
+  test("the role's quotas, each counted apart, shared by two instances; a role change applies at once", async () => {
+    const keyPrefix = redisKeyPrefix("quotas");
+    const a = new RedisAccountQuotas({ client: await client(server.url), timeoutMs: TIMEOUT_MS, keyPrefix });
+    const b = new RedisAccountQuotas({ client: await client(server.url), timeoutMs: TIMEOUT_MS, keyPrefix });
+    const account = { id: 7, role: "Default" as const, panelLimitOverride: null };
+    for (let i = 0; i < 30; i++) expect((await (i % 2 ? a : b).checkBot(account)).allowed).toBe(true);
+    const refused = await a.checkBot(account);
+    expect(refused).toMatchObject({ allowed: false, limit: 30, remaining: 0 });
+    // Heavy and panel calls have their own logs.
+    expect(await b.checkHeavy(account)).toEqual({
+      allowed: true,
+      limit: 5,
+      remaining: 4,
+      retryAfterSeconds: 0,
+    });
+    expect(await b.checkPanel(account)).toEqual({
+      allowed: true,
+      limit: 500,
+      remaining: 499,
+      retryAfterSeconds: 0,
+    });
+    // Promoted to Pro: the 30 already logged count against the new 60.
+    expect(await b.checkBot({ ...account, role: "Pro" })).toEqual({
+      allowed: true,
+      limit: 60,
+      remaining: 29,
+      retryAfterSeconds: 0,
+    });
+    await a.forget(account.id);
+    expect((await b.checkBot(account)).remaining).toBe(29);
+  });
+
+  test("per-IP limits key IPv6 by /64 and count failed authentications across instances", async () => {
+    const keyPrefix = redisKeyPrefix("ip");
+    const a = new RedisIpQuotas({ client: await client(server.url), timeoutMs: TIMEOUT_MS, keyPrefix });
+    const b = new RedisIpQuotas({ client: await client(server.url), timeoutMs: TIMEOUT_MS, keyPrefix });
+    expect((await a.check("auth", "2001:db8:1:2::1")).remaining).toBe(14);
+    expect((await b.check("auth", "2001:db8:1:2:ffff::9")).remaining).toBe(13);
+    expect((await b.check("anonymous", "2001:db8:1:2::1")).remaining).toBe(99);
+    expect(await a.failedAuth.isBlocked("192.0.2.9")).toBe(false);
+    for (let i = 0; i < 60; i++)
+      expect((await (i % 2 ? a : b).failedAuth.record("192.0.2.9")).allowed).toBe(true);
+    expect((await a.failedAuth.record("192.0.2.9")).allowed).toBe(false);
+    expect(await b.failedAuth.isBlocked("192.0.2.9")).toBe(true);
+    expect(await b.failedAuth.isBlocked("192.0.2.10")).toBe(false);
   });
 });
