@@ -16,7 +16,25 @@ export interface SchemaStatus {
   newlyApplied: string[];
 }
 
-export class SchemaTooNewError extends Error {}
+/** The database holds a migration this binary does not know: it was written by a newer cuebot. */
+export class SchemaTooNewError extends Error {
+  constructor() {
+    super(
+      "the database was written by a newer cuebot (its schema is newer than this binary); upgrade cuebot or restore a backup",
+    );
+  }
+}
+
+/**
+ * The migrations a database lacks, given the `created_at` of those it has (ascending). Refuses rather
+ * than guesses when the database is newer than the binary. Shared by the SQLite and PostgreSQL runners.
+ */
+export function pendingMigrations(applied: number[], known: EmbeddedMigration[]): EmbeddedMigration[] {
+  const newestApplied = applied.at(-1) ?? 0;
+  const newestKnown = known.at(-1)?.folderMillis ?? 0;
+  if (newestApplied > newestKnown) throw new SchemaTooNewError();
+  return known.filter((m) => m.folderMillis > newestApplied);
+}
 
 const MIGRATIONS: EmbeddedMigration[] = embeddedMigrations();
 
@@ -35,15 +53,7 @@ function appliedMillis(sqlite: Database): number[] {
  * a migration this binary does not know was written by a newer cuebot: refuse rather than guess.
  */
 export function migrate(sqlite: Database): SchemaStatus {
-  const applied = appliedMillis(sqlite);
-  const newestApplied = applied.at(-1) ?? 0;
-  const newestKnown = MIGRATIONS.at(-1)?.folderMillis ?? 0;
-  if (newestApplied > newestKnown) {
-    throw new SchemaTooNewError(
-      "the database was written by a newer cuebot (its schema is newer than this binary); upgrade cuebot or restore a backup",
-    );
-  }
-  const pending = MIGRATIONS.filter((m) => m.folderMillis > newestApplied);
+  const pending = pendingMigrations(appliedMillis(sqlite), MIGRATIONS);
   if (pending.length > 0) {
     const insert = sqlite.prepare(`INSERT INTO ${TABLE} (hash, created_at) VALUES (?, ?)`);
     sqlite.transaction(() => {
@@ -62,12 +72,20 @@ export function migrate(sqlite: Database): SchemaStatus {
 }
 
 export function status(sqlite: Database, newlyApplied: string[] = []): SchemaStatus {
-  const applied = appliedMillis(sqlite);
+  return schemaStatus(appliedMillis(sqlite), MIGRATIONS, newlyApplied);
+}
+
+/** A SchemaStatus from the `created_at` of the applied migrations (ascending) and the known ones. */
+export function schemaStatus(
+  applied: number[],
+  known: EmbeddedMigration[],
+  newlyApplied: string[],
+): SchemaStatus {
   const newest = applied.at(-1);
   return {
     applied: applied.length,
-    known: MIGRATIONS.length,
-    latestTag: MIGRATIONS.find((m) => m.folderMillis === newest)?.tag ?? null,
+    known: known.length,
+    latestTag: known.find((m) => m.folderMillis === newest)?.tag ?? null,
     newlyApplied,
   };
 }

@@ -16,8 +16,9 @@ interface Journal {
   entries: { idx: number; when: number; tag: string; breakpoints: boolean }[];
 }
 
-export function embeddedMigrations(): EmbeddedMigration[] {
-  const folder = join(import.meta.dir, "migrations");
+/** `folder` is relative to db/: "migrations" (SQLite) or "migrations-pg" (PostgreSQL). */
+export function embeddedMigrations(folderName = "migrations"): EmbeddedMigration[] {
+  const folder = join(import.meta.dir, folderName);
   const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as Journal;
   return journal.entries
     .toSorted((a, b) => a.idx - b.idx)

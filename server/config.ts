@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseCidr } from "./limits/ip-key.ts";
+import { checkDatabaseUrl, checkRedisUrl, type StoreUrlProblem } from "./store-urls.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -40,6 +41,10 @@ export interface Config {
   /** Days chat-command events are kept before pruning. */
   eventRetentionDays: number;
   demo: boolean;
+  /** PostgreSQL instead of the embedded SQLite file, or null. Holds a password: log `redactUrl` of it. */
+  databaseUrl: string | null;
+  /** Redis for state shared by instances, or null (in process). Holds a password: log `redactUrl` of it. */
+  redisUrl: string | null;
 }
 
 /** A bad setting: start-up stops with exit 1 and this one line. */
@@ -76,6 +81,8 @@ export interface StoredConfig {
   log?: string;
   logFormat?: string;
   eventRetentionDays?: number | string;
+  databaseUrl?: string;
+  redisUrl?: string;
 }
 
 const SETTINGS: SettingSpec[] = [
@@ -94,6 +101,8 @@ const SETTINGS: SettingSpec[] = [
   { key: "log", env: "CUEBOT_LOG", flag: "--log" },
   { key: "logFormat", env: "CUEBOT_LOG_FORMAT", flag: "--log-format" },
   { key: "eventRetentionDays", env: "CUEBOT_EVENT_RETENTION_DAYS" },
+  { key: "databaseUrl", env: "CUEBOT_DATABASE_URL", flag: "--database-url" },
+  { key: "redisUrl", env: "CUEBOT_REDIS_URL", flag: "--redis-url" },
 ];
 
 export const STORED_KEYS: ReadonlySet<string> = new Set(SETTINGS.map((s) => s.key));
@@ -205,7 +214,20 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     },
     eventRetentionDays: parseInteger(pick("eventRetentionDays"), 90, 1, 36_500),
     demo: sources.demo ?? false,
+    databaseUrl: parseStoreUrl(pick("databaseUrl"), checkDatabaseUrl),
+    redisUrl: parseStoreUrl(pick("redisUrl"), checkRedisUrl),
   };
+}
+
+/** A store URL, checked without ever putting it (or its password) into the error. */
+function parseStoreUrl(
+  setting: { value: string; name: string } | undefined,
+  check: (text: string) => StoreUrlProblem,
+): string | null {
+  if (!setting || setting.value.trim() === "") return null;
+  const result = check(setting.value);
+  if (!result.ok) throw new ConfigError(setting.name, result.problem);
+  return result.url;
 }
 
 function nonEmpty(setting: { value: string } | undefined): string | null {

@@ -134,3 +134,18 @@ export function ipv4Bits(text: string): number {
   }
   return parts === 4 ? bits : -1;
 }
+
+/**
+ * The string key of a per-IP limit for stores keyed by text (Redis): the IPv4 address itself, or the
+ * IPv6 /64 prefix, so one host cannot dodge its limit by rotating through its own /64.
+ */
+export function ipLimitKey(address: string): string {
+  if (ipv4Bits(address) >= 0) return address;
+  const ip = parseIp(address);
+  if (!ip) return address;
+  if (ip.version === 4) return ip.octets.join(".");
+  return `${ip.groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}

@@ -1,0 +1,133 @@
+import { bigint, boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { ROLES } from "../schema.ts";
+import { jsonText } from "./json-text.ts";
+
+/**
+ * The PostgreSQL twin of db/schema.ts: the same tables, columns, keys and indexes, and the same row
+ * types (tests/unit/pg-schema-parity.test.ts holds them equal), so query code and `db copy` move rows
+ * across unchanged.
+ *
+ * Instants stay Unix milliseconds, as `bigint` read as a JS number (exact up to 2^53 ms, the year
+ * 287,396), instead of `timestamptz`: a `Date` would change every row type and every comparison of
+ * the shared query code, for a nicer look in psql only (`to_timestamp(at / 1000.0)` gives that).
+ * Booleans are real booleans, ids are identities `BY DEFAULT` (so `db copy` can keep them), and JSON
+ * held as text on SQLite is `jsonb` here (see json-text.ts).
+ */
+const ms = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => ms("created_at").notNull();
+
+export const accounts = pgTable("accounts", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  twitchUserId: text("twitch_user_id").notNull().unique(),
+  // Logins are stored lower-cased (normalizeLogin), as on SQLite, so a plain unique index suffices.
+  login: text("login").notNull().unique(),
+  displayName: text("display_name").notNull(),
+  profileImageUrl: text("profile_image_url").notNull().default(""),
+  timezone: text("timezone").notNull().default("UTC"),
+  role: text("role", { enum: ROLES }).notNull().default("Default"),
+  panelLimitOverride: integer("panel_limit_override"),
+  needsReauth: boolean("needs_reauth").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const apiKeys = pgTable("api_keys", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  lookupHash: text("lookup_hash").notNull().unique(),
+  encrypted: text("encrypted").notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: ms("last_used_at"),
+});
+
+export const overlayTokens = pgTable("overlay_tokens", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  lookupHash: text("lookup_hash").notNull().unique(),
+  encrypted: text("encrypted").notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: ms("last_used_at"),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    expiresAt: ms("expires_at").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ms("last_seen_at").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId)],
+);
+
+export const oauthTokens = pgTable("oauth_tokens", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  accessTokenEncrypted: text("access_token_encrypted").notNull(),
+  refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
+  scopes: jsonText("scopes").notNull().default("[]"),
+  expiresAt: ms("expires_at").notNull(),
+  validatedAt: ms("validated_at"),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    at: ms("at").notNull(),
+    accountId: integer("account_id"),
+    login: text("login").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    detail: jsonText("detail").notNull().default("{}"),
+  },
+  (t) => [index("audit_account_idx").on(t.accountId, t.at)],
+);
+
+export const commandSettings = pgTable(
+  "command_settings",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    command: text("command").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    options: jsonText("options").notNull().default("{}"),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.command] })],
+);
+
+export const overlayState = pgTable("overlay_state", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  state: jsonText("state").notNull().default("{}"),
+  version: integer("version").notNull().default(0),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const events = pgTable(
+  "events",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    at: ms("at").notNull(),
+    command: text("command").notNull(),
+    caller: text("caller").notNull().default(""),
+    outcome: text("outcome").notNull(),
+    latencyMs: integer("latency_ms").notNull().default(0),
+  },
+  (t) => [index("events_account_at_idx").on(t.accountId, t.at)],
+);

@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+/** The PostgreSQL migrations (`drizzle-kit generate --config drizzle.pg.config.ts`); SQLite's stay in db/migrations. */
+export default defineConfig({
+  dialect: "postgresql",
+  schema: ["./db/pg/schema.ts", "./db/pg/meta.ts"],
+  out: "./db/migrations-pg",
+});

@@ -1,0 +1,102 @@
+import type { Clock } from "../../clock.ts";
+import { answerWithin } from "../../redis/bounded.ts";
+import { integerReply, RedisScript, type ScriptClient } from "../../redis/script.ts";
+import { allowedDecision, type LimitDecision, refusedDecision } from "../decision.ts";
+
+/**
+ * The exact sliding log of ../sliding-log.ts in one sorted set per key, decided atomically by one
+ * Lua call, so every instance sharing the Redis sees one log: no rolling window ever holds more than
+ * the limit, whichever instance admitted the requests.
+ *
+ * Same rules as in process: entries with `t <= now − window` are gone; with `count ≥ limit` the
+ * request is refused and nothing recorded, and it fits again once the (count − limit)-th oldest entry
+ * leaves (the oldest, unless the limit was lowered meanwhile). "Now" is Redis's `TIME`, one clock for
+ * every instance. Members must be unique across instances: the caller's instance id and a counter.
+ *
+ * ARGV: limit, window ms, member ("" = peek: decide without recording), now ms ("" = Redis TIME).
+ * Reply: {1, count before} when admitted, {0, ms until a request would fit} when refused.
+ */
+export const SLIDING_LOG_LUA = `
+local now
+if ARGV[4] ~= '' then
+  now = tonumber(ARGV[4])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+  local entry = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+  return {0, tonumber(entry[2]) + window - now}
+end
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+return {1, count}
+`;
+
+const SCRIPT = new RedisScript(SLIDING_LOG_LUA);
+
+export interface RedisSlidingLogOptions {
+  client: ScriptClient;
+  windowMs: number;
+  /** Prepended to every key, e.g. `cuebot:rl:bot:`; one prefix per quota. */
+  prefix: string;
+  /** Longest wait for Redis's answer per check before StoreUnavailableError. */
+  timeoutMs: number;
+  /** Tells this instance's log entries apart from other instances'; random when omitted. */
+  instanceId?: string;
+  /** Tests only: decide at this clock's time instead of Redis's `TIME`. */
+  clock?: Clock;
+}
+
+/**
+ * ../sliding-log.ts's SlidingLog with the log in Redis: the same methods and answers, asynchronous.
+ * A check that cannot reach Redis within `timeoutMs` rejects with StoreUnavailableError.
+ */
+export class RedisSlidingLog<Key extends string | number = string | number> {
+  readonly #options: RedisSlidingLogOptions;
+  readonly #instanceId: string;
+  #sequence = 0;
+
+  constructor(options: RedisSlidingLogOptions) {
+    this.#options = options;
+    this.#instanceId = options.instanceId ?? crypto.randomUUID();
+  }
+
+  /** Admits and records the request when the key is under `limit`; a refusal records nothing. */
+  check(key: Key, limit: number): Promise<LimitDecision> {
+    return this.#decide(key, limit, `${this.#instanceId}:${++this.#sequence}`);
+  }
+
+  /** What `check` would answer now, without recording anything. */
+  peek(key: Key, limit: number): Promise<LimitDecision> {
+    return this.#decide(key, limit, "");
+  }
+
+  /** Forgets a key (an account was deleted). */
+  async forget(key: Key): Promise<void> {
+    await answerWithin(this.#options.client.del(this.#options.prefix + String(key)), this.#options.timeoutMs);
+  }
+
+  async #decide(key: Key, limit: number, member: string): Promise<LimitDecision> {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`limit must be a positive integer: ${limit}`);
+    }
+    const { client, prefix, windowMs, timeoutMs, clock } = this.#options;
+    const reply = await SCRIPT.run(
+      client,
+      {
+        keys: [prefix + String(key)],
+        args: [String(limit), String(windowMs), member, clock ? String(clock.now()) : ""],
+      },
+      timeoutMs,
+    );
+    const [admitted, value] = integerReply(reply, 2) as [number, number];
+    return admitted === 1 ? allowedDecision(limit, limit - value - 1) : refusedDecision(limit, value);
+  }
+}

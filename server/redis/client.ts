@@ -1,0 +1,42 @@
+import { createClient, type RedisClientType } from "redis";
+
+type None = Record<never, never>;
+/** node-redis's client as cuebot creates it: RESP3, no extra modules, functions or scripts. */
+export type RedisClient = RedisClientType<None, None, None, 3, None>;
+
+export interface RedisClientOptions {
+  /** Every failure of the connection (each reconnect attempt too); throttle before logging. */
+  onError(error: Error): void;
+  /** Longest wait for a TCP/TLS connection, ms. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * A connected node-redis client for `redis://`, `rediss://` or `redis+unix://` URLs. Commands issued
+ * while the connection is down fail at once (no offline queue: a limiter must not wait for Redis to
+ * come back), and the client reconnects by itself, backing off from 25 ms to 1 s.
+ */
+export async function connectRedis(url: string, options: RedisClientOptions): Promise<RedisClient> {
+  const parsed = new URL(url);
+  const socketPath = parsed.protocol === "redis+unix:" ? decodeURIComponent(parsed.pathname) : undefined;
+  const reconnectStrategy = (retries: number) => Math.min(25 * 2 ** retries, 1000);
+  const connectTimeout = options.connectTimeoutMs ?? 2000;
+  const client = createClient({
+    ...(socketPath
+      ? {
+          socket: { path: socketPath, reconnectStrategy, connectTimeout },
+          username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+          password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+        }
+      : { url, socket: { reconnectStrategy, connectTimeout } }),
+    disableOfflineQueue: true,
+    // A frozen server must not collect an unbounded backlog of abandoned commands.
+    commandsQueueMaxLength: 10_000,
+    // Probes an idle connection, so a server that vanished silently is noticed and reconnected.
+    pingInterval: 5000,
+  });
+  // Without a listener, node-redis turns a connection error into an uncaught exception.
+  client.on("error", (error: Error) => options.onError(error));
+  await client.connect();
+  return client;
+}
