@@ -1,4 +1,13 @@
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE, type StoredConfig } from "./config.ts";
 import { loadOrCreateSecretKey } from "./identity/secrets.ts";
@@ -46,7 +55,8 @@ export function assertWritable(dataDir: string): void {
   try {
     accessSync(dataDir, constants.W_OK);
     writeFileSync(probe, "");
-    Bun.file(probe).delete();
+    // Synchronous: an un-awaited async delete failed later, unhandled, when the folder went first.
+    unlinkSync(probe);
   } catch (error) {
     throw new DataDirError(`data folder ${dataDir} is not writable (${errno(error)})`);
   }
