@@ -1,6 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import { integerReply, RedisScript, type ScriptClient } from "../../redis/script.ts";
 import { allowedDecision, type LimitDecision, refusedDecision } from "../decision.ts";
+import { LUA_NOW } from "./lua-now.ts";
 
 /**
  * The sliding-window counter of ../sliding-counter.ts in one small hash per key (`s` window start,
@@ -12,13 +13,7 @@ import { allowedDecision, type LimitDecision, refusedDecision } from "../decisio
  * Reply: {1, remaining} when admitted, {0, ms until a request would be admitted} when refused.
  */
 export const SLIDING_COUNTER_LUA = `
-local now
-if ARGV[4] ~= '' then
-  now = tonumber(ARGV[4])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+${LUA_NOW}
 local limit = tonumber(ARGV[1])
 local w = tonumber(ARGV[2])
 local start = math.floor(now / w) * w

@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import { answerWithin } from "../../redis/bounded.ts";
 import { integerReply, RedisScript, type ScriptClient } from "../../redis/script.ts";
 import { allowedDecision, type LimitDecision, refusedDecision } from "../decision.ts";
+import { LUA_NOW } from "./lua-now.ts";
 
 /**
  * The exact sliding log of ../sliding-log.ts in one sorted set per key, decided atomically by one
@@ -17,13 +18,7 @@ import { allowedDecision, type LimitDecision, refusedDecision } from "../decisio
  * Reply: {1, count before} when admitted, {0, ms until a request would fit} when refused.
  */
 export const SLIDING_LOG_LUA = `
-local now
-if ARGV[4] ~= '' then
-  now = tonumber(ARGV[4])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+${LUA_NOW}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
