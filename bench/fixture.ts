@@ -5,12 +5,12 @@ import { setAccountRole } from "../db/accounts.ts";
 import { loadConfig } from "../server/config.ts";
 import { createContext } from "../server/context.ts";
 import { prepareDataDir } from "../server/data-dir.ts";
-import { type GameSimulator, startGameSimulator } from "../server/game/sim.ts";
 import { provisionAccount } from "../server/identity/accounts.ts";
 import { saveProviderTokens } from "../server/identity/provider-tokens.ts";
 import { createLogger } from "../server/log.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../server/twitch/sim.ts";
-import { seedWorld } from "../server/twitch/sim-world.ts";
+import { type GameSimulator, startGameSimulator } from "../server/sim/game.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../server/sim/twitch.ts";
+import { seedWorld } from "../server/sim/world.ts";
 
 /**
  * What `npm run bench` runs against: the built binary `dist/cuebot` as a black box, on a data folder

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { type GameSimulator, startGameSimulator } from "./game/sim.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "./twitch/sim.ts";
-import { seedWorld } from "./twitch/sim-world.ts";
+import { type GameSimulator, startGameSimulator } from "./sim/game.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch.ts";
+import { seedWorld } from "./sim/world.ts";
 
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix

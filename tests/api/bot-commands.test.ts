@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { SIM_IDS } from "../../server/twitch/sim-world.ts";
+import { SIM_IDS } from "../../server/sim/world.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../helpers/bot.ts";
 import { chance } from "../helpers/chance.ts";
 

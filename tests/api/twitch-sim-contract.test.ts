@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTwitchSimulator, type TwitchSimulator } from "../../server/twitch/sim.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
 import { HELIX_OPENAPI, OpenApiValidator } from "../helpers/openapi.ts";
 
 let sim: TwitchSimulator;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { ManualClock } from "../../server/clock.ts";
+import type { TwitchSimulator } from "../../server/sim/twitch.ts";
+import { SIM_EPOCH, SIM_IDS } from "../../server/sim/world.ts";
 import { HelixClient, HelixError } from "../../server/twitch/helix-client.ts";
-import type { TwitchSimulator } from "../../server/twitch/sim.ts";
-import { SIM_EPOCH, SIM_IDS } from "../../server/twitch/sim-world.ts";
 import { callHelix, type HelixAnswer, type HelixQuery, startClockedSimulator } from "../helpers/helix.ts";
 import { HELIX_OPENAPI, OpenApiValidator } from "../helpers/openapi.ts";
 

@@ -9,10 +9,10 @@ import {
   newHelixState,
   REASONS,
   rfc3339,
-} from "./sim-helix.ts";
-import { type SimStream, type SimUser, type SimWorld, seedWorld } from "./sim-world.ts";
+} from "./helix.ts";
+import { type SimStream, type SimUser, type SimWorld, seedWorld } from "./world.ts";
 
-export { helixError } from "./sim-helix.ts";
+export { helixError } from "./helix.ts";
 
 /**
  * A simulator of the identity provider (id.twitch.tv) and Helix (api.twitch.tv/helix) on loopback,

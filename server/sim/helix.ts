@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../clock.ts";
-import type { SimBan, SimClip, SimStream, SimUser, SimWorld } from "./sim-world.ts";
+import type { SimBan, SimClip, SimStream, SimUser, SimWorld } from "./world.ts";
 
 /**
  * The simulated Helix endpoints, one handler per "METHOD /path", with real Twitch's semantics
