@@ -106,6 +106,8 @@ export const commandSettings = sqliteTable(
     cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
     /** JSON object: command-specific options (custom texts, roulette duration, …). */
     options: text("options").notNull().default("{}"),
+    /** JSON array of extra chat triggers (without "!"), lower case; the command's name always works. */
+    aliases: text("aliases"),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.command] })],
@@ -137,3 +139,41 @@ export const events = sqliteTable(
   },
   (t) => [index("events_account_at_idx").on(t.accountId, t.at)],
 );
+
+export const CHAT_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
+export type ChatState = (typeof CHAT_STATES)[number];
+
+/**
+ * Native chat (cuebot answers commands in the channel's chat itself): whether the streamer turned it
+ * on, and the connection state the running server last reported (so the CLI can list it).
+ */
+export const chatSettings = sqliteTable("chat_settings", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: integer("state_since"),
+  /** Why the state is `error` or `needs_consent`, in words for the streamer. */
+  reason: text("reason"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** The optional separate account that reads and speaks in chat for a channel; tokens encrypted at rest. */
+export const chatBots = sqliteTable("chat_bots", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  twitchUserId: text("twitch_user_id").notNull(),
+  login: text("login").notNull(),
+  displayName: text("display_name").notNull(),
+  accessTokenEncrypted: text("access_token_encrypted").notNull(),
+  refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
+  /** JSON array of granted scopes. */
+  scopes: text("scopes").notNull().default("[]"),
+  expiresAt: integer("expires_at").notNull(),
+  /** The bot's login no longer works (revoked): the streamer must link it again. */
+  needsReauth: integer("needs_reauth", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -6,6 +6,7 @@ import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
+import { type ChatRuntime, storedChatRuntime } from "./chat/runtime.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
@@ -83,6 +84,8 @@ export interface Context {
   random: Random;
   /** Game-statistics provider client with its caches and per-minute budget. */
   game: GameService;
+  /** Native chat connections (live under `serve`; outside it, the stored state only). */
+  chat: ChatRuntime;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -129,11 +132,12 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
     });
     let closed = false;
+    const secrets = new SecretBox(key);
     return {
       config,
       database,
       db: database.db,
-      secrets: new SecretBox(key),
+      secrets,
       clock,
       log,
       schema,
@@ -162,6 +166,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       helix,
       helixApi: helix ? new HelixApi(helix) : null,
       game: createGameService({ config, clock, log }),
+      chat: storedChatRuntime({ db: database.db, secrets, accounts }),
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;

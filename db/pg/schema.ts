@@ -1,5 +1,5 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { ROLES } from "../schema.ts";
+import { CHAT_STATES, ROLES } from "../schema.ts";
 import { jsonText } from "./json-text.ts";
 
 /**
@@ -102,6 +102,7 @@ export const commandSettings = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
     options: jsonText("options").notNull().default("{}"),
+    aliases: jsonText("aliases"),
     updatedAt: ms("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.command] })],
@@ -131,3 +132,30 @@ export const events = pgTable(
   },
   (t) => [index("events_account_at_idx").on(t.accountId, t.at)],
 );
+
+export const chatSettings = pgTable("chat_settings", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const chatBots = pgTable("chat_bots", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  twitchUserId: text("twitch_user_id").notNull(),
+  login: text("login").notNull(),
+  displayName: text("display_name").notNull(),
+  accessTokenEncrypted: text("access_token_encrypted").notNull(),
+  refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
+  scopes: jsonText("scopes").notNull().default("[]"),
+  expiresAt: ms("expires_at").notNull(),
+  needsReauth: boolean("needs_reauth").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: ms("updated_at").notNull(),
+});

@@ -6,7 +6,7 @@ import { join } from "node:path";
 export class SecretKeyError extends Error {}
 
 /** What a sealed value is for; each purpose gets its own key so one can never open another's box. */
-export type SecretPurpose = "api-key" | "overlay-token" | "oauth-token";
+export type SecretPurpose = "api-key" | "overlay-token" | "oauth-token" | "chat-bot-token";
 
 export const SECRET_KEY_FILE = "secret.key";
 

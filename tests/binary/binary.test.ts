@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, statSync, writeFileSy
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
-import { REPO_ROOT, runCuebot, Scratch, seedAccount } from "../helpers/cli.ts";
+import { REPO_ROOT, runCuebot, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
 if (SKIP) console.warn("binary: CUEBOT_SKIP_BINARY=1, skipping the tests of the compiled dist/cuebot");
@@ -123,7 +123,7 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     const migrate = await cuebot(["migrate"]);
     expect(migrate).toEqual({
       code: 0,
-      stdout: "schema version 1 (0000_init); already up to date\n",
+      stdout: `schema version ${SCHEMA.version} (${SCHEMA.latest}); already up to date\n`,
       stderr: "",
     });
     const server = await scratch.serve(["serve", "--port", "0"], { cwd: home, command: [binary] });

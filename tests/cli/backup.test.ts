@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
+import { initDataDir, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 let cwd: string;
@@ -38,9 +38,9 @@ describe("cuebot backup", () => {
     const result = await cuebot("backup", file);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      `backup written to ${file} (${statSync(file).size} bytes, schema version 1)\n`,
+      `backup written to ${file} (${statSync(file).size} bytes, schema version ${SCHEMA.version})\n`,
     );
-    expect(inspect(file)).toEqual({ integrity: "ok", logins: ["alice"], migrations: 1 });
+    expect(inspect(file)).toEqual({ integrity: "ok", logins: ["alice"], migrations: SCHEMA.version });
     // It holds every account's data: readable by its owner only.
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // The copy is one self-contained file (VACUUM INTO), no leftovers beside it.
@@ -50,7 +50,11 @@ describe("cuebot backup", () => {
   test("--json: {file, bytes, schemaVersion}", async () => {
     const file = join(cwd, "b.db");
     const result = await cuebot("backup", file, "--json");
-    expect(JSON.parse(result.stdout)).toEqual({ file, bytes: statSync(file).size, schemaVersion: 1 });
+    expect(JSON.parse(result.stdout)).toEqual({
+      file,
+      bytes: statSync(file).size,
+      schemaVersion: SCHEMA.version,
+    });
   });
 
   test("an existing file is refused (exit 1, untouched) unless --force", async () => {
@@ -91,7 +95,7 @@ describe("cuebot backup", () => {
     const result = await cuebot("backup", file);
     await writer;
     expect(result.code).toBe(0);
-    expect(inspect(file)).toEqual({ integrity: "ok", logins: ["alice"], migrations: 1 });
+    expect(inspect(file)).toEqual({ integrity: "ok", logins: ["alice"], migrations: SCHEMA.version });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await server.stop()).toBe(0);
   });
@@ -112,11 +116,15 @@ describe("cuebot migrate", () => {
     const result = await cuebot("migrate");
     expect(result).toEqual({
       code: 0,
-      stdout: "schema version 1 (0000_init); already up to date\n",
+      stdout: `schema version ${SCHEMA.version} (${SCHEMA.latest}); already up to date\n`,
       stderr: "",
     });
     const json = await cuebot("migrate", "--json");
-    expect(JSON.parse(json.stdout)).toEqual({ schemaVersion: 1, latest: "0000_init", applied: [] });
+    expect(JSON.parse(json.stdout)).toEqual({
+      schemaVersion: SCHEMA.version,
+      latest: SCHEMA.latest,
+      applied: [],
+    });
   });
 
   test("applies what is missing on a database with no migrations yet", async () => {
@@ -127,9 +135,9 @@ describe("cuebot migrate", () => {
     const result = await scratch.run(["migrate", "--json", "--data-dir", fresh], { cwd });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
-      schemaVersion: 1,
-      latest: "0000_init",
-      applied: ["0000_init"],
+      schemaVersion: SCHEMA.version,
+      latest: SCHEMA.latest,
+      applied: SCHEMA.tags,
     });
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Scratch } from "../helpers/cli.ts";
+import { SCHEMA, Scratch } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -18,7 +18,7 @@ describe("cuebot init", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain("http://localhost:8080/auth/callback");
-    expect(result.stdout).toContain("schema version 1");
+    expect(result.stdout).toContain(`schema version ${SCHEMA.version}`);
     expect(mode(join(dataDir, "secret.key"))).toBe(0o600);
     expect(readFileSync(join(dataDir, "secret.key"), "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
     expect(readJson(join(dataDir, "config.json"))).toEqual({});
@@ -108,7 +108,7 @@ describe("cuebot init", () => {
       secretCreated: false,
       written: ["twitchClientId"],
       kept: [],
-      schemaVersion: 1,
+      schemaVersion: SCHEMA.version,
       redirectUrl: "https://a.example/auth/callback",
     });
     expect(readJson(join(dataDir, "config.json"))).toEqual({
@@ -129,7 +129,7 @@ describe("cuebot init", () => {
       secretCreated: true,
       written: ["port"],
       kept: [],
-      schemaVersion: 1,
+      schemaVersion: SCHEMA.version,
       redirectUrl: "http://localhost:9000/auth/callback",
     });
     // Stored the way a person would write it: a number, not "9000".

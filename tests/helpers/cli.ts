@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -189,3 +189,12 @@ export async function initDataDir(cwd: string, command?: readonly string[]): Pro
   if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
   return dataDir;
 }
+
+/** The embedded SQLite migrations, as `migrate` reports them: how many, and the newest's tag. */
+export const SCHEMA = (() => {
+  const journal = JSON.parse(
+    readFileSync(new URL("../../db/migrations/meta/_journal.json", import.meta.url), "utf8"),
+  ) as { entries: { tag: string }[] };
+  const tags = journal.entries.map((e) => e.tag);
+  return { version: tags.length, latest: tags[tags.length - 1] ?? "", tags };
+})();

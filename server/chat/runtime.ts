@@ -1,0 +1,84 @@
+import { loadChatBot, readChatSettings } from "../../db/chat.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import type { ChatState } from "../../db/schema.ts";
+import type { Context } from "../context.ts";
+
+export type { ChatState };
+
+/** The scope that lets a user token read chat over EventSub (reference/twitch-chat.md §6). */
+export const READ_CHAT_SCOPE = "user:read:chat";
+/** The scope that lets a user token send chat messages. */
+export const WRITE_CHAT_SCOPE = "user:write:chat";
+/** What a separate bot account is asked for when it is linked. */
+export const CHAT_BOT_SCOPES = [READ_CHAT_SCOPE, WRITE_CHAT_SCOPE] as const;
+
+/** What the dashboard shows of native chat (CONTRACT §6, `GET /api/dashboard/chat`). */
+export interface ChatStatus {
+  enabled: boolean;
+  state: ChatState;
+  /** When the state began (Unix ms), or null when unknown. */
+  since: number | null;
+  /** Why the state is `error` or `needs_consent`, in words for the streamer; null otherwise. */
+  reason: string | null;
+}
+
+/**
+ * The running server's chat connections. The panel and the login flows call `sync` after changing
+ * what is stored (switch, tokens, bot account); one account's trouble never throws: it shows in the
+ * state. Outside `serve` (the CLI) the runtime only reads what is stored.
+ */
+export interface ChatRuntime {
+  /** The account's state: live when this server holds its connection, else derived from the store. */
+  status(accountId: number): ChatStatus;
+  /** Connects, reconnects or disconnects the account to match what is stored now. */
+  sync(accountId: number): void;
+  /** Accounts whose chat is connected on this server, with since when. */
+  connected(): { accountId: number; since: number }[];
+  close(): Promise<void>;
+}
+
+type StoreContext = Pick<Context, "db" | "secrets" | "accounts">;
+
+/**
+ * Whether the stored grants allow chat at all; a reason for the streamer when they do not. Reading
+ * needs `user:read:chat` from whoever reads (the bot account when one is linked, else the streamer).
+ */
+export function consentProblem(ctx: StoreContext, accountId: number): string | null {
+  const account = ctx.accounts.account(accountId);
+  if (!account) return "The account no longer exists.";
+  if (account.needsReauth) return "Twitch ended cuebot's access to your account: log in again.";
+  const bot = loadChatBot(ctx.db, ctx.secrets, accountId);
+  if (bot) {
+    if (bot.needsReauth)
+      return `Twitch ended cuebot's access to the bot account ${bot.login}: link it again.`;
+    if (!CHAT_BOT_SCOPES.every((s) => bot.scopes.includes(s))) {
+      return `The bot account ${bot.login} did not allow reading and sending chat: link it again.`;
+    }
+    return null;
+  }
+  const scopes = grantedScopes(ctx.db, accountId);
+  if (!scopes.includes(READ_CHAT_SCOPE)) return "cuebot needs your permission to read chat (user:read:chat).";
+  if (!scopes.includes(WRITE_CHAT_SCOPE))
+    return "cuebot needs your permission to send chat (user:write:chat).";
+  return null;
+}
+
+/** The state as stored: what the CLI and a server without the connection report. */
+export function storedChatStatus(ctx: StoreContext, accountId: number): ChatStatus {
+  const stored = readChatSettings(ctx.db, accountId);
+  if (!stored?.enabled)
+    return { enabled: false, state: "off", since: stored?.stateSince ?? null, reason: null };
+  const problem = consentProblem(ctx, accountId);
+  if (problem) return { enabled: true, state: "needs_consent", since: stored.stateSince, reason: problem };
+  return { enabled: true, state: stored.state, since: stored.stateSince, reason: stored.reason };
+}
+
+/** The runtime outside `serve`: reads the store, connects nothing. */
+export function storedChatRuntime(ctx: StoreContext): ChatRuntime {
+  return {
+    status: (accountId) => storedChatStatus(ctx, accountId),
+    sync: () => {},
+    connected: () => [],
+    close: async () => {},
+  };
+}
