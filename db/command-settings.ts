@@ -6,6 +6,8 @@ export interface StoredCommandSettings {
   enabled: boolean;
   cooldownSeconds: number;
   options: Record<string, unknown>;
+  /** Chat triggers besides the name; null = the command's default aliases. */
+  aliases: string[] | null;
   updatedAt: number;
 }
 
@@ -24,6 +26,7 @@ export function readCommandSettings(
     enabled: row.enabled,
     cooldownSeconds: row.cooldownSeconds,
     options: JSON.parse(row.options) as Record<string, unknown>,
+    aliases: row.aliases === null ? null : (JSON.parse(row.aliases) as string[]),
     updatedAt: row.updatedAt,
   };
 }
@@ -41,6 +44,7 @@ export function writeCommandSettings(
     enabled: settings.enabled,
     cooldownSeconds: settings.cooldownSeconds,
     options: JSON.stringify(settings.options),
+    aliases: settings.aliases === null ? null : JSON.stringify(settings.aliases),
     updatedAt: now,
   };
   db.insert(commandSettings)
@@ -51,6 +55,7 @@ export function writeCommandSettings(
         enabled: row.enabled,
         cooldownSeconds: row.cooldownSeconds,
         options: row.options,
+        aliases: row.aliases,
         updatedAt: now,
       },
     })

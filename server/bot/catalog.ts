@@ -39,7 +39,12 @@ const RouletteOptions = T.Object(
 const NoOptions = T.Object({}, { additionalProperties: false });
 
 export const COMMANDS = {
-  followage: { description: "How long a viewer has followed the channel", options: NoOptions, defaults: {} },
+  followage: {
+    description: "How long a viewer has followed the channel",
+    options: NoOptions,
+    defaults: {},
+    aliases: [],
+  },
   shoutout: {
     description: "Points chat to another channel (and sends the platform shoutout when allowed)",
     options: ShoutoutOptions,
@@ -47,22 +52,37 @@ export const COMMANDS = {
       message: "Go check out {name}! They were last playing {game}: {link}",
       platformShoutout: true,
     },
+    aliases: ["so"],
   },
   magic8: {
     description: "Answers a yes/no question",
     options: Magic8Options,
     defaults: { answers: [...DEFAULT_MAGIC8_ANSWERS] },
+    aliases: ["8ball"],
   },
-  clip: { description: "Clips the last seconds of the live stream", options: NoOptions, defaults: {} },
+  clip: {
+    description: "Clips the last seconds of the live stream",
+    options: NoOptions,
+    defaults: {},
+    aliases: [],
+  },
   roulette: {
     description: "One chamber in six is loaded: the loser is timed out",
     options: RouletteOptions,
     defaults: { timeoutSeconds: 60, chambers: 6, protectSubscribers: false },
+    aliases: [],
   },
-  pick: { description: "Picks a random viewer from chat", options: NoOptions, defaults: {} },
-  dice: { description: "Rolls dice", options: NoOptions, defaults: {} },
-  coinflip: { description: "Flips a coin", options: NoOptions, defaults: {} },
-} as const satisfies Record<string, { description: string; options: TSchema; defaults: object }>;
+  pick: { description: "Picks a random viewer from chat", options: NoOptions, defaults: {}, aliases: [] },
+  dice: { description: "Rolls dice", options: NoOptions, defaults: {}, aliases: ["roll"] },
+  coinflip: { description: "Flips a coin", options: NoOptions, defaults: {}, aliases: ["flip"] },
+} as const satisfies Record<
+  string,
+  { description: string; options: TSchema; defaults: object; aliases: readonly string[] }
+>;
+
+/** Chat triggers other than the command's own name: lower-case letters, digits and `_`, as typed after "!". */
+export const ALIAS_PATTERN = /^[a-z0-9_]{1,25}$/;
+export const MAX_ALIASES = 10;
 
 export type CommandName = keyof typeof COMMANDS;
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];

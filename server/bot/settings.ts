@@ -2,13 +2,23 @@ import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
 import type { Context } from "../context.ts";
 import { badRequest } from "../http/errors.ts";
-import { COMMANDS, type CommandName, type CommandOptions, MAX_COOLDOWN_SECONDS } from "./catalog.ts";
+import {
+  ALIAS_PATTERN,
+  COMMAND_NAMES,
+  COMMANDS,
+  type CommandName,
+  type CommandOptions,
+  MAX_ALIASES,
+  MAX_COOLDOWN_SECONDS,
+} from "./catalog.ts";
 
 export interface CommandSettings<C extends CommandName = CommandName> {
   command: C;
   enabled: boolean;
   cooldownSeconds: number;
   options: CommandOptions<C>;
+  /** Extra chat triggers (native chat answers `!<name>` and `!<alias>`), lower case, without "!". */
+  aliases: readonly string[];
 }
 
 /** The channel's settings for one command: what was saved, over the command's defaults. */
@@ -21,6 +31,7 @@ export function commandSettings<C extends CommandName>(
   return ctx.settingsCache.get(`${accountId}:${command}`, () => {
     const settings = loadCommandSettings(ctx, accountId, command);
     Object.freeze(settings.options);
+    Object.freeze(settings.aliases);
     return settings;
   }) as CommandSettings<C>;
 }
@@ -39,6 +50,7 @@ function loadCommandSettings<C extends CommandName>(
     cooldownSeconds: stored?.cooldownSeconds ?? 0,
     // Options saved by an older version that no longer fit fall back to the defaults.
     options: Value.Check(COMMANDS[command].options, merged) ? (merged as CommandOptions<C>) : defaults,
+    aliases: stored?.aliases ?? [...COMMANDS[command].aliases],
   };
 }
 
@@ -46,6 +58,25 @@ export interface SettingsPatch {
   enabled?: unknown;
   cooldownSeconds?: unknown;
   options?: unknown;
+  aliases?: unknown;
+}
+
+/** Aliases as the panel may send them: "!So", " so " and "so" are the same trigger. */
+function parseAliases(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length > MAX_ALIASES) {
+    throw badRequest(`The body field "aliases" must be a list of at most ${MAX_ALIASES} chat triggers.`);
+  }
+  const aliases: string[] = [];
+  for (const item of value) {
+    const alias = typeof item === "string" ? item.trim().replace(/^!/, "").toLowerCase() : "";
+    if (!ALIAS_PATTERN.test(alias)) {
+      throw badRequest(
+        `The alias ${JSON.stringify(item)} is not valid: use 1–25 letters, digits or underscores (the "!" is optional).`,
+      );
+    }
+    if (!aliases.includes(alias)) aliases.push(alias);
+  }
+  return aliases;
 }
 
 /**
@@ -87,7 +118,29 @@ export function applySettingsPatch<C extends CommandName>(
     }
     next.options = candidate as CommandOptions<C>;
   }
+  if (patch.aliases !== undefined) {
+    next.aliases = parseAliases(patch.aliases);
+  }
   return next;
+}
+
+/** A trigger may name one command only: an alias equal to a command's name or another's alias is refused. */
+function checkAliasConflicts(
+  ctx: Pick<Context, "db" | "settingsCache">,
+  accountId: number,
+  command: CommandName,
+  aliases: readonly string[],
+): void {
+  for (const other of COMMAND_NAMES) {
+    for (const alias of aliases) {
+      if (other !== command && alias === other) {
+        throw badRequest(`The alias "${alias}" is the name of the ${other} command; choose another.`);
+      }
+      if (other !== command && commandSettings(ctx, accountId, other).aliases.includes(alias)) {
+        throw badRequest(`The alias "${alias}" already triggers the ${other} command; choose another.`);
+      }
+    }
+  }
 }
 
 /** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
@@ -98,6 +151,7 @@ export function updateCommandSettings<C extends CommandName>(
   patch: SettingsPatch,
 ): CommandSettings<C> {
   const next = applySettingsPatch(commandSettings(ctx, accountId, command), patch);
+  if (patch.aliases !== undefined) checkAliasConflicts(ctx, accountId, command, next.aliases);
   writeCommandSettings(
     ctx.db,
     accountId,
@@ -106,6 +160,7 @@ export function updateCommandSettings<C extends CommandName>(
       enabled: next.enabled,
       cooldownSeconds: next.cooldownSeconds,
       options: next.options as Record<string, unknown>,
+      aliases: [...next.aliases],
     },
     ctx.clock.now(),
   );

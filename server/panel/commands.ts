@@ -16,6 +16,9 @@ const SettingsBody = t.Object({
   enabled: t.Optional(t.Unknown({ description: "true or false" })),
   cooldownSeconds: t.Optional(t.Unknown({ description: "0–3600" })),
   options: t.Optional(t.Unknown({ description: "command-specific options (see GET /commands defaults)" })),
+  aliases: t.Optional(
+    t.Unknown({ description: 'extra chat triggers, e.g. ["so"] (native chat answers !<name> and !<alias>)' }),
+  ),
 });
 
 /** The Commands tab: enable/disable, cooldowns, options, and test runs. */

@@ -46,7 +46,7 @@ describe.skipIf(!postgresAvailable)("PostgreSQL migrations", () => {
     expect(applied.filter((tags) => tags.length > 0)).toEqual([PG_TAGS]);
     for (const result of results) {
       expect(result.applied).toBe(result.known);
-      expect(result.latestTag).toBe(PG_TAGS[PG_TAGS.length - 1]);
+      expect(result.latestTag).toBe(PG_TAGS.at(-1) ?? null);
     }
     const [row] = await runners[0]!.unsafe("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations");
     expect(row.n).toBe(PG_TAGS.length);
