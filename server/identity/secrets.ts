@@ -63,7 +63,7 @@ export function loadOrCreateSecretKey(dataDir: string): { key: Buffer; created: 
   return { key: readSecretKey(path), created: true };
 }
 
-function readSecretKey(path: string): Buffer {
+export function readSecretKey(path: string): Buffer {
   const text = readFileSync(path, "utf8").trim();
   if (!/^[0-9a-f]{64}$/.test(text)) {
     throw new SecretKeyError(
