@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "bun";
 import { type Clock, systemClock } from "../clock.ts";
+import { createSimChat, type SimChat } from "./chat.ts";
+import { createEventSub, type WsData } from "./eventsub.ts";
 import {
   createHelixRoutes,
   type HelixRoute,
@@ -106,6 +108,10 @@ export interface TwitchSimulator {
   authUrl: string;
   /** Base URL of Helix (CUEBOT_TWITCH_API_URL). */
   helixUrl: string;
+  /** The EventSub WebSocket (CUEBOT_TWITCH_EVENTSUB_URL). */
+  eventsubUrl: string;
+  /** Chat: inject lines, see what was sent, provoke the transport's failure modes (chat.ts, eventsub.ts). */
+  chat: SimChat;
   client: SimClient;
   world: SimWorld;
   knobs: TwitchSimKnobs;
@@ -136,6 +142,8 @@ export interface TwitchSimOptions {
   client?: Partial<SimClient>;
   world?: SimWorld;
   port?: number;
+  /** How long one EventSub "second" lasts for the transport's timers, in ms (tests shorten it). */
+  eventsubSecondMs?: number;
 }
 
 const USER_TOKEN_TTL_S = 14_400;
@@ -194,6 +202,17 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
   };
   const helixState = newHelixState();
   const helixRoutes = createHelixRoutes({ world, clock, state: helixState });
+  let wsBase = "";
+  const eventsub = createEventSub({
+    clock,
+    secondMs: options.eventsubSecondMs ?? 1000,
+    wsUrl: () => wsBase,
+    isBanned: (broadcasterId, userId) => chat.isBanned(broadcasterId, userId),
+    userExists: (id) => world.users.some((u) => u.id === id),
+    killTokens: (userId) => disconnectUser(userId),
+  });
+  const chat = createSimChat({ world, clock, eventsub });
+  for (const [key, route] of [...eventsub.routes, ...chat.routes]) helixRoutes.set(key, route);
   /** When the rate-limit bucket is full again (ms); the window starts with the simulator. */
   let bucketResetAt = clock.now() + 60_000;
   const calls = new Map<string, number>();
@@ -401,8 +420,19 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
   const helixKey = (request: Request, url: URL) =>
     url.pathname.startsWith("/helix/") ? `${request.method} ${url.pathname.slice("/helix".length)}` : null;
 
-  async function handle(request: Request): Promise<Response> {
+  function disconnectUser(userId: string): void {
+    for (const [k, v] of accessTokens) if (v.userId === userId) accessTokens.delete(k);
+    for (const [k, v] of refreshTokens) if (v.userId === userId) refreshTokens.delete(k);
+  }
+
+  async function handle(request: Request, server: Server<WsData>): Promise<Response | undefined> {
     const url = new URL(request.url);
+    if (url.pathname === "/ws") return eventsub.upgrade(request, server);
+    if (url.pathname.startsWith("/_sim/")) {
+      return (await chat.handleSimHttp(request, url)) ?? idError(404, "Not Found");
+    }
+    // twurple and twitch-cli also reach the subscription API without the /helix prefix.
+    if (url.pathname === "/eventsub/subscriptions") url.pathname = "/helix/eventsub/subscriptions";
     const key = `${request.method} ${url.pathname}`;
     calls.set(key, (calls.get(key) ?? 0) + 1);
     const routeKey = helixKey(request, url);
@@ -421,7 +451,9 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
       return revoke(await readForm(request, url));
     if (routeKey) {
       const response = await helix(request, url, routeKey);
-      for (const [k, v] of Object.entries(rateLimitHeaders())) response.headers.set(k, v);
+      if (routeKey !== "POST /chat/messages") {
+        for (const [k, v] of Object.entries(rateLimitHeaders())) response.headers.set(k, v);
+      }
       return response;
     }
     return idError(404, "Not Found");
@@ -432,8 +464,12 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     refillBucket();
     const authed = helixAuth(request);
     if (authed instanceof Response) return authed;
-    if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests");
-    knobs.rateLimit.remaining -= 1;
+    // Send Chat Message has its own, larger bucket (reference/twitch-chat.md §4), kept in chat.ts.
+    const ownBucket = routeKey === "POST /chat/messages";
+    if (!ownBucket) {
+      if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests");
+      knobs.rateLimit.remaining -= 1;
+    }
     const route: HelixRoute | undefined = helixRoutes.get(routeKey);
     if (!route) return helixError(404, "Not Found");
     const { entry } = authed;
@@ -461,16 +497,20 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     });
   }
 
-  const server: Server<undefined> = Bun.serve({
+  const server: Server<WsData> = Bun.serve<WsData>({
     hostname: "127.0.0.1",
     port: options.port ?? 0,
     fetch: handle,
+    websocket: eventsub.websocket,
   });
   const base = `http://127.0.0.1:${server.port}`;
+  wsBase = `ws://127.0.0.1:${server.port}/ws`;
 
   return {
     authUrl: base,
     helixUrl: `${base}/helix`,
+    eventsubUrl: wsBase,
+    chat,
     client,
     world,
     knobs,
@@ -484,10 +524,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
       const entry = accessTokens.get(t);
       if (entry) entry.expiresAt = clock.now() - 1;
     },
-    disconnectUser(userId) {
-      for (const [k, v] of accessTokens) if (v.userId === userId) accessTokens.delete(k);
-      for (const [k, v] of refreshTokens) if (v.userId === userId) refreshTokens.delete(k);
-    },
+    disconnectUser,
     wasRevoked: (t) => revoked.has(t),
     findUser,
     setLive(userId, live, overrides = {}) {
@@ -519,6 +556,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     },
     helixRoutes: () => [...helixRoutes.keys()],
     async stop() {
+      eventsub.stop();
       await server.stop(true);
     },
   };

@@ -79,19 +79,23 @@ describe("conventions shared by every endpoint", () => {
   test("the simulator serves exactly the Helix routes cuebot calls", () => {
     expect(sim.helixRoutes().sort()).toEqual(
       [
+        "DELETE /eventsub/subscriptions",
         "DELETE /moderation/bans",
         "GET /channels",
         "GET /channels/followers",
         "GET /channels/vips",
         "GET /chat/chatters",
         "GET /clips",
+        "GET /eventsub/subscriptions",
         "GET /moderation/banned",
         "GET /moderation/moderators",
         "GET /streams",
         "GET /subscriptions",
         "GET /users",
+        "POST /chat/messages",
         "POST /chat/shoutouts",
         "POST /clips",
+        "POST /eventsub/subscriptions",
         "POST /moderation/bans",
       ].sort(),
     );

@@ -1,0 +1,581 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Server, ServerWebSocket } from "bun";
+import type { Clock } from "../clock.ts";
+import { type HelixCall, type HelixRoute, helixError, json } from "./helix.ts";
+
+/**
+ * The EventSub WebSocket transport and its subscription API, as reference/twitch-chat.md §1, §2 and
+ * §7.1–7.2 describe them: welcome, keepalives, the 10 s subscribe window (4003), inbound traffic
+ * (4001), the reconnect handover (4004, 4007), revocation and close codes. Only `channel.chat.message`
+ * v1 can be subscribed (the type cuebot uses). Every timer counts simulated seconds of `secondMs`.
+ */
+
+export interface WsData {
+  sessionId: string;
+}
+
+type Socket = ServerWebSocket<WsData>;
+
+export type SessionStatus = "connected" | "reconnecting" | "closed";
+
+interface Session {
+  id: string;
+  ws: Socket;
+  status: SessionStatus;
+  /** The user whose subscriptions use this session (set by the first subscription). */
+  userId: string | null;
+  keepaliveSeconds: number;
+  connectedAt: string;
+  lastSentAt: number;
+  dropKeepalives: boolean;
+  timers: ReturnType<typeof setTimeout>[];
+  /** While moving (session_reconnect sent): the challenge the new socket must present. */
+  challenge: string | null;
+  /** Set on the new session of a handover: the session it replaces. */
+  replaces: string | null;
+  /** A reconnect with a reused or altered URL: closed with 4007 as soon as it opens. */
+  invalid: boolean;
+}
+
+export interface SimSubscriptionInfo {
+  id: string;
+  status: string;
+  type: string;
+  version: string;
+  condition: Record<string, string>;
+  sessionId: string;
+  userId: string;
+  createdAt: string;
+  disconnectedAt: string | null;
+}
+
+export interface SimSessionInfo {
+  id: string;
+  status: SessionStatus;
+  userId: string | null;
+  keepaliveSeconds: number;
+  connectedAt: string;
+}
+
+/** What the subscription endpoints need to know of the token (resolved by the Helix middleware). */
+export interface EventSubEnvironment {
+  clock: Clock;
+  /** How long one simulated second lasts for the transport's timers (ms). */
+  secondMs: number;
+  /** The simulator's ws:// base, e.g. "ws://127.0.0.1:1234/ws". */
+  wsUrl(): string;
+  /** Whether a user is banned in a channel (a banned reader gets 403). */
+  isBanned(broadcasterId: string, userId: string): boolean;
+  userExists(userId: string): boolean;
+  /** Ends every token of a user (authorization_revoked). */
+  killTokens(userId: string): void;
+}
+
+export const CHAT_MESSAGE_TYPE = "channel.chat.message";
+const MAX_PER_SOCKET = 300;
+const MAX_SOCKETS_PER_USER = 3;
+const WELCOME_WINDOW_S = 10;
+const RECONNECT_GRACE_S = 30;
+const DISABLED_KEPT_MS = 60 * 60_000;
+
+/** RFC 3339 with nanoseconds, as EventSub stamps its messages. */
+export function nanoTimestamp(ms: number): string {
+  const extra = String(Math.floor(Math.random() * 1_000_000)).padStart(6, "0");
+  return new Date(ms).toISOString().replace(/Z$/, `${extra}Z`);
+}
+
+const CLOSE_STATUS: Record<number, string> = {
+  4000: "websocket_internal_error",
+  4001: "websocket_received_inbound_traffic",
+  4002: "websocket_failed_ping_pong",
+  4003: "websocket_connection_unused",
+  4004: "websocket_failed_to_reconnect",
+  4005: "websocket_network_timeout",
+  4006: "websocket_network_error",
+  1006: "websocket_disconnected",
+};
+
+const CLOSE_REASON: Record<number, string> = {
+  4000: "internal server error",
+  4001: "sent inbound traffic",
+  4002: "failed ping pong",
+  4003: "connection unused",
+  4004: "reconnect grace time expired",
+  4005: "network timeout",
+  4006: "network error",
+  4007: "invalid reconnect",
+};
+
+export function createEventSub(env: EventSubEnvironment) {
+  const { clock, secondMs } = env;
+  const sessions = new Map<string, Session>();
+  const subscriptions = new Map<string, SimSubscriptionInfo & { disabledAt: number | null }>();
+  /** Challenges handed out in session_reconnect: challenge → old session id (each usable once). */
+  const challenges = new Map<string, string>();
+  /** Notifications sent, by message id, for `redeliver`. */
+  const sentNotifications = new Map<string, { subscriptionId: string; event: object }>();
+
+  const later = (session: Session, seconds: number, fn: () => void) => {
+    session.timers.push(setTimeout(fn, seconds * secondMs));
+  };
+
+  function frame(
+    session: Session,
+    type: string,
+    payload: object,
+    extra: Record<string, string> = {},
+    at = clock.now(),
+  ) {
+    const message = {
+      metadata: {
+        message_id: randomUUID(),
+        message_type: type,
+        message_timestamp: nanoTimestamp(at),
+        ...extra,
+      },
+      payload,
+    };
+    send(session, message);
+    return message.metadata.message_id;
+  }
+
+  function send(session: Session, message: object): void {
+    if (session.status === "closed") return;
+    session.ws.send(JSON.stringify(message));
+    session.lastSentAt = Date.now();
+  }
+
+  const sessionPayload = (session: Session, status: string, reconnectUrl: string | null) => ({
+    session: {
+      id: session.id,
+      status,
+      connected_at: session.connectedAt,
+      keepalive_timeout_seconds: status === "reconnecting" ? null : session.keepaliveSeconds,
+      reconnect_url: reconnectUrl,
+      recovery_url: null,
+    },
+  });
+
+  const enabledOn = (sessionId: string) =>
+    [...subscriptions.values()].filter((s) => s.sessionId === sessionId && s.status === "enabled");
+
+  function disableAll(sessionId: string, status: string): void {
+    const now = clock.now();
+    for (const sub of enabledOn(sessionId)) {
+      sub.status = status;
+      sub.disconnectedAt = new Date(now).toISOString();
+      sub.disabledAt = now;
+    }
+  }
+
+  function endSession(
+    session: Session,
+    code: number,
+    status = CLOSE_STATUS[code] ?? "websocket_disconnected",
+  ): void {
+    if (session.status === "closed") return;
+    for (const t of session.timers) clearTimeout(t);
+    disableAll(session.id, status);
+    session.status = "closed";
+    if (code === 1006) session.ws.terminate();
+    else session.ws.close(code, CLOSE_REASON[code] ?? "");
+  }
+
+  function keepaliveLoop(session: Session): void {
+    const tick = () => {
+      if (session.status === "closed") return;
+      const silentMs = Date.now() - session.lastSentAt;
+      if (
+        silentMs >= session.keepaliveSeconds * secondMs &&
+        session.status === "connected" &&
+        !session.dropKeepalives
+      ) {
+        frame(session, "session_keepalive", {});
+      }
+      later(session, session.keepaliveSeconds / 4, tick);
+    };
+    later(session, session.keepaliveSeconds / 4, tick);
+  }
+
+  function welcome(session: Session): void {
+    frame(session, "session_welcome", sessionPayload(session, "connected", null));
+    if (session.replaces) {
+      // Handover: the subscriptions move here (same ids); the old socket stops getting them.
+      const old = sessions.get(session.replaces);
+      for (const sub of subscriptions.values()) {
+        if (sub.sessionId === session.replaces && sub.status === "enabled") sub.sessionId = session.id;
+      }
+      session.userId = old?.userId ?? null;
+      return;
+    }
+    later(session, WELCOME_WINDOW_S, () => {
+      if (session.status !== "closed" && enabledOn(session.id).length === 0 && session.userId === null) {
+        endSession(session, 4003);
+      }
+    });
+  }
+
+  const websocket = {
+    open(ws: Socket) {
+      const session = sessions.get(ws.data.sessionId);
+      if (!session) return;
+      if (session.invalid) endSession(session, 4007);
+      else welcome(session);
+    },
+    message(ws: Socket) {
+      // Clients may send nothing but Pong (reference §1.1).
+      const session = sessions.get(ws.data.sessionId);
+      if (session) endSession(session, 4001);
+    },
+    close(ws: Socket, code: number) {
+      const session = sessions.get(ws.data.sessionId);
+      if (!session || session.status === "closed") return;
+      for (const t of session.timers) clearTimeout(t);
+      // A client that leaves after its handover keeps its subscriptions on the new session.
+      disableAll(session.id, CLOSE_STATUS[code] ?? "websocket_disconnected");
+      session.status = "closed";
+    },
+    sendPings: true,
+    idleTimeout: 120,
+  };
+
+  /** Upgrades `/ws` requests; answers an error Response for a bad reconnect, undefined when upgraded. */
+  function upgrade(request: Request, server: Server<WsData>): Response | undefined {
+    const url = new URL(request.url);
+    const id = randomBytes(12).toString("hex");
+    let replaces: string | null = null;
+    const challenge = url.searchParams.get("challenge");
+    if (challenge !== null) {
+      const old = challenges.get(challenge);
+      challenges.delete(challenge);
+      if (!old || url.searchParams.get("id") !== old) {
+        // Upgraded, then closed with 4007 at once: the client sees the code as from Twitch.
+        const invalid = { ...newSession(id, 10, null), invalid: true };
+        if (!server.upgrade(request, { data: { sessionId: id } })) {
+          return new Response("expected a WebSocket upgrade", { status: 400 });
+        }
+        sessions.set(id, invalid);
+        return undefined;
+      }
+      replaces = old;
+    }
+    const asked = Number.parseInt(url.searchParams.get("keepalive_timeout_seconds") ?? "", 10);
+    const keepalive = Number.isFinite(asked) ? Math.min(600, Math.max(10, asked)) : 10;
+    const session = newSession(
+      id,
+      replaces ? (sessions.get(replaces)?.keepaliveSeconds ?? keepalive) : keepalive,
+      replaces,
+    );
+    if (!server.upgrade(request, { data: { sessionId: id } })) {
+      return new Response("expected a WebSocket upgrade", { status: 400 });
+    }
+    sessions.set(id, session);
+    return undefined;
+  }
+
+  function newSession(id: string, keepaliveSeconds: number, replaces: string | null): Session {
+    return {
+      id,
+      ws: null as unknown as Socket,
+      status: "connected" as SessionStatus,
+      userId: null,
+      keepaliveSeconds,
+      connectedAt: nanoTimestamp(clock.now()),
+      lastSentAt: Date.now(),
+      dropKeepalives: false,
+      timers: [],
+      challenge: null,
+      replaces,
+      invalid: false,
+    };
+  }
+
+  /** Bun hands the socket to `open`; the session learns it there (see `attach`). */
+  function attach(ws: Socket): void {
+    const session = sessions.get(ws.data.sessionId);
+    if (session) {
+      session.ws = ws;
+      session.lastSentAt = Date.now();
+      keepaliveLoop(session);
+    }
+  }
+
+  function publicSub(sub: SimSubscriptionInfo) {
+    const session = sessions.get(sub.sessionId);
+    return {
+      id: sub.id,
+      status: sub.status,
+      type: sub.type,
+      version: sub.version,
+      condition: sub.condition,
+      created_at: sub.createdAt,
+      transport: {
+        method: "websocket",
+        session_id: sub.sessionId,
+        connected_at: session?.connectedAt ?? sub.createdAt,
+        ...(sub.disconnectedAt ? { disconnected_at: sub.disconnectedAt } : {}),
+      },
+      cost: 0,
+    };
+  }
+
+  const visible = (sub: SimSubscriptionInfo & { disabledAt: number | null }) =>
+    sub.disabledAt === null || clock.now() - sub.disabledAt < DISABLED_KEPT_MS;
+
+  const totals = (userId: string) => ({
+    total: [...subscriptions.values()].filter((s) => s.userId === userId && s.status === "enabled").length,
+    total_cost: 0,
+    max_total_cost: 10,
+  });
+
+  async function create(call: HelixCall): Promise<Response> {
+    const userId = call.caller.userId as string;
+    let body: {
+      type?: unknown;
+      version?: unknown;
+      condition?: Record<string, unknown>;
+      transport?: { method?: unknown; session_id?: unknown };
+    };
+    try {
+      body = (await call.request.json()) as typeof body;
+    } catch {
+      return helixError(400, "The body of the request is not valid JSON.");
+    }
+    if (typeof body !== "object" || body === null)
+      return helixError(400, "The body of the request is not valid JSON.");
+    if (body.type !== CHAT_MESSAGE_TYPE || body.version !== "1") {
+      return helixError(400, "The combination of values in the type and version fields is not valid");
+    }
+    const condition = body.condition ?? {};
+    const broadcaster = condition.broadcaster_user_id;
+    const reader = condition.user_id;
+    if (typeof broadcaster !== "string" || typeof reader !== "string") {
+      return helixError(400, "The condition field is missing broadcaster_user_id or user_id.");
+    }
+    if (body.transport?.method !== "websocket" || typeof body.transport.session_id !== "string") {
+      return helixError(400, "The transport field is not valid: method websocket needs session_id.");
+    }
+    if (
+      !call.caller.scopes.includes("user:read:chat") ||
+      reader !== userId ||
+      env.isBanned(broadcaster, reader)
+    ) {
+      return helixError(403, "subscription missing proper authorization");
+    }
+    if (!env.userExists(broadcaster)) return helixError(400, "The broadcaster_user_id is not a valid user.");
+    const session = sessions.get(body.transport.session_id);
+    if (session?.status !== "connected" || (session.userId !== null && session.userId !== userId)) {
+      return helixError(400, "websocket transport session does not exist or has already disconnected");
+    }
+    const duplicate = [...subscriptions.values()].some(
+      (s) =>
+        s.status === "enabled" &&
+        s.userId === userId &&
+        s.type === CHAT_MESSAGE_TYPE &&
+        s.condition.broadcaster_user_id === broadcaster &&
+        s.condition.user_id === reader,
+    );
+    if (duplicate) return helixError(409, "subscription already exists");
+    if (enabledOn(session.id).length >= MAX_PER_SOCKET) {
+      return helixError(429, "websocket transports are limited to 300 enabled subscriptions");
+    }
+    const sockets = new Set(
+      [...subscriptions.values()]
+        .filter((s) => s.userId === userId && s.status === "enabled")
+        .map((s) => s.sessionId),
+    );
+    if (!sockets.has(session.id) && sockets.size >= MAX_SOCKETS_PER_USER) {
+      return helixError(429, "a user may have at most 3 websocket transports with enabled subscriptions");
+    }
+    session.userId = userId;
+    const sub = {
+      id: randomUUID(),
+      status: "enabled",
+      type: CHAT_MESSAGE_TYPE,
+      version: "1",
+      condition: { broadcaster_user_id: broadcaster, user_id: reader },
+      sessionId: session.id,
+      userId,
+      createdAt: new Date(clock.now()).toISOString(),
+      disconnectedAt: null,
+      disabledAt: null,
+    };
+    subscriptions.set(sub.id, sub);
+    return json(202, { data: [publicSub(sub)], ...totals(userId) });
+  }
+
+  function list(call: HelixCall): Response {
+    const userId = call.caller.userId as string;
+    const filters = ["status", "type", "user_id", "subscription_id"].filter((f) => call.query.has(f));
+    if (filters.length > 1)
+      return helixError(400, "Only one of status, type, user_id and subscription_id may be given.");
+    const q = call.query;
+    const rows = [...subscriptions.values()]
+      .filter((s) => s.userId === userId && visible(s))
+      .filter((s) => !q.has("status") || s.status === q.get("status"))
+      .filter((s) => !q.has("type") || s.type === q.get("type"))
+      .filter((s) => !q.has("user_id") || s.condition.user_id === q.get("user_id"))
+      .filter((s) => !q.has("subscription_id") || s.id === q.get("subscription_id"));
+    const after = q.get("after");
+    const start = after ? Math.max(0, rows.findIndex((s) => s.id === after) + 1) : 0;
+    const page = rows.slice(start, start + 100);
+    const cursor = start + 100 < rows.length ? page.at(-1)?.id : undefined;
+    return json(200, { data: page.map(publicSub), ...totals(userId), pagination: cursor ? { cursor } : {} });
+  }
+
+  function remove(call: HelixCall): Response {
+    const id = call.query.get("id");
+    if (!id) return helixError(400, 'Missing required parameter "id"');
+    const sub = subscriptions.get(id);
+    if (!sub || sub.userId !== call.caller.userId) return helixError(404, "subscription not found");
+    subscriptions.delete(id);
+    return new Response(null, { status: 204 });
+  }
+
+  const routes: [string, HelixRoute][] = [
+    ["POST /eventsub/subscriptions", { userToken: true, scopes: [], handle: create }],
+    ["GET /eventsub/subscriptions", { userToken: true, scopes: [], handle: list }],
+    ["DELETE /eventsub/subscriptions", { userToken: true, scopes: [], handle: remove }],
+  ];
+
+  /**
+   * Delivers an event to every enabled subscription of `type` whose condition's broadcaster matches;
+   * returns how many sessions got it. `at` stamps the message (an old one for stale tests).
+   */
+  function notify(type: string, broadcasterId: string, event: object, at = clock.now()): number {
+    let delivered = 0;
+    for (const sub of subscriptions.values()) {
+      if (
+        sub.status !== "enabled" ||
+        sub.type !== type ||
+        sub.condition.broadcaster_user_id !== broadcasterId
+      )
+        continue;
+      const session = sessions.get(sub.sessionId);
+      if (!session || session.status === "closed") continue;
+      const id = frame(
+        session,
+        "notification",
+        { subscription: publicSub(sub), event },
+        { subscription_type: sub.type, subscription_version: sub.version },
+        at,
+      );
+      sentNotifications.set(id, { subscriptionId: sub.id, event });
+      if (sentNotifications.size > 5000)
+        sentNotifications.delete(sentNotifications.keys().next().value as string);
+      delivered++;
+    }
+    return delivered;
+  }
+
+  /** The notification frames that carried a chat message id (for `redeliver`). */
+  function redeliverChat(chatMessageId: string): void {
+    for (const [messageId, sent] of sentNotifications) {
+      if ((sent.event as { message_id?: string }).message_id !== chatMessageId) continue;
+      const sub = subscriptions.get(sent.subscriptionId);
+      const session = sub ? sessions.get(sub.sessionId) : undefined;
+      if (!sub || !session || sub.status !== "enabled") continue;
+      send(session, {
+        metadata: {
+          message_id: messageId,
+          message_type: "notification",
+          message_timestamp: nanoTimestamp(clock.now()),
+          subscription_type: sub.type,
+          subscription_version: sub.version,
+        },
+        payload: { subscription: publicSub(sub), event: sent.event },
+      });
+    }
+  }
+
+  function reconnect(sessionId?: string): void {
+    for (const session of sessions.values()) {
+      if (session.status !== "connected" || (sessionId && session.id !== sessionId)) continue;
+      const challenge = randomBytes(9).toString("hex");
+      challenges.set(challenge, session.id);
+      session.challenge = challenge;
+      const url = `${env.wsUrl()}?challenge=${challenge}&id=${session.id}`;
+      frame(session, "session_reconnect", sessionPayload(session, "reconnecting", url));
+      session.status = "reconnecting";
+      later(session, RECONNECT_GRACE_S, () => {
+        if (session.status === "closed") return;
+        // Still open: a client that moved loses nothing; one that never moved loses its subscriptions.
+        endSession(session, 4004, "websocket_failed_to_reconnect");
+      });
+    }
+  }
+
+  function revoke(userId: string, reason = "authorization_revoked"): void {
+    for (const sub of subscriptions.values()) {
+      if (sub.userId !== userId || sub.status !== "enabled") continue;
+      sub.status = reason;
+      sub.disabledAt = clock.now();
+      const session = sessions.get(sub.sessionId);
+      if (session) {
+        frame(
+          session,
+          "revocation",
+          { subscription: publicSub(sub) },
+          { subscription_type: sub.type, subscription_version: sub.version },
+        );
+      }
+    }
+    if (reason === "authorization_revoked") env.killTokens(userId);
+  }
+
+  return {
+    websocket: {
+      ...websocket,
+      open(ws: Socket) {
+        attach(ws);
+        websocket.open(ws);
+      },
+    },
+    upgrade,
+    routes,
+    notify,
+    redeliverChat,
+    reconnect,
+    revoke,
+    close(sessionId: string, code: 4000 | 4005 | 4006 | 1006): void {
+      const session = sessions.get(sessionId);
+      if (session) endSession(session, code);
+    },
+    dropKeepalives(drop: boolean, sessionId?: string): void {
+      for (const session of sessions.values())
+        if (!sessionId || session.id === sessionId) session.dropKeepalives = drop;
+    },
+    sessions(): SimSessionInfo[] {
+      return [...sessions.values()]
+        .filter((s) => !s.invalid)
+        .map((s) => ({
+          id: s.id,
+          status: s.status,
+          userId: s.userId,
+          keepaliveSeconds: s.keepaliveSeconds,
+          connectedAt: s.connectedAt,
+        }));
+    },
+    subscriptions(): SimSubscriptionInfo[] {
+      return [...subscriptions.values()].map(({ disabledAt: _, ...s }) => ({
+        ...s,
+        condition: { ...s.condition },
+      }));
+    },
+    stop(): void {
+      for (const session of sessions.values()) {
+        for (const t of session.timers) clearTimeout(t);
+        if (session.status !== "closed") {
+          session.status = "closed";
+          try {
+            session.ws.close(1001, "simulator stopped");
+          } catch {
+            // already gone
+          }
+        }
+      }
+    },
+  };
+}
+
+export type EventSubSim = ReturnType<typeof createEventSub>;
