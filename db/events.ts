@@ -2,6 +2,13 @@ import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { events } from "./schema.ts";
 
+/**
+ * Activity-feed notes that are not command calls (a chat reply Twitch dropped, outcome
+ * `reply_dropped:<reason>`) stay out of the analytics counts.
+ */
+export const REPLY_DROPPED = "reply_dropped";
+const IS_CALL = sql`${events.outcome} not like 'reply_dropped%'`;
+
 export interface CommandEvent {
   accountId: number;
   at: number;
@@ -64,7 +71,7 @@ export function commandStats(db: Db, accountId: number, since: number): CommandS
       avgLatencyMs: sql<number>`round(avg(${events.latencyMs}))`,
     })
     .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
     .groupBy(events.command)
     .orderBy(asc(events.command))
     .all();
@@ -77,7 +84,7 @@ export function dailyCalls(db: Db, accountId: number, since: number): { day: str
   return db
     .select({ day: utcDay, calls: sql<number>`count(*)` })
     .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
     .groupBy(utcDay)
     .orderBy(asc(utcDay))
     .all();
@@ -92,7 +99,7 @@ export function dailyCommandCalls(
   return db
     .select({ day: utcDay, command: events.command, calls: sql<number>`count(*)` })
     .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since)))
+    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
     .groupBy(utcDay, events.command)
     .orderBy(asc(utcDay), asc(events.command))
     .all();
@@ -112,7 +119,7 @@ export function topCallers(
     .where(
       and(
         eq(events.accountId, accountId),
-        gte(events.at, since),
+        gte(events.at, since), IS_CALL,
         sql`${events.caller} != '' and ${events.caller} != '(panel test)'`,
       ),
     )
@@ -126,7 +133,7 @@ export function distinctCallers(db: Db, accountId: number, since: number): numbe
   const row = db
     .select({ n: sql<number>`count(distinct ${events.caller})` })
     .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since), sql`${events.caller} != ''`))
+    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL, sql`${events.caller} != ''`))
     .get();
   return row?.n ?? 0;
 }

@@ -30,6 +30,8 @@ export interface Config {
     clientSecret: string | null;
     authUrl: string;
     apiUrl: string;
+    /** EventSub WebSocket for native chat (ws:// or wss://). */
+    eventsubUrl: string;
     extraScopes: string[];
   };
   game: {
@@ -73,6 +75,7 @@ export interface StoredConfig {
   twitchClientSecret?: string;
   twitchAuthUrl?: string;
   twitchApiUrl?: string;
+  twitchEventsubUrl?: string;
   twitchExtraScopes?: string;
   gameApiUrl?: string;
   gameApiKey?: string;
@@ -93,6 +96,7 @@ const SETTINGS: SettingSpec[] = [
   { key: "twitchClientSecret", env: "CUEBOT_TWITCH_CLIENT_SECRET", flag: "--twitch-client-secret" },
   { key: "twitchAuthUrl", env: "CUEBOT_TWITCH_AUTH_URL" },
   { key: "twitchApiUrl", env: "CUEBOT_TWITCH_API_URL" },
+  { key: "twitchEventsubUrl", env: "CUEBOT_TWITCH_EVENTSUB_URL" },
   { key: "twitchExtraScopes", env: "CUEBOT_TWITCH_EXTRA_SCOPES" },
   { key: "gameApiUrl", env: "CUEBOT_GAME_API_URL" },
   { key: "gameApiKey", env: "CUEBOT_GAME_API_KEY" },
@@ -205,6 +209,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       apiUrl: stripSlash(
         parseUrl(pick("twitchApiUrl") ?? { value: "https://api.twitch.tv/helix", name: "" }),
       ),
+      eventsubUrl: parseUrl(
+        pick("twitchEventsubUrl") ?? { value: "wss://eventsub.wss.twitch.tv/ws", name: "" },
+        ["ws:", "wss:"],
+      ),
       extraScopes: (pick("twitchExtraScopes")?.value ?? "").split(/\s+/).filter(Boolean),
     },
     game: {
@@ -255,15 +263,18 @@ function parseInteger(
   return value;
 }
 
-function parseUrl(setting: { value: string; name: string }): string {
+function parseUrl(setting: { value: string; name: string }, schemes = ["http:", "https:"]): string {
   let url: URL;
   try {
     url = new URL(setting.value);
   } catch {
     throw new ConfigError(setting.name, `"${setting.value}" is not a URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(setting.name, `"${setting.value}" must start with http:// or https://`);
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(
+      setting.name,
+      `"${setting.value}" must start with ${schemes.map((s) => `${s}//`).join(" or ")}`,
+    );
   }
   return url.href;
 }

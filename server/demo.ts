@@ -27,6 +27,7 @@ export function startDemo(config: Config): DemoEnvironment {
   rmSync(config.dataDir, { recursive: true, force: true });
   config.twitch.authUrl = twitch.authUrl;
   config.twitch.apiUrl = twitch.helixUrl;
+  config.twitch.eventsubUrl = twitch.eventsubUrl;
   config.twitch.clientId = twitch.client.id;
   config.twitch.clientSecret = twitch.client.secret;
   config.game.apiUrl = game.url;

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { createApp } from "../../server/app.ts";
+import { startNativeChat } from "../../server/chat/manager.ts";
 import { createContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
@@ -38,6 +39,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         throw error;
       }
       startTokenUpkeep(ctx);
+      startNativeChat(ctx);
       startMaintenance(ctx);
       if (demo) {
         log.info(

@@ -24,6 +24,8 @@ export class HelixError extends Error {
     /** HTTP status from Helix, or null when it could not be reached or timed out. */
     readonly status: number | null,
     message: string,
+    /** For a 429: when Twitch's bucket refills (Unix ms, from `Ratelimit-Reset`), if it said. */
+    readonly retryAt: number | null = null,
   ) {
     super(message);
   }
@@ -34,6 +36,8 @@ export interface HelixRequest {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   query?: Record<string, string | number | boolean | (string | number)[] | undefined>;
   body?: unknown;
+  /** Endpoints with a rate-limit bucket of their own (Send Chat Message) name it, so it is tracked apart. */
+  bucket?: string;
 }
 
 export interface HelixClientOptions {
@@ -79,16 +83,18 @@ export class HelixClient {
       },
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     };
-    const until = this.#exhaustedUntil.get(request.token);
+    const bucket = request.bucket ? `${request.token} ${request.bucket}` : request.token;
+    const until = this.#exhaustedUntil.get(bucket);
     if (until !== undefined && until > this.#now()) {
       throw new HelixError(
         429,
         "Twitch's rate limit for this channel is used up; it refills within a minute",
+        until,
       );
     }
     let response = await this.#send(url, init);
     if (response.status === 503) response = await this.#send(url, init);
-    this.#noteRateLimit(request.token, response);
+    this.#noteRateLimit(bucket, response);
     if (response.status === 204) return null as T;
     const text = await response.text();
     let parsed: unknown = null;
@@ -102,7 +108,12 @@ export class HelixClient {
         parsed && typeof parsed === "object" && typeof (parsed as { message?: unknown }).message === "string"
           ? (parsed as { message: string }).message
           : "";
-      throw new HelixError(response.status, message || `Helix answered ${response.status}`);
+      const reset = Number(response.headers.get("ratelimit-reset"));
+      throw new HelixError(
+        response.status,
+        message || `Helix answered ${response.status}`,
+        response.status === 429 && reset > 0 ? reset * 1000 : null,
+      );
     }
     return parsed as T;
   }
@@ -336,4 +347,50 @@ export class HelixApi {
   subscriberIds(token: string, broadcasterId: string): Promise<Set<string>> {
     return this.#allUserIds("/subscriptions", token, broadcasterId);
   }
+
+  /** Create EventSub Subscription for `channel.chat.message` on a WebSocket session (202). */
+  async subscribeChat(
+    token: string,
+    sessionId: string,
+    condition: { broadcasterId: string; userId: string },
+  ): Promise<{ id: string }> {
+    const body = await this.client.call<{ data: { id: string }[] }>("/eventsub/subscriptions", {
+      token,
+      method: "POST",
+      body: {
+        type: "channel.chat.message",
+        version: "1",
+        condition: { broadcaster_user_id: condition.broadcasterId, user_id: condition.userId },
+        transport: { method: "websocket", session_id: sessionId },
+      },
+    });
+    return { id: body.data[0]?.id ?? "" };
+  }
+
+  /** Send Chat Message: 200 does not mean posted (`is_sent: false` carries the drop reason). */
+  async sendChatMessage(
+    token: string,
+    message: { broadcasterId: string; senderId: string; text: string; replyParentMessageId?: string },
+  ): Promise<ChatSendResult> {
+    const body = await this.client.call<{ data: ChatSendResult[] }>("/chat/messages", {
+      token,
+      method: "POST",
+      bucket: "chat",
+      body: {
+        broadcaster_id: message.broadcasterId,
+        sender_id: message.senderId,
+        message: message.text,
+        ...(message.replyParentMessageId ? { reply_parent_message_id: message.replyParentMessageId } : {}),
+      },
+    });
+    const result = body.data[0];
+    if (!result) throw new HelixError(500, "Twitch answered Send Chat Message without a result");
+    return result;
+  }
+}
+
+export interface ChatSendResult {
+  message_id: string;
+  is_sent: boolean;
+  drop_reason: { code: string; message: string } | null;
 }

@@ -173,6 +173,18 @@ describe("a bad value names where it came from", () => {
     expect(errorOf(() => loadConfig({ dataDir: dir, env: { CUEBOT_TWITCH_AUTH_URL: "id.twitch.tv" } }))).toBe(
       'invalid setting CUEBOT_TWITCH_AUTH_URL: "id.twitch.tv" is not a URL',
     );
+    expect(
+      errorOf(() =>
+        loadConfig({ dataDir: dir, env: { CUEBOT_TWITCH_EVENTSUB_URL: "https://eventsub.example/ws" } }),
+      ),
+    ).toBe(
+      'invalid setting CUEBOT_TWITCH_EVENTSUB_URL: "https://eventsub.example/ws" must start with ws:// or wss://',
+    );
+    expect(loadConfig({ dataDir: dir, env: {} }).twitch.eventsubUrl).toBe("wss://eventsub.wss.twitch.tv/ws");
+    expect(
+      loadConfig({ dataDir: dir, env: { CUEBOT_TWITCH_EVENTSUB_URL: "ws://127.0.0.1:9/ws" } }).twitch
+        .eventsubUrl,
+    ).toBe("ws://127.0.0.1:9/ws");
     expect(errorOf(() => loadConfig({ dataDir: dir, env: { CUEBOT_TRUST_PROXY: "maybe" } }))).toBe(
       'invalid setting CUEBOT_TRUST_PROXY: "maybe" is not an address or CIDR (use true, false or a comma-separated list such as 10.0.0.0/8,::1)',
     );

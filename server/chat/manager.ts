@@ -1,0 +1,449 @@
+import type { Account } from "../../db/accounts.ts";
+import {
+  listChatEnabledAccounts,
+  loadChatBot,
+  markChatBotNeedsReauth,
+  readChatSettings,
+  storeChatBot,
+  writeChatState,
+} from "../../db/chat.ts";
+import { REPLY_DROPPED } from "../../db/events.ts";
+import { loadProviderTokens } from "../../db/oauth-tokens.ts";
+import { COMMAND_NAMES } from "../bot/catalog.ts";
+import { executeCommand } from "../bot/commands.ts";
+import { commandSettings } from "../bot/settings.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../http/errors.ts";
+import { IdentityProviderError } from "../identity/idp-client.ts";
+import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import { commandInputFromChat } from "./chat-command-input.ts";
+import { SeenMessages } from "./dedupe.ts";
+import { EventSubConnection, StopConnection } from "./eventsub-connection.ts";
+import type { ChatMessageEvent, EventSubFrame } from "./eventsub-message.ts";
+import {
+  type ChatRuntime,
+  type ChatState,
+  type ChatStatus,
+  consentProblem,
+  storedChatStatus,
+} from "./runtime.ts";
+import { ChannelSendQueue, type QueuedReply } from "./send-queue.ts";
+import { isForUs, matchCommand, triggerTable } from "./triggers.ts";
+
+/**
+ * Native chat under `serve`: for every account that turned it on, read its channel's chat over
+ * EventSub and answer `!commands` with the same service code as the bot endpoints (CONTRACT §6).
+ * One WebSocket per reading Twitch user (a bot account shared by several channels reads them all on
+ * one socket, up to Twitch's 300 subscriptions per socket). Tokens are refreshed before they expire;
+ * a grant that is gone shows as `needs_consent` and nothing retries until the streamer acts.
+ */
+
+/** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
+const REFRESH_AHEAD_MS = 5 * 60_000;
+/** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
+const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
+
+export interface ChatManagerOptions {
+  /** One protocol "second" in ms (tests shorten it along with the simulator's). */
+  secondMs?: number;
+}
+
+/** Who reads and speaks for a channel: the streamer, or the linked bot account. */
+interface Speaker {
+  kind: "streamer" | "bot";
+  userId: string;
+}
+
+interface Channel {
+  accountId: number;
+  broadcasterId: string;
+  speaker: Speaker;
+  state: ChatState;
+  since: number;
+  reason: string | null;
+  queue: ChannelSendQueue;
+  connection: Reader | null;
+}
+
+interface Reader {
+  userId: string;
+  connection: EventSubConnection;
+  channels: Set<number>;
+  seen: SeenMessages;
+}
+
+class AuthGone extends Error {}
+
+export function startChatManager(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
+  const now = () => ctx.clock.now();
+  const channels = new Map<number, Channel>();
+  const readers = new Map<string, Reader>();
+  const helix = ctx.helixApi;
+  let closed = false;
+
+  function setState(channel: Channel, state: ChatState, reason: string | null = null): void {
+    if (channel.state === state && channel.reason === reason) return;
+    channel.state = state;
+    channel.reason = reason;
+    channel.since = now();
+    try {
+      writeChatState(ctx.db, channel.accountId, state, reason, channel.since);
+    } catch (error) {
+      ctx.log.warn("could not store the chat state", { error });
+    }
+    ctx.log.info("chat state changed", {
+      accountId: channel.accountId,
+      state,
+      ...(reason ? { reason } : {}),
+    });
+  }
+
+  // ------------------------------------------------------------------------------------ tokens
+
+  /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
+  async function tokenFor(channel: Channel, force = false): Promise<string> {
+    const account = ctx.accounts.account(channel.accountId);
+    if (!account || account.needsReauth)
+      throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
+    if (channel.speaker.kind === "streamer") {
+      const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      if (!stored) throw new AuthGone("No Twitch token is stored for this account: log in again.");
+      if (!force && stored.expiresAt - now() > REFRESH_AHEAD_MS) return stored.accessToken;
+      try {
+        return await refreshUserToken(ctx, account);
+      } catch (error) {
+        if (error instanceof ReauthRequiredError)
+          throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
+        throw error;
+      }
+    }
+    const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+    if (!bot || bot.needsReauth) throw new AuthGone("The bot account must be linked again.");
+    if (!force && bot.expiresAt - now() > REFRESH_AHEAD_MS) return bot.accessToken;
+    const idp = ctx.identityProvider;
+    if (!idp) throw new AuthGone("Twitch login is not configured on this server.");
+    try {
+      const fresh = await idp.refresh(bot.refreshToken);
+      storeChatBot(
+        ctx.db,
+        ctx.secrets,
+        account.id,
+        {
+          ...bot,
+          accessToken: fresh.accessToken,
+          refreshToken: fresh.refreshToken,
+          scopes: fresh.scopes,
+          expiresAt: now() + fresh.expiresIn * 1000,
+        },
+        now(),
+      );
+      return fresh.accessToken;
+    } catch (error) {
+      if (error instanceof IdentityProviderError && error.kind === "rejected") {
+        markChatBotNeedsReauth(ctx.db, account.id, now());
+        throw new AuthGone(`Twitch ended cuebot's access to the bot account ${bot.login}: link it again.`);
+      }
+      throw error;
+    }
+  }
+
+  /** A Helix call with the speaker's token; a 401 refreshes once and retries. */
+  async function withToken<T>(channel: Channel, call: (token: string) => Promise<T>): Promise<T> {
+    try {
+      return await call(await tokenFor(channel));
+    } catch (error) {
+      if (!(error instanceof HelixError) || error.status !== 401) throw error;
+      return call(await tokenFor(channel, true));
+    }
+  }
+
+  // ------------------------------------------------------------------------------ subscribing
+
+  async function subscribe(channel: Channel, sessionId: string): Promise<void> {
+    if (!helix) throw new AuthGone("Twitch is not configured on this server.");
+    try {
+      await withToken(channel, (token) =>
+        helix.subscribeChat(token, sessionId, {
+          broadcasterId: channel.broadcasterId,
+          userId: channel.speaker.userId,
+        }),
+      );
+      setState(channel, "connected");
+    } catch (error) {
+      if (error instanceof HelixError && error.status === 409) {
+        setState(channel, "connected");
+        return;
+      }
+      if (error instanceof AuthGone) {
+        setState(channel, "needs_consent", error.message);
+        detach(channel);
+        return;
+      }
+      if (error instanceof HelixError && (error.status === 401 || error.status === 403)) {
+        setState(
+          channel,
+          "needs_consent",
+          "Twitch refused reading this chat: allow cuebot to read chat again (or the reading account is banned there).",
+        );
+        detach(channel);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  function readerFor(userId: string): Reader {
+    const existing = readers.get(userId);
+    if (existing) return existing;
+    const reader: Reader = {
+      userId,
+      channels: new Set(),
+      seen: new SeenMessages(now),
+      connection: new EventSubConnection({
+        url: ctx.config.twitch.eventsubUrl,
+        secondMs: options.secondMs,
+        log: ctx.log,
+        handlers: {
+          async onWelcome(sessionId) {
+            const list = [...reader.channels]
+              .map((id) => channels.get(id))
+              .filter((c): c is Channel => c !== undefined);
+            const results = await Promise.allSettled(list.map((c) => subscribe(c, sessionId)));
+            const failed = results.find((r) => r.status === "rejected");
+            if (reader.channels.size === 0)
+              throw new StopConnection("no channel left to read on this connection");
+            if (failed) throw (failed as PromiseRejectedResult).reason;
+          },
+          onFrame: (frame) => onFrame(reader, frame),
+          onDown(reason, willRetry) {
+            for (const id of reader.channels) {
+              const channel = channels.get(id);
+              if (channel && channel.state !== "needs_consent")
+                setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
+            }
+            if (!willRetry) readers.delete(userId);
+          },
+        },
+      }),
+    };
+    readers.set(userId, reader);
+    return reader;
+  }
+
+  function attach(channel: Channel): void {
+    const reader = readerFor(channel.speaker.userId);
+    reader.channels.add(channel.accountId);
+    channel.connection = reader;
+    setState(channel, "connecting");
+    const sessionId = reader.connection.sessionId;
+    if (sessionId) {
+      subscribe(channel, sessionId).catch((error: unknown) => {
+        setState(channel, "error", `Subscribing to chat failed: ${(error as Error).message}`);
+      });
+    } else reader.connection.start();
+  }
+
+  function detach(channel: Channel): void {
+    const reader = channel.connection;
+    channel.connection = null;
+    if (!reader) return;
+    reader.channels.delete(channel.accountId);
+    if (reader.channels.size === 0) {
+      reader.connection.stop();
+      readers.delete(reader.userId);
+    }
+  }
+
+  function remove(accountId: number): void {
+    const channel = channels.get(accountId);
+    if (!channel) return;
+    detach(channel);
+    channel.queue.close();
+    channels.delete(accountId);
+  }
+
+  // -------------------------------------------------------------------------------- dispatch
+
+  function onFrame(
+    reader: Reader,
+    frame: Extract<EventSubFrame, { type: "notification" | "revocation" }>,
+  ): void {
+    if (frame.type === "revocation") {
+      for (const id of reader.channels) {
+        const channel = channels.get(id);
+        if (channel && (frame.broadcasterId === "" || frame.broadcasterId === channel.broadcasterId)) {
+          setState(
+            channel,
+            "needs_consent",
+            `Twitch revoked cuebot's chat subscription (${frame.status}): allow it again.`,
+          );
+          detach(channel);
+        }
+      }
+      return;
+    }
+    const event = frame.event;
+    if (!event || !reader.seen.admit(frame.id, frame.at)) return;
+    const channel = [...reader.channels]
+      .map((id) => channels.get(id))
+      .find((c) => c?.broadcasterId === event.broadcasterId);
+    if (!channel) return;
+    if (event.chatterId === channel.speaker.userId) {
+      // Our own line, echoed: its badges tell whether we may send at the privileged pace.
+      channel.queue.privileged = ["broadcaster", "moderator", "vip"].some((b) => event.badges.includes(b));
+      return;
+    }
+    if (!isForUs(event, channel.speaker.userId)) return;
+    void answer(channel, event).catch((error: unknown) => ctx.log.warn("a chat command failed", { error }));
+  }
+
+  async function answer(channel: Channel, event: ChatMessageEvent): Promise<void> {
+    const account = ctx.accounts.account(channel.accountId);
+    if (!account) return;
+    const triggers = triggerTable(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command)));
+    const call = matchCommand(event, triggers);
+    if (!call) return;
+    // The bot quota of the account's role applies as for the bot endpoints; a refusal is silent.
+    if (!ctx.limits.accounts.checkBot(account).allowed) return;
+    const reply = await run(account, call.command, call.args, event);
+    if (reply)
+      channel.queue.push({
+        text: reply,
+        replyTo: event.messageId,
+        command: call.command,
+        caller: event.chatterLogin,
+      });
+  }
+
+  async function run(
+    account: Account,
+    command: (typeof COMMAND_NAMES)[number],
+    args: string[],
+    event: ChatMessageEvent,
+  ): Promise<string | null> {
+    try {
+      const result = await executeCommand(ctx, account, command, commandInputFromChat(command, args, event));
+      return result.data.text;
+    } catch (error) {
+      if (error instanceof ApiError)
+        return SILENT_CODES.has(error.code) || error.status === 429 ? null : error.message;
+      throw error;
+    }
+  }
+
+  function newChannel(account: Account, speaker: Speaker): Channel {
+    const channel: Channel = {
+      accountId: account.id,
+      broadcasterId: account.twitchUserId,
+      speaker,
+      state: "off",
+      since: now(),
+      reason: null,
+      connection: null,
+      queue: new ChannelSendQueue({
+        now,
+        async send(text, replyTo) {
+          if (!helix) throw new HelixError(null, "Twitch is not configured on this server.");
+          const result = await withToken(channel, (token) =>
+            helix.sendChatMessage(token, {
+              broadcasterId: channel.broadcasterId,
+              senderId: channel.speaker.userId,
+              text,
+              replyParentMessageId: replyTo,
+            }),
+          );
+          return { isSent: result.is_sent, dropReason: result.drop_reason };
+        },
+        onDropped(reply: QueuedReply, code: string, message: string) {
+          ctx.log.info("a chat reply was not delivered", { accountId: account.id, code, message });
+          ctx.events.record({
+            accountId: account.id,
+            at: now(),
+            command: reply.command,
+            caller: reply.caller.slice(0, 50),
+            outcome: `${REPLY_DROPPED}:${code}`,
+            latencyMs: 0,
+          });
+        },
+      }),
+    };
+    // The streamer speaks in their own channel: always privileged.
+    channel.queue.privileged = speaker.kind === "streamer";
+    return channel;
+  }
+
+  // ------------------------------------------------------------------------------- runtime
+
+  function sync(accountId: number): void {
+    if (closed) return;
+    const account = ctx.accounts.account(accountId);
+    const stored = account ? readChatSettings(ctx.db, accountId) : null;
+    const existing = channels.get(accountId);
+    if (!account || !stored?.enabled) {
+      if (existing) {
+        setState(existing, "off");
+        remove(accountId);
+      } else if (account && stored && stored.state !== "off")
+        writeChatState(ctx.db, accountId, "off", null, now());
+      return;
+    }
+    const problem = consentProblem(ctx, accountId);
+    if (problem) {
+      if (existing) remove(accountId);
+      writeChatState(ctx.db, accountId, "needs_consent", problem, now());
+      return;
+    }
+    const bot = loadChatBot(ctx.db, ctx.secrets, accountId);
+    const speaker: Speaker = bot
+      ? { kind: "bot", userId: bot.twitchUserId }
+      : { kind: "streamer", userId: account.twitchUserId };
+    if (
+      existing &&
+      existing.speaker.userId === speaker.userId &&
+      existing.connection &&
+      existing.state !== "error"
+    )
+      return;
+    if (existing) remove(accountId);
+    const channel = newChannel(account, speaker);
+    channels.set(accountId, channel);
+    attach(channel);
+  }
+
+  for (const accountId of listChatEnabledAccounts(ctx.db)) sync(accountId);
+
+  return {
+    status(accountId): ChatStatus {
+      const channel = channels.get(accountId);
+      if (!channel) return storedChatStatus(ctx, accountId);
+      return { enabled: true, state: channel.state, since: channel.since, reason: channel.reason };
+    },
+    sync,
+    connected() {
+      return [...channels.values()]
+        .filter((c) => c.state === "connected")
+        .map((c) => ({ accountId: c.accountId, since: c.since }));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const channel of [...channels.values()]) {
+        remove(channel.accountId);
+        try {
+          writeChatState(ctx.db, channel.accountId, "off", "cuebot is not running", now());
+        } catch {
+          // the database may already be closed
+        }
+      }
+    },
+  };
+}
+
+/** Under `serve`: the live runtime replaces the stored-only one, and stops with the context. */
+export function startNativeChat(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
+  const runtime = startChatManager(ctx, options);
+  ctx.chat = runtime;
+  ctx.onClose(() => void runtime.close());
+  return runtime;
+}
