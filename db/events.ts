@@ -119,7 +119,8 @@ export function topCallers(
     .where(
       and(
         eq(events.accountId, accountId),
-        gte(events.at, since), IS_CALL,
+        gte(events.at, since),
+        IS_CALL,
         sql`${events.caller} != '' and ${events.caller} != '(panel test)'`,
       ),
     )

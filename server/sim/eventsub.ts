@@ -250,11 +250,12 @@ export function createEventSub(env: EventSubEnvironment) {
       challenges.delete(challenge);
       if (!old || url.searchParams.get("id") !== old) {
         // Upgraded, then closed with 4007 at once: the client sees the code as from Twitch.
-        const invalid = { ...newSession(id, 10, null), invalid: true };
+        // Registered before the upgrade: Bun may call `open` from inside it.
+        sessions.set(id, { ...newSession(id, 10, null), invalid: true });
         if (!server.upgrade(request, { data: { sessionId: id } })) {
+          sessions.delete(id);
           return new Response("expected a WebSocket upgrade", { status: 400 });
         }
-        sessions.set(id, invalid);
         return undefined;
       }
       replaces = old;
@@ -266,10 +267,11 @@ export function createEventSub(env: EventSubEnvironment) {
       replaces ? (sessions.get(replaces)?.keepaliveSeconds ?? keepalive) : keepalive,
       replaces,
     );
+    sessions.set(id, session);
     if (!server.upgrade(request, { data: { sessionId: id } })) {
+      sessions.delete(id);
       return new Response("expected a WebSocket upgrade", { status: 400 });
     }
-    sessions.set(id, session);
     return undefined;
   }
 

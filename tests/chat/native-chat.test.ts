@@ -1,0 +1,285 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readChatSettings } from "../../db/chat.ts";
+import { updateCommandSettings } from "../../server/bot/settings.ts";
+import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
+
+let h: ChatHarness;
+afterEach(async () => {
+  await h.stop();
+});
+
+const connected = () => waitFor(() => h.ctx.chat.status(h.account.id).state === "connected");
+
+/** What the bot endpoint answers, for comparison with the chat reply. */
+async function httpText(path: string, headers: Record<string, string> = {}): Promise<string> {
+  const separator = path.includes("?") ? "&" : "?";
+  const res = await h.request(`${path}${separator}apiKey=${h.apiKey}`, { headers });
+  const body = await res.text();
+  // Nightbot's headers switch the endpoint to text mode: the body is the chat line itself.
+  return body.startsWith("{") ? (JSON.parse(body) as { data: { text: string } }).data.text : body;
+}
+
+const NIGHTBOT_ANNA = {
+  "Nightbot-User":
+    "name=viewer_anna&displayName=Viewer_Anna&provider=twitch&providerId=100003&userLevel=regular",
+  "Nightbot-Channel": "name=cuebotdemo&displayName=CuebotDemo&provider=twitch&providerId=100001",
+};
+
+describe("native chat: from a chat line to the reply", () => {
+  test("connects over EventSub and reports connected, with the state stored for the CLI", async () => {
+    h = startChatHarness();
+    h.startChat();
+    expect(await connected()).toBe(true);
+    expect(h.sim.chat.subscriptions()).toMatchObject([
+      {
+        status: "enabled",
+        type: "channel.chat.message",
+        condition: { broadcaster_user_id: "100001", user_id: "100001" },
+      },
+    ]);
+    expect(readChatSettings(h.ctx.db, h.account.id)).toMatchObject({ enabled: true, state: "connected" });
+  });
+
+  test("every command answers in chat, as a reply, with the bot endpoint's text", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    const ask = async (text: string, user = "viewer_anna") => {
+      const id = h.sim.chat.say({ channel: "cuebotdemo", user, text });
+      const reply = await h.replyTo(id);
+      expect(reply).not.toBeNull();
+      expect(reply!.senderId).toBe("100001");
+      return reply!.text;
+    };
+    expect(await ask("!followage")).toBe(await httpText("/api/followage", NIGHTBOT_ANNA));
+    expect(await ask("!followage @viewer_bob")).toBe(
+      await httpText("/api/followage?user=viewer_bob", NIGHTBOT_ANNA),
+    );
+    expect(await ask("!so @otherstreamer")).toBe(await httpText("/api/bot/shoutout?user=otherstreamer"));
+    expect(await ask("!shoutout otherstreamer")).toContain("Go check out OtherStreamer!");
+    expect((await ask("!8ball will it work?")).length).toBeGreaterThan(0);
+    expect(await ask("!clip")).toContain("clips.twitch.tv");
+    expect(await ask("!dice 20")).toMatch(/^🎲 Viewer_Anna rolled \d+ \(d20\)$/);
+    expect(await ask("!coinflip")).toMatch(/^🪙 Viewer_Anna flipped (Heads|Tails)!$/);
+    expect(await ask("!pick")).toBeTruthy();
+    expect(await ask("!roulette")).toContain("Viewer_Anna");
+    // A user error is answered with its sentence, as text mode does.
+    expect(await ask("!so @nobody_here_xyz")).toBe("User not found: nobody_here_xyz");
+  });
+
+  test("analytics record chat calls like bot calls", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" }));
+    h.ctx.events.flush();
+    const rows = h.ctx.database.sqlite.query("SELECT command, caller, outcome FROM events").all();
+    expect(rows).toEqual([{ command: "coinflip", caller: "viewer_anna", outcome: "ok" }]);
+  });
+
+  test("triggers: case-insensitive, aliases, disabled commands and other text get no reply", async () => {
+    h = startChatHarness();
+    updateCommandSettings(h.ctx, h.account.id, "coinflip", { enabled: false });
+    updateCommandSettings(h.ctx, h.account.id, "dice", { aliases: ["wuerfel", "d"] });
+    h.startChat();
+    await connected();
+    const say = (text: string) => h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text });
+    expect(await h.replyTo(say("!DICE"))).not.toBeNull();
+    expect(await h.replyTo(say("!d 6"))).not.toBeNull();
+    const silent = [
+      say("!coinflip"),
+      say("!flip"),
+      say("!teleport"),
+      say("hello !dice"),
+      say("!"),
+      say(""),
+      say("x".repeat(10_000)),
+      say("!dice".padEnd(10_000, " 6")),
+      say("‮!dice ‭ 🧨\u0000\uFFFF"),
+      say("!würfel"),
+      say("!wuerfel"),
+    ];
+    // A reply to a later line proves the earlier ones were handled (one queue, in order).
+    expect(await h.replyTo(say("!dice 4"))).not.toBeNull();
+    for (const id of silent.slice(0, 6)) expect(await h.replyTo(id, 50)).toBeNull();
+    expect(h.ctx.chat.status(h.account.id).state).toBe("connected");
+  });
+
+  test("cuebot's own messages are never answered (no loops), and shared-chat lines from elsewhere are ignored", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    const own = h.sim.chat.say({ channel: "cuebotdemo", user: "cuebotdemo", text: "!coinflip" });
+    const shared = h.sim.chat.say({
+      channel: "cuebotdemo",
+      user: "viewer_anna",
+      text: "!coinflip",
+      sourceChannel: "otherstreamer",
+    });
+    const later = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_bob", text: "!coinflip" });
+    expect(await h.replyTo(later)).not.toBeNull();
+    expect(await h.replyTo(own, 50)).toBeNull();
+    expect(await h.replyTo(shared, 50)).toBeNull();
+    // The echo of cuebot's reply (a "!"-less line from cuebot itself) did not start anything either.
+    expect(h.sim.chat.sent().filter((s) => s.isSent)).toHaveLength(1);
+  });
+
+  test("a redelivered message is answered once; a message stamped 11 minutes ago not at all", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    expect(await h.replyTo(id)).not.toBeNull();
+    h.sim.chat.redeliver(id);
+    h.sim.chat.redeliver(id);
+    const stale = h.sim.chat.sayStale({ channel: "cuebotdemo", user: "viewer_anna", text: "!dice" });
+    const last = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_bob", text: "!dice" });
+    expect(await h.replyTo(last)).not.toBeNull();
+    expect(h.sim.chat.sent().filter((s) => s.replyParentMessageId === id)).toHaveLength(1);
+    expect(await h.replyTo(stale, 50)).toBeNull();
+  });
+});
+
+describe("native chat: the connection survives", () => {
+  test("a reconnect handover mid-stream loses and duplicates nothing, and does not resubscribe", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      if (i === 10) h.sim.chat.reconnect();
+      ids.push(
+        h.sim.chat.say({
+          channel: "cuebotdemo",
+          user: `viewer_${i % 3 === 0 ? "anna" : "bob"}`,
+          text: "!coinflip",
+        }),
+      );
+      await Bun.sleep(2);
+    }
+    for (const id of ids) expect(await h.replyTo(id)).not.toBeNull();
+    for (const id of ids)
+      expect(h.sim.chat.sent().filter((s) => s.replyParentMessageId === id)).toHaveLength(1);
+    const subs = h.sim.chat.subscriptions();
+    expect(subs).toHaveLength(1);
+    const moved = await waitFor(
+      () => h.sim.chat.sessions().filter((s) => s.status !== "closed").length === 1,
+    );
+    expect(moved).toBe(true);
+    expect(subs[0]!.status).toBe("enabled");
+    expect(h.ctx.chat.status(h.account.id).state).toBe("connected");
+  });
+
+  test("missed keepalives: the connection is treated as dead and comes back with a new subscription", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    const first = h.sim.chat.sessions()[0]!.id;
+    h.sim.chat.dropKeepalives(true, first);
+    const second = await waitFor(() =>
+      h.sim.chat.sessions().find((s) => s.id !== first && s.status === "connected"),
+    );
+    expect(second).not.toBeNull();
+    await waitFor(() =>
+      h.sim.chat.subscriptions().some((s) => s.sessionId === second!.id && s.status === "enabled"),
+    );
+    const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    expect(await h.replyTo(id)).not.toBeNull();
+  });
+
+  test("close codes 4000/4005/4006 and a dropped socket reconnect; the next line is answered", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    for (const code of [4000, 4005, 4006, 1006] as const) {
+      const current = h.sim.chat.sessions().find((s) => s.status === "connected")!;
+      h.sim.chat.close(current.id, code);
+      const next = await waitFor(
+        () =>
+          h.sim.chat.subscriptions().find((s) => s.sessionId !== current.id && s.status === "enabled") &&
+          h.ctx.chat.status(h.account.id).state === "connected",
+        8000,
+      );
+      expect(next).toBe(true);
+    }
+    const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    expect(await h.replyTo(id)).not.toBeNull();
+  });
+
+  test("revocation ends in needs_consent, and nothing reconnects", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    h.sim.chat.revoke("100001", "authorization_revoked");
+    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
+    expect(h.ctx.chat.status(h.account.id).reason).toContain("revoked");
+    await Bun.sleep(300);
+    expect(h.sim.chat.sessions().filter((s) => s.status !== "closed")).toHaveLength(0);
+    const sessionsAfter = h.sim.chat.sessions().length;
+    await Bun.sleep(300);
+    expect(h.sim.chat.sessions().length).toBe(sessionsAfter);
+  });
+
+  test("an expired token that can no longer be refreshed ends in needs_consent without a retry loop", async () => {
+    h = startChatHarness();
+    h.sim.knobs.failRefresh = true;
+    h.startChat();
+    // Make the stored token look expired: the runtime refreshes before subscribing, and that fails.
+    h.ctx.database.sqlite.run("UPDATE oauth_tokens SET expires_at = 0");
+    h.ctx.chat.sync(h.account.id);
+    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
+    const count = h.sim.chat.sessions().length;
+    await Bun.sleep(400);
+    expect(h.sim.chat.sessions().length).toBe(count);
+  });
+
+  test("without user:read:chat the account needs consent and no connection is opened", async () => {
+    h = startChatHarness();
+    h.startChat({ scopes: ["user:write:chat"] });
+    expect(h.ctx.chat.status(h.account.id)).toMatchObject({ enabled: true, state: "needs_consent" });
+    await Bun.sleep(100);
+    expect(h.sim.chat.sessions()).toHaveLength(0);
+  });
+});
+
+describe("native chat: sending holds Twitch's limits", () => {
+  test("a burst of 200 commands: never over the limit, nothing dropped by Twitch, the rest skipped and noted", async () => {
+    h = startChatHarness();
+    h.ctx.database.sqlite.run("UPDATE accounts SET role = 'Partner'");
+    h.ctx.accounts.invalidate();
+    h.startChat();
+    await connected();
+    for (let i = 0; i < 200; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: `burst_${i}`, text: "!coinflip" });
+    await waitFor(() => h.sim.chat.sent().length >= 10, 5000);
+    await Bun.sleep(300);
+    const sent = h.sim.chat.sent();
+    expect(sent.every((s) => s.isSent)).toBe(true);
+    const times = sent.map((s) => s.at).sort((a, b) => a - b);
+    for (let i = 0; i < times.length; i++) {
+      expect(times.filter((t) => t >= times[i]! && t < times[i]! + 30_000).length).toBeLessThanOrEqual(100);
+    }
+    h.ctx.events.flush();
+    const dropped = h.ctx.database.sqlite
+      .query("SELECT count(*) AS n FROM events WHERE outcome LIKE 'reply_dropped:%'")
+      .get() as { n: number };
+    expect(dropped.n).toBeGreaterThan(0);
+  });
+
+  test("a drop by Twitch shows in the activity feed with its reason and is not retried", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    h.sim.chat.knobs.forceDrop = { code: "msg_rejected", message: "Your message is being checked by mods." };
+    h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    expect(await waitFor(() => h.sim.chat.sent().length === 1)).toBe(true);
+    await Bun.sleep(100);
+    expect(h.sim.chat.sent()).toHaveLength(1);
+    h.ctx.events.flush();
+    const rows = h.ctx.database.sqlite.query("SELECT command, outcome FROM events ORDER BY id").all();
+    expect(rows).toEqual([
+      { command: "coinflip", outcome: "ok" },
+      { command: "coinflip", outcome: "reply_dropped:msg_rejected" },
+    ]);
+  });
+});

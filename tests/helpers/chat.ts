@@ -1,0 +1,79 @@
+import type { Account } from "../../db/accounts.ts";
+import { writeChatEnabled } from "../../db/chat.ts";
+import { startNativeChat } from "../../server/chat/manager.ts";
+import type { ChatRuntime } from "../../server/chat/runtime.ts";
+import { READ_CHAT_SCOPE } from "../../server/chat/runtime.ts";
+import { systemClock } from "../../server/clock.ts";
+import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
+import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import type { SimSendAttempt } from "../../server/sim/chat.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
+import { SIM_IDS, seedWorld } from "../../server/sim/world.ts";
+import { createTestAccount, createTestContext, type TestContext } from "./context.ts";
+
+/** One protocol second in chat tests: a 10 s keepalive lasts 200 ms. */
+export const CHAT_SECOND_MS = 20;
+
+export interface ChatHarness extends TestContext {
+  sim: TwitchSimulator;
+  account: Account;
+  apiKey: string;
+  /** Starts the live runtime (as `serve` does) with native chat on for cuebotdemo. */
+  startChat(options?: { scopes?: string[] }): ChatRuntime;
+  /** The reply cuebot sent to a chat message, once it arrives (or null after `ms`). */
+  replyTo(messageId: string, ms?: number): Promise<SimSendAttempt | null>;
+  stop(): Promise<void>;
+}
+
+/** Polls `check` until it returns something truthy, or gives up after `ms`. */
+export async function waitFor<T>(check: () => T | null | undefined | false, ms = 5000): Promise<T | null> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) return null;
+    await Bun.sleep(5);
+  }
+}
+
+/** cuebotdemo's account wired to a Twitch simulator (Helix, IdP and EventSub) on loopback, real clock. */
+export function startChatHarness(): ChatHarness {
+  const sim = startTwitchSimulator({ world: seedWorld(Date.now()), eventsubSecondMs: CHAT_SECOND_MS });
+  const t = createTestContext({
+    clock: systemClock,
+    configure: (config) => {
+      config.twitch.authUrl = sim.authUrl;
+      config.twitch.apiUrl = sim.helixUrl;
+      config.twitch.eventsubUrl = sim.eventsubUrl;
+      config.twitch.clientId = sim.client.id;
+      config.twitch.clientSecret = sim.client.secret;
+    },
+  });
+  const { account, apiKey } = createTestAccount(t.ctx, {
+    twitchUserId: SIM_IDS.demo,
+    login: "cuebotdemo",
+    displayName: "CuebotDemo",
+  });
+  let runtime: ChatRuntime | null = null;
+  return {
+    ...t,
+    sim,
+    account,
+    apiKey,
+    startChat(options = {}) {
+      const scopes = options.scopes ?? [...BASE_SCOPES, READ_CHAT_SCOPE];
+      const issued = sim.issueUserToken("cuebotdemo", scopes);
+      saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn: 14_400 });
+      writeChatEnabled(t.ctx.db, account.id, true, Date.now());
+      runtime = startNativeChat(t.ctx, { secondMs: CHAT_SECOND_MS });
+      return runtime;
+    },
+    replyTo: (messageId, ms = 5000) =>
+      waitFor(() => sim.chat.sent().find((s) => s.replyParentMessageId === messageId && s.isSent), ms),
+    async stop() {
+      await runtime?.close();
+      t.cleanup();
+      await sim.stop();
+    },
+  };
+}
