@@ -14,6 +14,7 @@ import { securityHeaders } from "./http/security-headers.ts";
 import { textMode } from "./http/text-mode.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
+import { chatPanelRoutes } from "./panel/chat.ts";
 import { commandRoutes } from "./panel/commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
@@ -41,6 +42,7 @@ export function createApp(ctx: Context) {
     .use(securityRoutes(ctx))
     .use(heavyRoutes(ctx))
     .use(commandRoutes(ctx))
+    .use(chatPanelRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
     .use(botRoutes(ctx))

@@ -1,4 +1,7 @@
 import { Elysia } from "elysia";
+import { writeChatEnabled } from "../../db/chat.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
 import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
@@ -15,17 +18,34 @@ import { endSession, SESSION_COOKIE } from "./sessions.ts";
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
 const STATE_COOKIE = "cuebot_oauth_state";
 const TIMEZONE_COOKIE = "cuebot_login_tz";
+/** Why this login was started: "chat" is the re-consent that adds the chat scope (CONTRACT §6). */
+const PURPOSE_COOKIE = "cuebot_login_purpose";
 const STATE_TTL_SECONDS = 600;
 
 export function loginScopes(extra: string[]): string[] {
   return [...new Set([...BASE_SCOPES, ...extra])];
 }
 
+/**
+ * The re-consent for native chat asks for everything already granted (a new grant replaces the
+ * whole set, reference/twitch-chat.md §6.4), the login scopes, and `user:read:chat`.
+ */
+function chatConsentScopes(ctx: Context, request: Request): string[] {
+  const granted = (() => {
+    try {
+      return grantedScopes(ctx.db, authenticatePanel(ctx, request, { headers: {} }).account.id);
+    } catch {
+      return [];
+    }
+  })();
+  return [...new Set([...loginScopes(ctx.config.twitch.extraScopes), ...granted, READ_CHAT_SCOPE])];
+}
+
 function redirectUri(ctx: Context): string {
   return `${ctx.publicUrl}/auth/callback`;
 }
 
-function loginCookies(ctx: Context, state: string, timezone: string): string[] {
+function loginCookies(ctx: Context, state: string, timezone: string, purpose: string): string[] {
   const attributes = {
     path: "/auth",
     httpOnly: true,
@@ -36,6 +56,7 @@ function loginCookies(ctx: Context, state: string, timezone: string): string[] {
   return [
     serializeCookie(STATE_COOKIE, state, attributes),
     serializeCookie(TIMEZONE_COOKIE, timezone, attributes),
+    serializeCookie(PURPOSE_COOKIE, purpose, attributes),
   ];
 }
 
@@ -47,7 +68,7 @@ function clearLoginCookies(ctx: Context): string[] {
     secure: isSecureOrigin(ctx),
     maxAgeSeconds: 0,
   };
-  return [serializeCookie(STATE_COOKIE, "", attributes), serializeCookie(TIMEZONE_COOKIE, "", attributes)];
+  return [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE].map((name) => serializeCookie(name, "", attributes));
 }
 
 const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
@@ -89,17 +110,25 @@ export function authRoutes(ctx: Context) {
           });
         }
         const state = newOAuthState();
+        const chatConsent = url.searchParams.get("consent") === "chat";
         const location = idp.authorizationUrl({
           redirectUri: redirectUri(ctx),
           state,
-          scopes: loginScopes(ctx.config.twitch.extraScopes),
-          forceVerify: url.searchParams.get("switch") === "1",
+          scopes: chatConsent ? chatConsentScopes(ctx, request) : loginScopes(ctx.config.twitch.extraScopes),
+          // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
+          forceVerify: chatConsent || url.searchParams.get("switch") === "1",
         });
         const response = new Response(null, {
           status: 302,
           headers: { location, "cache-control": "no-store" },
         });
-        for (const cookie of loginCookies(ctx, state, normalizeTimezone(url.searchParams.get("tz")))) {
+        const purpose = chatConsent ? "chat" : "login";
+        for (const cookie of loginCookies(
+          ctx,
+          state,
+          normalizeTimezone(url.searchParams.get("tz")),
+          purpose,
+        )) {
           response.headers.append("set-cookie", cookie);
         }
         return response;
@@ -181,9 +210,16 @@ export function authRoutes(ctx: Context) {
         ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
           login: login.account.login,
         });
+        // The re-consent for native chat switches it on when Twitch granted the scope; any login
+        // brings new tokens, which the running chat connection picks up.
+        const chatConsent = readCookie(request, PURPOSE_COOKIE) === "chat";
+        if (chatConsent && tokens.scopes.includes(READ_CHAT_SCOPE)) {
+          writeChatEnabled(ctx.db, login.account.id, true, ctx.clock.now());
+        }
+        ctx.chat.sync(login.account.id);
         const response = new Response(null, {
           status: 302,
-          headers: { location: "/dashboard", "cache-control": "no-store" },
+          headers: { location: chatConsent ? "/dashboard#/chat" : "/dashboard", "cache-control": "no-store" },
         });
         response.headers.append(
           "set-cookie",

@@ -1,0 +1,71 @@
+import { Elysia, t } from "elysia";
+import { writeChatEnabled } from "../../db/chat.ts";
+import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
+import type { Context } from "../context.ts";
+import { badRequest } from "../http/errors.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
+import { authenticatePanel } from "./guard.ts";
+
+/** Where the re-consent login that adds `user:read:chat` starts (identity/routes.ts). */
+export const CHAT_CONSENT_URL = "/auth/login?consent=chat";
+
+/** The panel's view of native chat (CONTRACT §6: `data: {enabled, state, since, reason, consentUrl}`). */
+export function chatPanelData(ctx: Context, accountId: number) {
+  const status = ctx.chat.status(accountId);
+  return {
+    enabled: status.enabled,
+    state: status.state,
+    since: status.since === null ? null : new Date(status.since).toISOString(),
+    reason: status.reason,
+    consentUrl: status.state === "needs_consent" ? CHAT_CONSENT_URL : null,
+    scope: READ_CHAT_SCOPE,
+  };
+}
+
+/** `{"enabled": true|false}` and nothing else. */
+function parseSwitch(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest('The body must be a JSON object like {"enabled": true}.');
+  }
+  const extra = Object.keys(body).filter((k) => k !== "enabled");
+  if (extra.length > 0) throw badRequest(`Unknown body field "${extra[0]}"; only "enabled" can be set.`);
+  const enabled = (body as { enabled?: unknown }).enabled;
+  if (typeof enabled !== "boolean") throw badRequest('The body field "enabled" must be true or false.');
+  return enabled;
+}
+
+/** Native chat on the dashboard: its state, and the switch that turns it on and off. */
+export function chatPanelRoutes(ctx: Context) {
+  const detail = (summary: string) => ({
+    summary,
+    tags: ["panel"],
+    security: PANEL_SECURITY,
+    description: ORIGIN_NOTE,
+  });
+  return new Elysia({ name: "cuebot.panel-chat", prefix: "/api/dashboard" })
+    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .get(
+      "/chat",
+      ({ principal: { account } }) => ({ status: 200 as const, data: chatPanelData(ctx, account.id) }),
+      {
+        detail: detail(
+          "Native chat: whether cuebot answers commands in this channel's chat itself, and its connection state",
+        ),
+      },
+    )
+    .put(
+      "/chat",
+      ({ principal: { account }, body }) => {
+        const enabled = parseSwitch(body);
+        writeChatEnabled(ctx.db, account.id, enabled, ctx.clock.now());
+        ctx.chat.sync(account.id);
+        return { status: 200 as const, data: chatPanelData(ctx, account.id) };
+      },
+      {
+        body: t.Unknown({
+          description: '{"enabled": true} turns native chat on (it may then need consent), false off',
+        }),
+        detail: detail("Turn native chat on or off"),
+      },
+    );
+}
