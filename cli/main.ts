@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import { AccountNotFoundError } from "../server/identity/accounts.ts";
 import { registerBackupCommand } from "./commands/backup.ts";
+import { registerChatCommands } from "./commands/chat.ts";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerKeyCommands } from "./commands/key.ts";
@@ -37,6 +38,7 @@ export function buildProgram(io: CliIo): Command {
   registerKeyCommands(program, io, globals);
   registerOverlayCommands(program, io, globals);
   registerUsersCommands(program, io, globals);
+  registerChatCommands(program, io, globals);
   registerBackupCommand(program, io, globals);
   registerMigrateCommand(program, io, globals);
   registerDbCommands(program, io, globals);
