@@ -6,6 +6,7 @@ import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
+import type { DemoChat } from "./chat/demo-chat.ts";
 import { type ChatRuntime, storedChatRuntime } from "./chat/runtime.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -86,6 +87,8 @@ export interface Context {
   game: GameService;
   /** Native chat connections (live under `serve`; outside it, the stored state only). */
   chat: ChatRuntime;
+  /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
+  demoChat: DemoChat | null;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -167,6 +170,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       helixApi: helix ? new HelixApi(helix) : null,
       game: createGameService({ config, clock, log }),
       chat: storedChatRuntime({ db: database.db, secrets, accounts }),
+      demoChat: null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
         if (closed) return;

@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import type { DemoChat } from "./chat/demo-chat.ts";
 import type { Config } from "./config.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch.ts";
@@ -13,6 +14,8 @@ import { seedWorld } from "./sim/world.ts";
 export interface DemoEnvironment {
   twitch: TwitchSimulator;
   game: GameSimulator;
+  /** The simulated chat, for the dashboard's demo chat panel. */
+  chat: DemoChat;
   stop(): Promise<void>;
 }
 
@@ -36,6 +39,19 @@ export function startDemo(config: Config): DemoEnvironment {
   return {
     twitch,
     game,
+    chat: {
+      viewers: ["viewer_anna", "viewer_bob", "otherstreamer"],
+      say: (channel, user, text) => twitch.chat.say({ channel, user, text }),
+      lines: (channel) =>
+        twitch.chat.lines(channel).map((l) => ({
+          id: l.messageId,
+          at: new Date(l.at).toISOString(),
+          user: l.userName,
+          text: l.text,
+          fromCuebot: l.source === "sent",
+          replyTo: l.replyParentMessageId,
+        })),
+    },
     async stop() {
       await Promise.all([twitch.stop(), game.stop()]);
     },

@@ -28,7 +28,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         await demo?.stop();
         asCliFailure(error);
       }
-      if (demo) ctx.onClose(() => void demo.stop());
+      if (demo) {
+        ctx.demoChat = demo.chat;
+        ctx.onClose(() => void demo.stop());
+      }
       const log = ctx.log;
       let server: ReturnType<typeof listen>;
       try {

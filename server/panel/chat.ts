@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
 import type { Context } from "../context.ts";
-import { badRequest } from "../http/errors.ts";
+import { badRequest, notFound } from "../http/errors.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
@@ -32,6 +32,27 @@ function parseSwitch(body: unknown): boolean {
   const enabled = (body as { enabled?: unknown }).enabled;
   if (typeof enabled !== "boolean") throw badRequest('The body field "enabled" must be true or false.');
   return enabled;
+}
+
+function requireDemo(ctx: Context) {
+  if (!ctx.demoChat) throw notFound("The simulated chat exists in demo mode only (cuebot serve --demo).");
+  return ctx.demoChat;
+}
+
+/** A line the visitor types: 1–500 characters, as one of the offered viewers. */
+function parseDemoLine(body: unknown, viewers: readonly string[]): { user: string; text: string } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest('The body must be a JSON object like {"text": "!followage"}.');
+  }
+  const { text, user } = body as { text?: unknown; user?: unknown };
+  if (typeof text !== "string" || text.trim() === "" || [...text].length > 500) {
+    throw badRequest('The body field "text" must be 1–500 characters.');
+  }
+  const who = user === undefined ? viewers[0]! : user;
+  if (typeof who !== "string" || !viewers.includes(who)) {
+    throw badRequest(`The body field "user" must be one of ${viewers.join(", ")}.`);
+  }
+  return { user: who, text };
 }
 
 /** Native chat on the dashboard: its state, and the switch that turns it on and off. */
@@ -66,6 +87,30 @@ export function chatPanelRoutes(ctx: Context) {
           description: '{"enabled": true} turns native chat on (it may then need consent), false off',
         }),
         detail: detail("Turn native chat on or off"),
+      },
+    )
+    .get(
+      "/demo/chat",
+      ({ principal: { account } }) => {
+        const demo = requireDemo(ctx);
+        return {
+          status: 200 as const,
+          data: { viewers: demo.viewers, lines: demo.lines(account.login).slice(-100) },
+        };
+      },
+      { detail: detail("Demo mode only: the simulated chat of the demo channel") },
+    )
+    .post(
+      "/demo/chat",
+      ({ principal: { account }, body }) => {
+        const demo = requireDemo(ctx);
+        const { user, text } = parseDemoLine(body, demo.viewers);
+        const id = demo.say(account.login, user, text);
+        return { status: 200 as const, data: { id } };
+      },
+      {
+        body: t.Unknown({ description: '{"text": "!followage", "user": "viewer_anna"}' }),
+        detail: detail("Demo mode only: type a line in the simulated chat as a viewer"),
       },
     );
 }

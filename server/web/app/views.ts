@@ -2,9 +2,17 @@
 // import it here and list it.
 import type { View } from "./view.ts";
 import { botSetupView } from "./views/bot-setup.ts";
+import { chatView } from "./views/chat.ts";
 import { commandsView } from "./views/commands.ts";
 import { overlaysView } from "./views/overlays.ts";
 import { overviewView } from "./views/overview.ts";
 import { securityView } from "./views/security.ts";
 
-export const VIEWS: readonly View[] = [overviewView, commandsView, botSetupView, overlaysView, securityView];
+export const VIEWS: readonly View[] = [
+  overviewView,
+  commandsView,
+  chatView,
+  botSetupView,
+  overlaysView,
+  securityView,
+];

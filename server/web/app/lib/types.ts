@@ -48,6 +48,8 @@ export interface CommandInfo {
   command: string;
   enabled: boolean;
   cooldownSeconds: number;
+  /** Extra chat triggers (native chat), without "!". */
+  aliases: string[];
   options: Record<string, unknown>;
   description: string;
   defaults: Record<string, unknown>;
@@ -58,4 +60,25 @@ export interface OverlayInfo {
   version?: number;
   overlay_url: string | null;
   connections: number;
+}
+
+export interface ChatInfo {
+  enabled: boolean;
+  state: "off" | "needs_consent" | "connecting" | "connected" | "error";
+  since: string | null;
+  reason: string | null;
+  consentUrl: string | null;
+  scope: string;
+}
+
+export interface DemoChatInfo {
+  viewers: string[];
+  lines: {
+    id: string;
+    at: string;
+    user: string;
+    text: string;
+    fromCuebot: boolean;
+    replyTo: string | null;
+  }[];
 }

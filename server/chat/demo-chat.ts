@@ -1,0 +1,22 @@
+/**
+ * The simulated chat of `serve --demo`, as the dashboard's demo chat panel uses it: the visitor types
+ * as a viewer of the demo channel and sees cuebot's reply arrive (server/demo.ts adapts the simulator).
+ */
+export interface DemoChatLine {
+  id: string;
+  /** ISO-8601. */
+  at: string;
+  user: string;
+  text: string;
+  /** The line was sent by cuebot (through Send Chat Message). */
+  fromCuebot: boolean;
+  /** The message this one replies to, if any. */
+  replyTo: string | null;
+}
+
+export interface DemoChat {
+  /** Viewers the visitor may speak as. */
+  viewers: readonly string[];
+  say(channel: string, user: string, text: string): string;
+  lines(channel: string): DemoChatLine[];
+}
