@@ -1,4 +1,5 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
+import { REGIONS } from "../game/client.ts";
 import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
 
 /**
@@ -38,6 +39,23 @@ const RouletteOptions = T.Object(
 
 const NoOptions = T.Object({}, { additionalProperties: false });
 
+/** The player a game command reports on, set once by the streamer; an empty name means "not set yet". */
+const playerFields = {
+  region: T.Union(
+    REGIONS.map((r) => T.Literal(r)),
+    { description: REGIONS.join(", ") },
+  ),
+  name: T.String({ maxLength: 16 }),
+  tag: T.String({ maxLength: 5 }),
+};
+const PlayerOptions = T.Object(playerFields, { additionalProperties: false });
+/** With the record's detail level: 1, 2 or 3 as the game API's `type`. */
+const TypedPlayerOptions = T.Object(
+  { ...playerFields, type: T.Integer({ minimum: 1, maximum: 3 }) },
+  { additionalProperties: false },
+);
+const NO_PLAYER = { region: "na", name: "", tag: "" } as const;
+
 export const COMMANDS = {
   followage: {
     description: "How long a viewer has followed the channel",
@@ -75,6 +93,30 @@ export const COMMANDS = {
   pick: { description: "Picks a random viewer from chat", options: NoOptions, defaults: {}, aliases: [] },
   dice: { description: "Rolls dice", options: NoOptions, defaults: {}, aliases: ["roll"] },
   coinflip: { description: "Flips a coin", options: NoOptions, defaults: {}, aliases: ["flip"] },
+  rank: {
+    description: "The streamer's game rank (set the player once here)",
+    options: TypedPlayerOptions,
+    defaults: { ...NO_PLAYER, type: 2 },
+    aliases: [],
+  },
+  lastmatch: {
+    description: "The streamer's last competitive match",
+    options: PlayerOptions,
+    defaults: { ...NO_PLAYER },
+    aliases: ["lastgame"],
+  },
+  today: {
+    description: "The streamer's competitive session over the last 24 hours",
+    options: TypedPlayerOptions,
+    defaults: { ...NO_PLAYER, type: 2 },
+    aliases: [],
+  },
+  stats: {
+    description: "The streamer's statistics over the last 10 competitive matches",
+    options: TypedPlayerOptions,
+    defaults: { ...NO_PLAYER, type: 3 },
+    aliases: [],
+  },
 } as const satisfies Record<
   string,
   { description: string; options: TSchema; defaults: object; aliases: readonly string[] }
@@ -87,6 +129,15 @@ export const MAX_ALIASES = 10;
 export type CommandName = keyof typeof COMMANDS;
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
+
+/** The commands that report on the streamer's game player (the game API, from chat). */
+export const GAME_COMMANDS = [
+  "rank",
+  "lastmatch",
+  "today",
+  "stats",
+] as const satisfies readonly CommandName[];
+export type GameCommandName = (typeof GAME_COMMANDS)[number];
 
 export function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);

@@ -8,6 +8,7 @@ import type { ChatCaller } from "./chat-input.ts";
 import { createClip } from "./clip.ts";
 import { DEFAULT_PRECISION } from "./duration.ts";
 import { followage } from "./followage.ts";
+import { gameCommand } from "./game-commands.ts";
 import { roulette } from "./roulette.ts";
 import { type CommandReply, runCommand } from "./runner.ts";
 import type { CommandSettings, SettingsPatch } from "./settings.ts";
@@ -66,6 +67,10 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     }),
   coinflip: (ctx, _account, input) =>
     coinflip(ctx, param(input, "user") ?? input.caller.displayName ?? input.caller.user),
+  rank: (ctx, account, _input, settings) => gameCommand(ctx, account, "rank", settings.options),
+  lastmatch: (ctx, account, _input, settings) => gameCommand(ctx, account, "lastmatch", settings.options),
+  today: (ctx, account, _input, settings) => gameCommand(ctx, account, "today", settings.options),
+  stats: (ctx, account, _input, settings) => gameCommand(ctx, account, "stats", settings.options),
 };
 
 /** Runs one chat command for the key owner's channel, through the shared steps (enabled, cooldown, events). */

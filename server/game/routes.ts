@@ -8,15 +8,8 @@ import { requestInfo } from "../http/request-info.ts";
 import { isUnreplacedTemplate } from "../http/text-mode.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import { REGIONS, type Region } from "./client.ts";
-import { lastMatchSummary } from "./derive.ts";
-import {
-  formatLastMatch,
-  formatRank,
-  formatStats,
-  formatToday,
-  type GameType,
-  type PlayerIdentity,
-} from "./format.ts";
+import type { GameType } from "./format.ts";
+import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
 import type { PlayerQuery } from "./service.ts";
 
 /**
@@ -115,10 +108,6 @@ function reply<T extends object>(data: T, stale: boolean) {
   return { status: 200 as const, data: stale ? { ...data, stale: true as const } : data };
 }
 
-function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: string }): PlayerIdentity {
-  return { name: account.name, tag: account.tag, region: q.region, puuid: account.puuid };
-}
-
 function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
@@ -182,15 +171,8 @@ export function gameRoutes(ctx: Context) {
         async ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "rank");
           const type = parseType(query.type);
-          const { value, stale } = await ctx.game.rank(q, cacheTtlMs);
-          const { account, rank } = value;
-          const who = {
-            ...identity(q, account),
-            account_level: account.account_level,
-            card: account.card,
-            last_update: account.last_update,
-          };
-          return reply(formatRank(who, rank, type), stale);
+          const { data, stale } = await rankRecord(ctx, q, type, cacheTtlMs);
+          return reply(data, stale);
         },
         {
           query: typeQuery(
@@ -207,8 +189,8 @@ export function gameRoutes(ctx: Context) {
         "/match/last/:region/:name/:tag",
         async ({ params, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "match/last");
-          const { value, stale } = await ctx.game.lastMatch(q, cacheTtlMs);
-          return reply(formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)), stale);
+          const { data, stale } = await lastMatchRecord(ctx, q, cacheTtlMs);
+          return reply(data, stale);
         },
         {
           query: plainQuery,
@@ -226,8 +208,8 @@ export function gameRoutes(ctx: Context) {
         async ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "today");
           const type = parseType(query.type);
-          const { value, stale } = await ctx.game.today(q, cacheTtlMs);
-          return reply(formatToday(identity(q, value.account), value.today, type), stale);
+          const { data, stale } = await todayRecord(ctx, q, type, cacheTtlMs);
+          return reply(data, stale);
         },
         {
           query: typeQuery("1 wins/losses/draws and RR, 2 plus matches played, 3 plus winrate"),
@@ -245,8 +227,8 @@ export function gameRoutes(ctx: Context) {
         async ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "stats");
           const type = parseType(query.type);
-          const { value, stale } = await ctx.game.stats(q, cacheTtlMs);
-          return reply(formatStats(identity(q, value.account), value.stats, type), stale);
+          const { data, stale } = await statsRecord(ctx, q, type, cacheTtlMs);
+          return reply(data, stale);
         },
         {
           query: typeQuery("1 short text, 2 a sentence, 3 compact (`60% WR | Jett | HS 24.5%`)"),

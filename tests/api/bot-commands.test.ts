@@ -284,6 +284,10 @@ describe("per-channel settings, cooldowns and events", () => {
       "pick",
       "dice",
       "coinflip",
+      "rank",
+      "lastmatch",
+      "today",
+      "stats",
     ]);
     expect(list.data.every((c) => c.cooldownSeconds === 0)).toBe(true);
   });

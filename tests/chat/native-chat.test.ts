@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readChatSettings } from "../../db/chat.ts";
 import { updateCommandSettings } from "../../server/bot/settings.ts";
+import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
 
 let h: ChatHarness;
@@ -281,5 +282,57 @@ describe("native chat: sending holds Twitch's limits", () => {
       { command: "coinflip", outcome: "ok" },
       { command: "coinflip", outcome: "reply_dropped:msg_rejected" },
     ]);
+  });
+});
+
+describe("native chat: game commands for the streamer's player", () => {
+  let game: GameSimulator;
+  afterEach(async () => {
+    await game.stop();
+  });
+
+  test("!rank, !today, !stats and !lastmatch answer the game API's chat line; unset, they say how to set it", async () => {
+    game = startGameSimulator({ anchor: "request" });
+    h = startChatHarness({
+      configure: (config) => {
+        config.game.apiUrl = game.url;
+        config.game.apiKey = game.apiKey;
+      },
+    });
+    h.startChat();
+    await connected();
+    const ask = async (text: string) => {
+      const reply = await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text }));
+      expect(reply).not.toBeNull();
+      return reply!.text;
+    };
+    expect(await ask("!rank")).toBe(
+      "The streamer has not set the player for !rank yet (dashboard → Commands → !rank).",
+    );
+    for (const command of ["rank", "lastmatch", "today", "stats"] as const) {
+      updateCommandSettings(h.ctx, h.account.id, command, {
+        options: { region: "eu", name: "Kestrel", tag: "EUW" },
+      });
+    }
+    const api = async (path: string) =>
+      ((await (await h.request(`/api/game/${path}`)).json()) as { data: { text: string } }).data.text;
+    expect(await ask("!rank")).toBe(await api("rank/eu/Kestrel/EUW?type=2"));
+    expect(await ask("!today")).toBe(await api("today/eu/Kestrel/EUW?type=2"));
+    expect(await ask("!stats")).toBe(await api("stats/eu/Kestrel/EUW?type=3"));
+    expect(await ask("!lastgame")).toBe(await api("match/last/eu/Kestrel/EUW"));
+  });
+
+  test("a bad player setting is refused naming the field, and nothing is stored", () => {
+    game = startGameSimulator();
+    h = startChatHarness();
+    expect(() => updateCommandSettings(h.ctx, h.account.id, "rank", { options: { region: "mars" } })).toThrow(
+      'The option "region" of rank is not valid',
+    );
+    expect(() => updateCommandSettings(h.ctx, h.account.id, "rank", { options: { type: 4 } })).toThrow(
+      'The option "type" of rank is not valid',
+    );
+    expect(() =>
+      updateCommandSettings(h.ctx, h.account.id, "stats", { options: { name: "x".repeat(17) } }),
+    ).toThrow('The option "name" of stats is not valid');
   });
 });

@@ -4,6 +4,7 @@ import { startNativeChat } from "../../server/chat/manager.ts";
 import type { ChatRuntime } from "../../server/chat/runtime.ts";
 import { READ_CHAT_SCOPE } from "../../server/chat/runtime.ts";
 import { systemClock } from "../../server/clock.ts";
+import type { Config } from "../../server/config.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import type { SimSendAttempt } from "../../server/sim/chat.ts";
@@ -37,11 +38,12 @@ export async function waitFor<T>(check: () => T | null | undefined | false, ms =
 }
 
 /** cuebotdemo's account wired to a Twitch simulator (Helix, IdP and EventSub) on loopback, real clock. */
-export function startChatHarness(): ChatHarness {
+export function startChatHarness(options: { configure?: (config: Config) => void } = {}): ChatHarness {
   const sim = startTwitchSimulator({ world: seedWorld(Date.now()), eventsubSecondMs: CHAT_SECOND_MS });
   const t = createTestContext({
     clock: systemClock,
     configure: (config) => {
+      options.configure?.(config);
       config.twitch.authUrl = sim.authUrl;
       config.twitch.apiUrl = sim.helixUrl;
       config.twitch.eventsubUrl = sim.eventsubUrl;

@@ -237,6 +237,64 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
       protectSubscribers: protect.checked,
     });
   }
+  if ("region" in info.defaults) {
+    // A game command: the streamer's player, set once (the game API's region, name and tag).
+    const listId = uid("regions");
+    const region = h("input", {
+      type: "text",
+      value: String(info.options.region ?? ""),
+      list: listId,
+      required: true,
+      maxlength: 5,
+      autocomplete: "off",
+    });
+    const name = h("input", {
+      type: "text",
+      value: String(info.options.name ?? ""),
+      maxlength: 16,
+      autocomplete: "off",
+    });
+    const tag = h("input", {
+      type: "text",
+      value: String(info.options.tag ?? ""),
+      maxlength: 5,
+      autocomplete: "off",
+    });
+    const type = "type" in info.defaults ? numberInput(Number(info.options.type), 1, 3) : null;
+    parts.push(
+      h(
+        "datalist",
+        { id: listId },
+        ["na", "eu", "ap", "kr", "latam", "br"].map((r) => h("option", { value: r })),
+      ),
+      h(
+        "div",
+        { class: "field-row" },
+        field("options.name", "Player name", name, fields),
+        field(
+          "options.tag",
+          "Tag",
+          tag,
+          fields,
+          document.createTextNode(demo ? "demo: Kestrel #EUW in eu" : "after the #"),
+        ),
+        field(
+          "options.region",
+          "Region",
+          region,
+          fields,
+          document.createTextNode("na, eu, ap, kr, latam or br"),
+        ),
+      ),
+    );
+    if (type) parts.push(field("options.type", "Detail (1–3, as the game API's type)", type, fields));
+    options = () => ({
+      region: region.value.trim().toLowerCase(),
+      name: name.value.trim(),
+      tag: tag.value.trim(),
+      ...(type ? { type: type.valueAsNumber } : {}),
+    });
+  }
   const hasOptions = Object.keys(info.defaults).length > 0;
   const settings = () => ({
     enabled: enabled.checked,
