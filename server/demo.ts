@@ -40,7 +40,7 @@ export function startDemo(config: Config): DemoEnvironment {
     twitch,
     game,
     chat: {
-      viewers: ["viewer_anna", "viewer_bob", "otherstreamer"],
+      viewers: ["viewer_anna", "modbob", "subdave", "lurker_eve"],
       say: (channel, user, text) => twitch.chat.say({ channel, user, text }),
       lines: (channel) =>
         twitch.chat.lines(channel).map((l) => ({

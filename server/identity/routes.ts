@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
-import { writeChatEnabled } from "../../db/chat.ts";
+import type { Account } from "../../db/accounts.ts";
+import { storeChatBot, writeChatEnabled } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { BOT_LINK_SCOPES } from "../chat/bot-account.ts";
 import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
 import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
@@ -8,9 +10,9 @@ import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { HelixError } from "../twitch/helix-client.ts";
+import { HelixError, type HelixUser } from "../twitch/helix-client.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
-import { BASE_SCOPES, IdentityProviderError, newOAuthState } from "./idp-client.ts";
+import { BASE_SCOPES, IdentityProviderError, newOAuthState, type ProviderTokenSet } from "./idp-client.ts";
 import { completeLogin, normalizeTimezone } from "./login.ts";
 import { clearSessionCookie, isSecureOrigin, sessionCookie } from "./session-auth.ts";
 import { endSession, SESSION_COOKIE } from "./sessions.ts";
@@ -91,49 +93,140 @@ function loginResult(ctx: Context, status: number, title: string, message: strin
   return response;
 }
 
+interface AuthorizationRequest {
+  /** This route, to move to the public host name first. */
+  path: string;
+  scopes: string[];
+  forceVerify: boolean;
+  /** What the callback finishes: a login, the chat re-consent, or linking a bot account. */
+  purpose: "login" | "chat" | "bot";
+}
+
+/** Redirects to the identity provider with a fresh state bound to this browser (CONTRACT §4). */
+function startAuthorization(ctx: Context, request: Request, wanted: AuthorizationRequest): Response {
+  const idp = ctx.identityProvider;
+  if (!idp) return loginNotConfigured(request);
+  const url = new URL(request.url);
+  // The state cookie must be set on the host the provider sends the browser back to: a login
+  // begun at http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first.
+  const publicHost = new URL(ctx.publicUrl).host;
+  const host = request.headers.get("host");
+  if (host && host.toLowerCase() !== publicHost.toLowerCase()) {
+    return new Response(null, {
+      status: 302,
+      headers: { location: `${ctx.publicUrl}${wanted.path}${url.search}`, "cache-control": "no-store" },
+    });
+  }
+  const state = newOAuthState();
+  const location = idp.authorizationUrl({
+    redirectUri: redirectUri(ctx),
+    state,
+    scopes: wanted.scopes,
+    forceVerify: wanted.forceVerify,
+  });
+  const response = new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+  const timezone = normalizeTimezone(url.searchParams.get("tz"));
+  for (const cookie of loginCookies(ctx, state, timezone, wanted.purpose)) {
+    response.headers.append("set-cookie", cookie);
+  }
+  return response;
+}
+
+/** The callback of a bot-account login: store the bot for the logged-in streamer; no account, no session. */
+function linkBot(ctx: Context, request: Request, user: HelixUser, tokens: ProviderTokenSet): Response {
+  let account: Account;
+  try {
+    account = authenticatePanel(ctx, request, { headers: {} }).account;
+  } catch {
+    return loginResult(
+      ctx,
+      401,
+      "Log in first",
+      "Log in to cuebot as the streamer, then link the bot account again.",
+    );
+  }
+  if (user.id === account.twitchUserId) {
+    return loginResult(
+      ctx,
+      400,
+      "That is your own account",
+      "Twitch logged in as your streamer account, which already speaks for cuebot by default. To link a separate bot, log in to Twitch as the bot account (a private window helps), then link again.",
+    );
+  }
+  const now = ctx.clock.now();
+  storeChatBot(
+    ctx.db,
+    ctx.secrets,
+    account.id,
+    {
+      twitchUserId: user.id,
+      login: user.login,
+      displayName: user.display_name || user.login,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      scopes: tokens.scopes,
+      expiresAt: now + tokens.expiresIn * 1000,
+      needsReauth: false,
+    },
+    now,
+  );
+  ctx.log.info("a chat bot account was linked", { login: account.login, bot: user.login });
+  ctx.chat.sync(account.id);
+  const response = new Response(null, {
+    status: 302,
+    headers: { location: "/dashboard#/chat", "cache-control": "no-store" },
+  });
+  for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
 export function authRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.auth-routes" })
     .get(
       "/auth/login",
       ({ request }) => {
-        const idp = ctx.identityProvider;
-        if (!idp) return loginNotConfigured(request);
         const url = new URL(request.url);
-        // The state cookie must be set on the host the provider sends the browser back to: a login
-        // begun at http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first.
-        const publicHost = new URL(ctx.publicUrl).host;
-        const host = request.headers.get("host");
-        if (host && host.toLowerCase() !== publicHost.toLowerCase()) {
-          return new Response(null, {
-            status: 302,
-            headers: { location: `${ctx.publicUrl}/auth/login${url.search}`, "cache-control": "no-store" },
-          });
-        }
-        const state = newOAuthState();
         const chatConsent = url.searchParams.get("consent") === "chat";
-        const location = idp.authorizationUrl({
-          redirectUri: redirectUri(ctx),
-          state,
+        return startAuthorization(ctx, request, {
+          path: "/auth/login",
           scopes: chatConsent ? chatConsentScopes(ctx, request) : loginScopes(ctx.config.twitch.extraScopes),
           // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
           forceVerify: chatConsent || url.searchParams.get("switch") === "1",
+          purpose: chatConsent ? "chat" : "login",
         });
-        const response = new Response(null, {
-          status: 302,
-          headers: { location, "cache-control": "no-store" },
-        });
-        const purpose = chatConsent ? "chat" : "login";
-        for (const cookie of loginCookies(
-          ctx,
-          state,
-          normalizeTimezone(url.searchParams.get("tz")),
-          purpose,
-        )) {
-          response.headers.append("set-cookie", cookie);
-        }
-        return response;
       },
       { detail: { summary: "Start the Twitch login (redirects to the identity provider)", tags: ["auth"] } },
+    )
+    .get(
+      "/auth/chat-bot",
+      ({ request }) => {
+        // Only a logged-in streamer links a bot to their channel.
+        try {
+          authenticatePanel(ctx, request, { headers: {} });
+        } catch {
+          return messagePage(
+            {
+              title: "Log in first",
+              message: "Log in to cuebot as the streamer, then link the bot account from the Chat page.",
+              action: { href: "/", label: "Back to cuebot" },
+            },
+            401,
+          );
+        }
+        return startAuthorization(ctx, request, {
+          path: "/auth/chat-bot",
+          scopes: [...BOT_LINK_SCOPES],
+          // The browser is usually logged in to Twitch as the streamer: let them switch accounts.
+          forceVerify: true,
+          purpose: "bot",
+        });
+      },
+      {
+        detail: {
+          summary: "Link a separate bot account for native chat (a login as that account; needs a session)",
+          tags: ["auth"],
+        },
+      },
     )
     .get(
       "/auth/callback",
@@ -205,6 +298,7 @@ export function authRoutes(ctx: Context) {
             "Twitch did not say who logged in; nothing was changed. Please try again.",
           );
 
+        if (readCookie(request, PURPOSE_COOKIE) === "bot") return linkBot(ctx, request, user, tokens);
         const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));
         const login = completeLogin(ctx, user, tokens, timezone, request.headers.get("user-agent") ?? "");
         ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {

@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
-import { writeChatEnabled } from "../../db/chat.ts";
+import type { Account } from "../../db/accounts.ts";
+import { loadChatBot, writeChatEnabled } from "../../db/chat.ts";
+import { botStanding, unlinkBot } from "../chat/bot-account.ts";
 import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
 import type { Context } from "../context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
@@ -9,16 +11,25 @@ import { authenticatePanel } from "./guard.ts";
 /** Where the re-consent login that adds `user:read:chat` starts (identity/routes.ts). */
 export const CHAT_CONSENT_URL = "/auth/login?consent=chat";
 
-/** The panel's view of native chat (CONTRACT §6: `data: {enabled, state, since, reason, consentUrl}`). */
-export function chatPanelData(ctx: Context, accountId: number) {
-  const status = ctx.chat.status(accountId);
+/** Where linking a separate bot account starts (identity/routes.ts). */
+export const BOT_LINK_URL = "/auth/chat-bot";
+
+/**
+ * The panel's view of native chat (CONTRACT §6: `data: {enabled, state, since, reason, consentUrl}`),
+ * plus who speaks: the linked bot account with its standing in the channel, or null (the streamer).
+ */
+export async function chatPanelData(ctx: Context, account: Account) {
+  const status = ctx.chat.status(account.id);
+  const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
   return {
     enabled: status.enabled,
     state: status.state,
     since: status.since === null ? null : new Date(status.since).toISOString(),
     reason: status.reason,
-    consentUrl: status.state === "needs_consent" ? CHAT_CONSENT_URL : null,
+    consentUrl: status.state === "needs_consent" && !bot ? CHAT_CONSENT_URL : null,
     scope: READ_CHAT_SCOPE,
+    bot: bot ? { ...(await botStanding(ctx, account, bot)), needsReauth: bot.needsReauth } : null,
+    botLinkUrl: BOT_LINK_URL,
   };
 }
 
@@ -67,7 +78,10 @@ export function chatPanelRoutes(ctx: Context) {
     .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
     .get(
       "/chat",
-      ({ principal: { account } }) => ({ status: 200 as const, data: chatPanelData(ctx, account.id) }),
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: await chatPanelData(ctx, account),
+      }),
       {
         detail: detail(
           "Native chat: whether cuebot answers commands in this channel's chat itself, and its connection state",
@@ -76,17 +90,30 @@ export function chatPanelRoutes(ctx: Context) {
     )
     .put(
       "/chat",
-      ({ principal: { account }, body }) => {
+      async ({ principal: { account }, body }) => {
         const enabled = parseSwitch(body);
         writeChatEnabled(ctx.db, account.id, enabled, ctx.clock.now());
         ctx.chat.sync(account.id);
-        return { status: 200 as const, data: chatPanelData(ctx, account.id) };
+        return { status: 200 as const, data: await chatPanelData(ctx, account) };
       },
       {
         body: t.Unknown({
           description: '{"enabled": true} turns native chat on (it may then need consent), false off',
         }),
         detail: detail("Turn native chat on or off"),
+      },
+    )
+    .delete(
+      "/chat/bot",
+      async ({ principal: { account } }) => {
+        if (!(await unlinkBot(ctx, account)))
+          throw notFound("No bot account is linked; cuebot speaks as you.");
+        return { status: 200 as const, data: await chatPanelData(ctx, account) };
+      },
+      {
+        detail: detail(
+          "Unlink the bot account: cuebot speaks as the streamer again (the bot's grant is revoked)",
+        ),
       },
     )
     .get(

@@ -782,6 +782,30 @@ export function createHelixRoutes(env: HelixEnvironment): Map<string, HelixRoute
     handle: (call) => roleList(call, world.moderators),
   });
 
+  // Get Moderated Channels: the channels where the token's user is a moderator (a linked chat bot
+  // asks it, with user:read:moderated_channels, to tell whether it may send at the privileged pace).
+  route("GET /moderation/channels", {
+    userToken: true,
+    scopes: ["user:read:moderated_channels"],
+    handle(call) {
+      const userId = call.query.get("user_id");
+      if (!userId) return missing("user_id");
+      if (userId !== call.caller.userId) {
+        return helixError(
+          400,
+          "The ID in user_id must match the user ID found in the request's OAuth token.",
+        );
+      }
+      const data = [...world.moderators]
+        .filter(([, ids]) => ids.includes(userId))
+        .map(([broadcasterId]) => {
+          const b = userRef(broadcasterId);
+          return { broadcaster_id: b.id, broadcaster_login: b.login, broadcaster_name: b.name };
+        });
+      return json(200, { data, pagination: {} });
+    },
+  });
+
   // §2.11 Get VIPs: broadcaster only (twitch-cli does not check, reference §3.4).
   route("GET /channels/vips", {
     userToken: true,

@@ -336,6 +336,22 @@ export class HelixApi {
     return ids;
   }
 
+  /** Get Moderated Channels: the broadcaster ids where the token's user (`userId`) is a moderator. */
+  async moderatedChannelIds(token: string, userId: string): Promise<Set<string>> {
+    const ids = new Set<string>();
+    let after: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const body = await this.client.call<HelixPage<{ broadcaster_id: string }>>("/moderation/channels", {
+        token,
+        query: { user_id: userId, first: 100, after },
+      });
+      for (const item of body.data) ids.add(item.broadcaster_id);
+      after = body.pagination?.cursor;
+      if (!after || body.data.length === 0) break;
+    }
+    return ids;
+  }
+
   moderatorIds(token: string, broadcasterId: string): Promise<Set<string>> {
     return this.#allUserIds("/moderation/moderators", token, broadcasterId);
   }

@@ -17,6 +17,13 @@ interface ChatData {
   since: string | null;
   reason: string | null;
   consentUrl: string | null;
+  bot: {
+    login: string;
+    displayName: string;
+    moderator: boolean | null;
+    vip: boolean | null;
+    note: string;
+  } | null;
 }
 
 const chat = async () => ((await (await h.panel("/api/dashboard/chat")).json()) as { data: ChatData }).data;
@@ -46,6 +53,8 @@ describe("GET/PUT /api/dashboard/chat", () => {
       reason: null,
       consentUrl: null,
       scope: "user:read:chat",
+      bot: null,
+      botLinkUrl: "/auth/chat-bot",
     } as ChatData);
     const on = await put('{"enabled": true}');
     expect(on.status).toBe(200);
@@ -129,5 +138,71 @@ describe("GET/PUT /api/dashboard/chat", () => {
       headers: { "content-type": "application/json", origin: h.origin },
     });
     expect(res.status).toBe(401);
+  });
+});
+
+/** The bot-link dance: /auth/chat-bot → the provider (logging in as `as`) → the callback, with the session. */
+async function linkBot(as: string): Promise<Response> {
+  h.sim.knobs.autoApproveAs = as;
+  const start = await h.request("/auth/chat-bot", { headers: { cookie: h.cookie } });
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.get("location")!);
+  expect(authorize.searchParams.get("force_verify")).toBe("true");
+  expect(authorize.searchParams.get("scope")!.split(" ").sort()).toEqual([
+    "user:read:chat",
+    "user:read:moderated_channels",
+    "user:write:chat",
+  ]);
+  const atProvider = await fetch(authorize, { redirect: "manual" });
+  const callback = new URL(atProvider.headers.get("location")!);
+  return h.request(`${callback.pathname}${callback.search}`, {
+    headers: { cookie: `${cookieHeader(start.headers.getSetCookie())}; ${h.cookie}` },
+  });
+}
+
+describe("a separate bot account", () => {
+  test("linking stores the bot (never as a cuebot account or session) and shows whether it moderates", async () => {
+    h = await startBotHarness();
+    const done = await linkBot("modbob");
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/dashboard#/chat");
+    expect(done.headers.getSetCookie().some((c) => c.startsWith("app_sess="))).toBe(false);
+    expect(h.ctx.database.sqlite.query("SELECT login FROM accounts").all()).toEqual([
+      { login: "cuebotdemo" },
+    ]);
+    const data = await chat();
+    expect(data.bot).toMatchObject({ login: "modbob", displayName: "ModBob", moderator: true });
+    expect(data.bot!.note).toContain("moderator in your channel");
+  });
+
+  test("a bot that is neither moderator nor VIP: the note says what Twitch holds it to", async () => {
+    h = await startBotHarness();
+    await linkBot("subdave");
+    const data = await chat();
+    expect(data.bot).toMatchObject({ login: "subdave", moderator: false, vip: false });
+    expect(data.bot!.note).toContain("20 messages per 30 seconds");
+  });
+
+  test("the streamer's own account is refused as a bot; without a session the link does not start", async () => {
+    h = await startBotHarness();
+    const own = await linkBot("cuebotdemo");
+    expect(own.status).toBe(400);
+    expect(await own.text()).toContain("That is your own account");
+    expect((await chat()).bot).toBeNull();
+    expect((await h.request("/auth/chat-bot")).status).toBe(401);
+  });
+
+  test("unlinking revokes the bot's grant and cuebot speaks as the streamer again; a second unlink is 404", async () => {
+    h = await startBotHarness();
+    await linkBot("modbob");
+    const token = h.ctx.database.sqlite.query("SELECT access_token_encrypted AS t FROM chat_bots").get() as {
+      t: string;
+    };
+    expect(token.t).toStartWith("v1.");
+    const res = await h.panel("/api/dashboard/chat/bot", { method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: ChatData }).data.bot).toBeNull();
+    expect(h.ctx.database.sqlite.query("SELECT count(*) AS n FROM chat_bots").get()).toEqual({ n: 0 });
+    expect((await h.panel("/api/dashboard/chat/bot", { method: "DELETE" })).status).toBe(404);
   });
 });

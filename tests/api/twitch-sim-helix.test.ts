@@ -88,6 +88,7 @@ describe("conventions shared by every endpoint", () => {
         "GET /clips",
         "GET /eventsub/subscriptions",
         "GET /moderation/banned",
+        "GET /moderation/channels",
         "GET /moderation/moderators",
         "GET /streams",
         "GET /subscriptions",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readChatSettings } from "../../db/chat.ts";
+import { readChatSettings, storeChatBot } from "../../db/chat.ts";
 import { updateCommandSettings } from "../../server/bot/settings.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
@@ -138,6 +138,66 @@ describe("native chat: from a chat line to the reply", () => {
     expect(await h.replyTo(last)).not.toBeNull();
     expect(h.sim.chat.sent().filter((s) => s.replyParentMessageId === id)).toHaveLength(1);
     expect(await h.replyTo(stale, 50)).toBeNull();
+  });
+});
+
+describe("native chat: a separate bot account speaks", () => {
+  test("the bot's token reads (user_id = bot) and sends (sender_id = bot); the streamer's grant needs no chat scope", async () => {
+    h = startChatHarness();
+    const scopes = ["user:read:chat", "user:write:chat", "user:read:moderated_channels"];
+    const issued = h.sim.issueUserToken("modbob", scopes);
+    storeChatBot(
+      h.ctx.db,
+      h.ctx.secrets,
+      h.account.id,
+      {
+        twitchUserId: "100004",
+        login: "modbob",
+        displayName: "ModBob",
+        ...issued,
+        scopes,
+        expiresAt: Date.now() + 3_600_000,
+        needsReauth: false,
+      },
+      Date.now(),
+    );
+    h.startChat({ scopes: ["user:read:email"] });
+    expect(await connected()).toBe(true);
+    expect(h.sim.chat.subscriptions()[0]!.condition).toEqual({
+      broadcaster_user_id: "100001",
+      user_id: "100004",
+    });
+    const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    const reply = await h.replyTo(id);
+    expect(reply).toMatchObject({ senderId: "100004", broadcasterId: "100001" });
+    // The bot's own lines are never answered either.
+    const own = h.sim.chat.say({ channel: "cuebotdemo", user: "modbob", text: "!coinflip" });
+    expect(await h.replyTo(own, 100)).toBeNull();
+  });
+
+  test("a bot whose grant is revoked ends in needs_consent asking to link it again", async () => {
+    h = startChatHarness();
+    const scopes = ["user:read:chat", "user:write:chat"];
+    const issued = h.sim.issueUserToken("modbob", scopes);
+    storeChatBot(
+      h.ctx.db,
+      h.ctx.secrets,
+      h.account.id,
+      {
+        twitchUserId: "100004",
+        login: "modbob",
+        displayName: "ModBob",
+        ...issued,
+        scopes,
+        expiresAt: 0,
+        needsReauth: false,
+      },
+      Date.now(),
+    );
+    h.sim.knobs.failRefresh = true;
+    h.startChat();
+    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
+    expect(h.ctx.chat.status(h.account.id).reason).toContain("modbob");
   });
 });
 

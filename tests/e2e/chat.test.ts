@@ -82,6 +82,8 @@ describe.skipIf(!haveChromium)("native chat in demo mode (a real browser)", () =
       await page.screenshot({ path: screenshotPath("chat-1280"), fullPage: true });
       await page.setViewportSize({ width: 360, height: 740 });
       expect(await horizontalOverflow(page)).toBe(0);
+      expect(await page.locator("#demo-chat-log").textContent()).toContain("!toss");
+      await page.locator("#demo-chat-log").screenshot({ path: screenshotPath("chat-log-360") });
       await page.screenshot({ path: screenshotPath("chat-360"), fullPage: true });
       await page.emulateMedia({ colorScheme: "dark" });
       expect(await axeViolations(page)).toEqual([]);

@@ -69,6 +69,16 @@ export interface ChatInfo {
   reason: string | null;
   consentUrl: string | null;
   scope: string;
+  /** The linked bot account that reads and speaks, or null: the streamer's own account speaks. */
+  bot: {
+    login: string;
+    displayName: string;
+    moderator: boolean | null;
+    vip: boolean | null;
+    note: string;
+    needsReauth: boolean;
+  } | null;
+  botLinkUrl: string;
 }
 
 export interface DemoChatInfo {

@@ -2,6 +2,7 @@
 // connection state, the re-consent it may need, the triggers each command answers to (editable
 // aliases), how it sits beside another bot, and in demo mode a simulated chat to try it in.
 import { errorMessage, getData, sendData } from "../lib/api.ts";
+import { confirmDialog } from "../lib/dialog.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import { dateTime, time } from "../lib/format.ts";
 import { announce, load } from "../lib/states.ts";
@@ -74,6 +75,87 @@ function stateCard(info: ChatInfo, onChange: (info: ChatInfo) => void): HTMLElem
           ),
         )
       : null,
+    status,
+  );
+}
+
+function speakerCard(info: ChatInfo, onChange: (info: ChatInfo) => void): HTMLElement {
+  const headingId = uid("speaker");
+  const status = h("p", { role: "status", class: "save-status" });
+  const unlink = async () => {
+    const ok = await confirmDialog({
+      title: "Unlink the bot account?",
+      message: `cuebot will speak as you again, and ${info.bot?.displayName ?? "the bot"}'s permission is withdrawn at Twitch.`,
+      confirmLabel: "Unlink",
+    });
+    if (!ok) return;
+    try {
+      onChange(await sendData<ChatInfo>("DELETE", "/api/dashboard/chat/bot"));
+      announce("The bot account was unlinked.");
+    } catch (error) {
+      fill(status, h("span", { class: "error-text" }, errorMessage(error)));
+    }
+  };
+  const bot = info.bot;
+  const standing = bot
+    ? bot.moderator
+      ? "moderator"
+      : bot.vip
+        ? "VIP"
+        : bot.moderator === false
+          ? "not a moderator"
+          : "standing unknown"
+    : "";
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": headingId },
+    h("h2", { id: headingId }, "Who speaks"),
+    bot
+      ? h(
+          "div",
+          {},
+          h(
+            "p",
+            { id: "chat-speaker" },
+            "Your bot account ",
+            h("strong", {}, bot.displayName),
+            " reads and answers (",
+            standing,
+            ").",
+          ),
+          h("p", { class: bot.moderator || bot.vip ? "muted" : "notice", id: "chat-bot-note" }, bot.note),
+          bot.needsReauth
+            ? h("p", {}, h("a", { class: "button", href: info.botLinkUrl }, "Link the bot account again"))
+            : null,
+          h(
+            "button",
+            { type: "button", class: "secondary", id: "chat-unlink-bot", onclick: () => void unlink() },
+            "Unlink",
+          ),
+        )
+      : h(
+          "div",
+          {},
+          h(
+            "p",
+            { id: "chat-speaker" },
+            "You: replies appear under your own name, at the broadcaster's pace (100 messages per 30 seconds).",
+          ),
+          h(
+            "p",
+            {},
+            h(
+              "a",
+              { class: "button secondary-link", href: info.botLinkUrl, id: "chat-link-bot" },
+              "Link a bot account",
+            ),
+            h(
+              "span",
+              { class: "muted" },
+              " Log in to Twitch as the bot (a private window helps). Make it a moderator in your channel so Twitch lets it speak freely.",
+            ),
+          ),
+        ),
     status,
   );
 }
@@ -228,8 +310,8 @@ function demoChatCard(root: HTMLElement): HTMLElement {
 }
 
 function render(root: HTMLElement, app: App, info: ChatInfo, commands: CommandInfo[], demo: boolean): void {
-  const state = h("div", {});
-  const draw = (next: ChatInfo) => fill(state, stateCard(next, draw));
+  const state = h("div", { class: "stack" });
+  const draw = (next: ChatInfo) => fill(state, stateCard(next, draw), speakerCard(next, draw));
   draw(info);
   fill(root, state, demo ? demoChatCard(root) : null, triggersCard(commands));
   // The state moves by itself (connecting → connected); keep it current while the view is open.
