@@ -1,0 +1,419 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ManualClock } from "../../server/clock.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
+import { SIM_EPOCH, SIM_IDS } from "../../server/sim/world.ts";
+import { waitFor } from "../helpers/chat.ts";
+import { callHelix } from "../helpers/helix.ts";
+
+/**
+ * The simulator's EventSub transport, subscription API and Send Chat Message, checked against
+ * reference/twitch-chat.md (§1–§5, §7) over real sockets — so the client tests run against something
+ * that behaves like Twitch.
+ */
+
+const SECOND = 20;
+let sim: TwitchSimulator;
+const sockets: WebSocket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  await sim.stop();
+});
+
+interface Frame {
+  metadata: Record<string, string>;
+  payload: Record<string, unknown>;
+}
+
+/** A client socket that records frames and its close code. */
+function connect(query = "") {
+  const ws = new WebSocket(`${sim.eventsubUrl}${query}`);
+  sockets.push(ws);
+  const frames: Frame[] = [];
+  const state = { closed: null as number | null, frames, ws };
+  ws.onmessage = (m) => frames.push(JSON.parse(String(m.data)) as Frame);
+  ws.onclose = (e) => {
+    state.closed = e.code;
+  };
+  return state;
+}
+
+const welcomeOf = async (c: ReturnType<typeof connect>) => {
+  const f = await waitFor(() => c.frames.find((x) => x.metadata.message_type === "session_welcome"));
+  return f!.payload.session as { id: string; keepalive_timeout_seconds: number };
+};
+
+const READER = ["user:read:chat", "user:write:chat"];
+
+function subscribe(
+  token: string,
+  sessionId: string,
+  condition: { broadcaster_user_id: string; user_id: string } = {
+    broadcaster_user_id: SIM_IDS.demo,
+    user_id: SIM_IDS.demo,
+  },
+) {
+  return callHelix(sim, token, "POST", "/eventsub/subscriptions", {
+    body: {
+      type: "channel.chat.message",
+      version: "1",
+      condition,
+      transport: { method: "websocket", session_id: sessionId },
+    },
+  });
+}
+
+describe("EventSub WebSocket (reference §1, §7.1)", () => {
+  test("welcome: session id, keepalive clamped to 10–600, RFC 3339 nanosecond stamps, UUID message ids", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const low = await welcomeOf(connect("?keepalive_timeout_seconds=3"));
+    const high = connect("?keepalive_timeout_seconds=9999");
+    expect(low.keepalive_timeout_seconds).toBe(10);
+    expect((await welcomeOf(high)).keepalive_timeout_seconds).toBe(600);
+    const frame = high.frames[0]!;
+    expect(frame.metadata.message_id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    expect(frame.metadata.message_timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+    expect(frame.payload.session).toMatchObject({ status: "connected", reconnect_url: null });
+  });
+
+  test("nothing subscribed within 10 s closes with 4003; anything sent by the client closes with 4001", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const idle = connect();
+    await welcomeOf(idle);
+    expect(await waitFor(() => idle.closed === 4003, 2000)).toBe(true);
+    const chatty = connect();
+    await welcomeOf(chatty);
+    chatty.ws.send("hello");
+    expect(await waitFor(() => chatty.closed === 4001, 2000)).toBe(true);
+  });
+
+  test("keepalives arrive in silent windows, and can be suppressed per session", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    const session = await welcomeOf(c);
+    expect((await subscribe(accessToken, session.id)).status).toBe(202);
+    expect(
+      await waitFor(
+        () => c.frames.filter((f) => f.metadata.message_type === "session_keepalive").length >= 2,
+        2000,
+      ),
+    ).toBe(true);
+    sim.chat.dropKeepalives(true, session.id);
+    const count = c.frames.length;
+    await Bun.sleep(30 * SECOND);
+    expect(c.frames.length).toBe(count);
+  });
+
+  test("a chat line arrives as a full channel.chat.message notification, only where subscribed", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    const other = connect();
+    await welcomeOf(other);
+    expect((await subscribe(accessToken, (await welcomeOf(c)).id)).status).toBe(202);
+    const id = sim.chat.say({
+      channel: "cuebotdemo",
+      user: "viewer_anna",
+      text: "hi @modbob Cheer100 !so x",
+    });
+    const note = (await waitFor(() => c.frames.find((f) => f.metadata.message_type === "notification")))!;
+    expect(note.metadata).toMatchObject({
+      subscription_type: "channel.chat.message",
+      subscription_version: "1",
+    });
+    const event = note.payload.event as Record<string, unknown>;
+    for (const key of [
+      "broadcaster_user_id",
+      "broadcaster_user_login",
+      "broadcaster_user_name",
+      "chatter_user_id",
+      "chatter_user_login",
+      "chatter_user_name",
+      "message_id",
+      "message",
+      "message_type",
+      "badges",
+      "cheer",
+      "color",
+      "reply",
+      "channel_points_custom_reward_id",
+      "source_broadcaster_user_id",
+      "source_message_id",
+      "source_badges",
+    ]) {
+      expect(Object.hasOwn(event, key)).toBe(true);
+    }
+    expect(event).toMatchObject({
+      message_id: id,
+      chatter_user_login: "viewer_anna",
+      broadcaster_user_id: SIM_IDS.demo,
+    });
+    const fragments = (event.message as { fragments: { type: string }[] }).fragments.map((f) => f.type);
+    expect(fragments).toEqual(["text", "mention", "text", "cheermote", "text"]);
+    expect(other.frames.some((f) => f.metadata.message_type === "notification")).toBe(false);
+  });
+
+  test("reconnect: session_reconnect with an absolute URL; the subscriptions move; a reused URL gets 4007", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    const first = await welcomeOf(c);
+    await subscribe(accessToken, first.id);
+    sim.chat.reconnect();
+    const reconnect = (await waitFor(() =>
+      c.frames.find((f) => f.metadata.message_type === "session_reconnect"),
+    ))!;
+    const url = (reconnect.payload.session as { reconnect_url: string }).reconnect_url;
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws\?challenge=[0-9a-f]+&id=[0-9a-f]+$/);
+    const moved = connect(url.slice(sim.eventsubUrl.length));
+    const second = await welcomeOf(moved);
+    expect(sim.chat.subscriptions()[0]).toMatchObject({ sessionId: second.id, status: "enabled" });
+    const reused = connect(url.slice(sim.eventsubUrl.length));
+    expect(await waitFor(() => reused.closed === 4007, 2000)).toBe(true);
+    // The old socket is closed with 4004 after the 30 s grace.
+    expect(await waitFor(() => c.closed === 4004, 3000)).toBe(true);
+  });
+
+  test("revocation: a frame per subscription, then disabled; authorization_revoked kills the tokens", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    await subscribe(accessToken, (await welcomeOf(c)).id);
+    sim.chat.revoke(SIM_IDS.demo);
+    const frame = (await waitFor(() => c.frames.find((f) => f.metadata.message_type === "revocation")))!;
+    expect(frame.payload.subscription).toMatchObject({
+      status: "authorization_revoked",
+      type: "channel.chat.message",
+    });
+    expect(sim.chat.subscriptions()[0]!.status).toBe("authorization_revoked");
+    const validate = await fetch(`${sim.authUrl}/oauth2/validate`, {
+      headers: { Authorization: `OAuth ${accessToken}` },
+    });
+    expect(validate.status).toBe(401);
+  });
+
+  test("close codes 4000/4005/4006 and a dropped socket disable the subscriptions with the matching status", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    for (const [code, status] of [
+      [4000, "websocket_internal_error"],
+      [4005, "websocket_network_timeout"],
+      [4006, "websocket_network_error"],
+      [1006, "websocket_disconnected"],
+    ] as const) {
+      const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+      const c = connect();
+      const session = await welcomeOf(c);
+      await subscribe(accessToken, session.id);
+      sim.chat.close(session.id, code);
+      expect(await waitFor(() => c.closed !== null, 2000)).toBe(true);
+      if (code !== 1006) expect(c.closed).toBe(code);
+      const sub = sim.chat.subscriptions().find((s) => s.sessionId === session.id)!;
+      expect(sub).toMatchObject({ status });
+      expect(sub.disconnectedAt).not.toBeNull();
+    }
+  });
+});
+
+describe("the subscription API (reference §2, §7.2)", () => {
+  test("errors in Twitch's order: app token 401, missing scope or another user 403, bad input 400, duplicate 409", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const c = connect();
+    const session = await welcomeOf(c);
+    const form = new URLSearchParams({
+      client_id: sim.client.id,
+      client_secret: sim.client.secret,
+      grant_type: "client_credentials",
+    });
+    const app = (
+      (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: "POST", body: form })).json()) as {
+        access_token: string;
+      }
+    ).access_token;
+    expect((await subscribe(app, session.id)).status).toBe(401);
+    const noScope = sim.issueUserToken("cuebotdemo", ["user:write:chat"]).accessToken;
+    expect(await subscribe(noScope, session.id)).toMatchObject({
+      status: 403,
+      body: { message: "subscription missing proper authorization" },
+    });
+    const token = sim.issueUserToken("cuebotdemo", READER).accessToken;
+    expect(
+      (await subscribe(token, session.id, { broadcaster_user_id: SIM_IDS.demo, user_id: SIM_IDS.anna }))
+        .status,
+    ).toBe(403);
+    const bad = await callHelix(sim, token, "POST", "/eventsub/subscriptions", {
+      body: {
+        type: "channel.follow",
+        version: "2",
+        condition: {},
+        transport: { method: "websocket", session_id: session.id },
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(await subscribe(token, "no-such-session")).toMatchObject({
+      status: 400,
+      body: { message: "websocket transport session does not exist or has already disconnected" },
+    });
+    const ok = await subscribe(token, session.id);
+    expect(ok.status).toBe(202);
+    expect(ok.body).toMatchObject({
+      data: [
+        {
+          status: "enabled",
+          type: "channel.chat.message",
+          version: "1",
+          cost: 0,
+          transport: { method: "websocket", session_id: session.id },
+        },
+      ],
+      total: 1,
+      total_cost: 0,
+      max_total_cost: 10,
+    });
+    expect(await subscribe(token, session.id)).toMatchObject({
+      status: 409,
+      body: { message: "subscription already exists" },
+    });
+  });
+
+  test("GET lists the user's subscriptions with at most one filter; DELETE answers 204 then 404", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const token = sim.issueUserToken("cuebotdemo", READER).accessToken;
+    const c = connect();
+    const created = await subscribe(token, (await welcomeOf(c)).id);
+    const id = (created.body as { data: { id: string }[] }).data[0]!.id;
+    const list = await callHelix<{ data: { id: string }[]; total: number }>(
+      sim,
+      token,
+      "GET",
+      "/eventsub/subscriptions",
+      {
+        query: { status: "enabled" },
+      },
+    );
+    expect(list.body.data.map((s) => s.id)).toEqual([id]);
+    expect(
+      (
+        await callHelix(sim, token, "GET", "/eventsub/subscriptions", {
+          query: { status: "enabled", type: "x" },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await callHelix(sim, token, "DELETE", "/eventsub/subscriptions", { query: { id } })).status).toBe(
+      204,
+    );
+    expect((await callHelix(sim, token, "DELETE", "/eventsub/subscriptions", { query: { id } })).status).toBe(
+      404,
+    );
+    // The same API answers without the /helix prefix (twurple and twitch-cli call it there).
+    const root = await fetch(`${sim.authUrl}/eventsub/subscriptions`, {
+      headers: { "Client-Id": sim.client.id, Authorization: `Bearer ${token}` },
+    });
+    expect(root.status).toBe(200);
+  });
+});
+
+describe("Send Chat Message (reference §4, §5, §7.3)", () => {
+  const send = (token: string, body: Record<string, unknown>) =>
+    callHelix(sim, token, "POST", "/chat/messages", { body });
+  const line = (senderId: string, message: string, extra: Record<string, unknown> = {}) => ({
+    broadcaster_id: SIM_IDS.demo,
+    sender_id: senderId,
+    message,
+    ...extra,
+  });
+  const dropOf = (res: { body: unknown }) =>
+    (res.body as { data: { is_sent: boolean; drop_reason: { code: string } | null }[] }).data[0]!;
+
+  test("an ordinary sender: one per second, 20 per 30 s, no identical line within 30 s; drops are 200 with is_sent false", async () => {
+    const clock = new ManualClock(SIM_EPOCH);
+    sim = startTwitchSimulator({ clock, eventsubSecondMs: SECOND });
+    const token = sim.issueUserToken("subdave", ["user:write:chat"]).accessToken;
+    expect(dropOf(await send(token, line(SIM_IDS.dave, "one")))).toMatchObject({
+      is_sent: true,
+      drop_reason: null,
+    });
+    expect(dropOf(await send(token, line(SIM_IDS.dave, "two"))).drop_reason?.code).toBe("msg_ratelimit");
+    clock.advance(1000);
+    expect(dropOf(await send(token, line(SIM_IDS.dave, " one "))).drop_reason?.code).toBe("msg_duplicate");
+    for (let i = 0; i < 17; i++) {
+      clock.advance(1000);
+      expect(dropOf(await send(token, line(SIM_IDS.dave, `line ${i}`))).is_sent).toBe(true);
+    }
+    clock.advance(1000);
+    // 20 attempts (drops count) in the window: the 21st is refused.
+    expect(dropOf(await send(token, line(SIM_IDS.dave, "late"))).drop_reason?.code).toBe("msg_ratelimit");
+    clock.advance(30_000);
+    expect(dropOf(await send(token, line(SIM_IDS.dave, "fresh"))).is_sent).toBe(true);
+  });
+
+  test("the broadcaster and moderators: 100 per 30 s, room modes do not apply; others meet slow and followers-only mode", async () => {
+    const clock = new ManualClock(SIM_EPOCH);
+    sim = startTwitchSimulator({ clock, eventsubSecondMs: SECOND });
+    const own = sim.issueUserToken("cuebotdemo", ["user:write:chat"]).accessToken;
+    sim.chat.setRoomMode("cuebotdemo", { slowSeconds: 30, followersOnly: true });
+    for (let i = 0; i < 100; i++)
+      expect(dropOf(await send(own, line(SIM_IDS.demo, "same"))).is_sent).toBe(true);
+    expect(dropOf(await send(own, line(SIM_IDS.demo, "101st"))).drop_reason?.code).toBe("msg_ratelimit");
+    const mod = sim.issueUserToken("modbob", ["user:write:chat"]).accessToken;
+    expect(dropOf(await send(mod, line(SIM_IDS.bob, "mods skip slow mode"))).is_sent).toBe(true);
+    sim.chat.setRole("cuebotdemo", "newbie", "none");
+    const newbie = sim.chat.say({ channel: "cuebotdemo", user: "newbie", text: "hi" });
+    expect(newbie).toBeTruthy();
+    const stranger = sim.issueUserToken("newbie", ["user:write:chat"]).accessToken;
+    const strangerId = sim.findUser("newbie")!.id;
+    expect(dropOf(await send(stranger, line(strangerId, "let me in"))).drop_reason?.code).toBe(
+      "msg_followersonly",
+    );
+  });
+
+  test("bad requests: missing fields 400, for_source_only 400, sender ≠ token 401, no scope 401, over 500 characters 422, banned 403", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const token = sim.issueUserToken("subdave", ["user:write:chat"]).accessToken;
+    expect((await send(token, { broadcaster_id: SIM_IDS.demo, sender_id: SIM_IDS.dave })).status).toBe(400);
+    expect((await send(token, line(SIM_IDS.dave, "x", { for_source_only: true }))).status).toBe(400);
+    expect((await send(token, line(SIM_IDS.anna, "x"))).status).toBe(401);
+    const readOnly = sim.issueUserToken("subdave", ["user:read:chat"]).accessToken;
+    expect((await send(readOnly, line(SIM_IDS.dave, "x"))).status).toBe(401);
+    expect((await send(token, line(SIM_IDS.dave, "é".repeat(501)))).status).toBe(422);
+    expect((await send(token, line(SIM_IDS.dave, "é".repeat(500)))).status).toBe(200);
+    sim.world.bans.push({
+      broadcaster_id: SIM_IDS.demo,
+      user_id: SIM_IDS.dave,
+      moderator_id: SIM_IDS.demo,
+      reason: "",
+      created_at: "2026-01-01T00:00:00Z",
+      expires_at: null,
+    });
+    expect((await send(token, line(SIM_IDS.dave, "still here?"))).status).toBe(403);
+    expect(sim.chat.sent().map((a) => a.status)).toEqual([400, 400, 401, 422, 200, 403]);
+  });
+
+  test("a delivered message is echoed to chat, with its own Ratelimit bucket on the answer", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const token = sim.issueUserToken("cuebotdemo", READER).accessToken;
+    const c = connect();
+    await subscribe(token, (await welcomeOf(c)).id);
+    const parent = sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    const res = await send(token, line(SIM_IDS.demo, "Heads!", { reply_parent_message_id: parent }));
+    expect(res.headers.get("ratelimit-limit")).toBe("800");
+    const sent = dropOf(res) as unknown as { message_id: string; is_sent: boolean };
+    expect(sent.is_sent).toBe(true);
+    const echo = await waitFor(() =>
+      c.frames.find(
+        (f) => (f.payload.event as { message_id?: string } | undefined)?.message_id === sent.message_id,
+      ),
+    );
+    expect(echo!.payload.event).toMatchObject({
+      chatter_user_id: SIM_IDS.demo,
+      message: { text: "Heads!" },
+      badges: [{ set_id: "broadcaster" }],
+      reply: { parent_message_id: parent },
+    });
+    expect(sim.chat.lines("cuebotdemo").map((l) => [l.source, l.text])).toEqual([
+      ["injected", "!coinflip"],
+      ["sent", "Heads!"],
+    ]);
+  });
+});
