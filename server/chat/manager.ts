@@ -412,6 +412,11 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
   }
 
   for (const accountId of listChatEnabledAccounts(ctx.db)) sync(accountId);
+  // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
+  const unsubscribe = ctx.externalChanges.subscribe(() => {
+    for (const accountId of new Set([...channels.keys(), ...listChatEnabledAccounts(ctx.db)]))
+      sync(accountId);
+  });
 
   return {
     status(accountId): ChatStatus {
@@ -428,6 +433,7 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     async close() {
       if (closed) return;
       closed = true;
+      unsubscribe();
       for (const channel of [...channels.values()]) {
         remove(channel.accountId);
         try {

@@ -1,4 +1,4 @@
-import { listCommandSettings, listEvents, readOverlayState } from "../../db/account-data.ts";
+import { listCommandSettings, listEvents, readChatExport, readOverlayState } from "../../db/account-data.ts";
 import {
   type Account,
   type AccountProfile,
@@ -9,6 +9,7 @@ import {
   setPanelLimitOverride,
 } from "../../db/accounts.ts";
 import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
+import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { ROLES, type Role } from "../../db/schema.ts";
@@ -182,6 +183,7 @@ export function exportAccount(store: EventStore, account: Account) {
     grantedScopes: grantedScopes(store.db, account.id),
     settings: listCommandSettings(store.db, account.id),
     overlayState: readOverlayState(store.db, account.id),
+    chat: readChatExport(store.db, account.id),
     events: listEvents(store.db, account.id),
     auditLog: listAudit(store.db, account.id),
   };
@@ -213,12 +215,22 @@ export interface DeletionResult {
 
 /** Revokes the account's provider token (best effort: a provider outage must not block deletion), then deletes. */
 export async function deleteAccount(
-  ctx: EventStore & Pick<Context, "identityProvider" | "log" | "limits">,
+  ctx: EventStore & Pick<Context, "identityProvider" | "log" | "limits" | "chat">,
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {
   let providerTokenRevoked = false;
   const tokens = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+  // A linked chat bot's grant for this channel goes too (best effort, like the streamer's).
+  const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+  if (bot && ctx.identityProvider) {
+    await ctx.identityProvider.revoke(bot.accessToken).catch((error: unknown) => {
+      ctx.log.warn("could not revoke the chat bot's token of a deleted account", {
+        login: account.login,
+        error,
+      });
+    });
+  }
   if (tokens && ctx.identityProvider) {
     try {
       await ctx.identityProvider.revoke(tokens.accessToken);
@@ -232,5 +244,6 @@ export async function deleteAccount(
   }
   deleteAccountData(ctx, account, actor);
   ctx.limits.accounts.forget(account.id);
+  ctx.chat.sync(account.id);
   return { providerTokenRevoked };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readChatSettings, storeChatBot } from "../../db/chat.ts";
 import { updateCommandSettings } from "../../server/bot/settings.ts";
+import { deleteAccount } from "../../server/identity/accounts.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
 
@@ -292,6 +293,14 @@ describe("native chat: the connection survives", () => {
     const count = h.sim.chat.sessions().length;
     await Bun.sleep(400);
     expect(h.sim.chat.sessions().length).toBe(count);
+  });
+
+  test("deleting the account closes its chat connection", async () => {
+    h = startChatHarness();
+    h.startChat();
+    await connected();
+    await deleteAccount(h.ctx, h.account, "panel");
+    expect(await waitFor(() => h.sim.chat.sessions().every((s) => s.status === "closed"))).toBe(true);
   });
 
   test("without user:read:chat the account needs consent and no connection is opened", async () => {
