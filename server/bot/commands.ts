@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { integerParam } from "../http/params.ts";
+import type { QueryReader } from "../http/query-params.ts";
 import { chatName } from "../http/text-mode.ts";
 import type { CommandName } from "./catalog.ts";
 import { coinflip, dice, magic8, pickChatter } from "./chance-commands.ts";
@@ -16,7 +17,7 @@ import { shoutout } from "./shoutout.ts";
 
 /** What a command call carries: its parameters (query string) and what the chat bot said of the caller. */
 export interface CommandInput {
-  params: URLSearchParams;
+  params: QueryReader;
   caller: ChatCaller;
 }
 

@@ -30,7 +30,7 @@ export function commandInputFromChat(
   command: CommandName,
   args: readonly string[],
   event: ChatMessageEvent,
-): CommandInput {
+): CommandInput & { params: URLSearchParams } {
   const params = new URLSearchParams();
   params.set("channel", event.broadcasterLogin);
   const names = POSITIONAL[command] ?? [];

@@ -9,26 +9,32 @@ const SESSION_COOKIE = /(?:^|;)\s*app_sess=[^;\s]/;
 
 type Credential = "apiKey" | "session" | "overlayToken";
 
+const OVERLAY_TOKEN: readonly Credential[] = ["overlayToken"];
+const KEY_OR_SESSION: readonly Credential[] = ["apiKey", "session"];
+const SESSION: readonly Credential[] = ["session"];
+const API_KEY: readonly Credential[] = ["apiKey"];
+const NONE: readonly Credential[] = [];
+
 /**
  * The credentials that can authenticate a path: bot commands and the game API take the API key; the
  * panel takes the session (get-clips and chatters also the key); overlay reads take the overlay token.
  * Anything else presented there authenticates nothing, so it must not lift the anonymous limit.
  */
 function acceptedCredentials(rawPath: string): readonly Credential[] {
-  const pathname = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
-  if (pathname.startsWith("/api/overlay/")) return ["overlayToken"];
+  const pathname = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.replace(/\/+$/, "") : rawPath;
+  if (pathname.startsWith("/api/overlay/")) return OVERLAY_TOKEN;
   if (pathname === "/api/dashboard/get-clips" || pathname === "/api/dashboard/chatters")
-    return ["apiKey", "session"];
-  if (pathname.startsWith("/api/dashboard/") || pathname === "/api/system/validate") return ["session"];
+    return KEY_OR_SESSION;
+  if (pathname.startsWith("/api/dashboard/") || pathname === "/api/system/validate") return SESSION;
   if (
     pathname === "/api/followage" ||
     pathname.startsWith("/api/bot/") ||
     pathname.startsWith("/api/game/")
   ) {
-    return ["apiKey"];
+    return API_KEY;
   }
   // An /api path no route serves authenticates nothing: it stays under the anonymous limit.
-  return [];
+  return NONE;
 }
 
 /**
@@ -43,11 +49,16 @@ export function presentsCredential(request: Request, info: RequestInfo = request
   const search = info.search;
   const inQuery = (name: string) =>
     search !== "" && (search.includes(`${name}=`) || search.includes("%")) && present(info.query.get(name));
-  return acceptedCredentials(info.path).some((credential) => {
-    if (credential === "apiKey") return inQuery("apiKey") || present(headers.get("x-api-key"));
-    if (credential === "overlayToken") return inQuery("token") || present(headers.get("x-overlay-token"));
-    return SESSION_COOKIE.test(headers.get("cookie") ?? "");
-  });
+  for (const credential of acceptedCredentials(info.path)) {
+    const presented =
+      credential === "apiKey"
+        ? inQuery("apiKey") || present(headers.get("x-api-key"))
+        : credential === "overlayToken"
+          ? inQuery("token") || present(headers.get("x-overlay-token"))
+          : SESSION_COOKIE.test(headers.get("cookie") ?? "");
+    if (presented) return true;
+  }
+  return false;
 }
 
 /**

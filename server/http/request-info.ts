@@ -1,3 +1,5 @@
+import { QueryParams } from "./query-params.ts";
+
 /**
  * What several layers want to know about one request, worked out once: its path, its query, the
  * client address the per-IP limit saw, and whether it is answered in text mode. Parsing the URL in
@@ -10,7 +12,7 @@ export class RequestInfo {
   readonly path: string;
   readonly #url: string;
   readonly #queryStart: number;
-  #query: URLSearchParams | undefined;
+  #query: QueryParams | undefined;
   /** Set by the per-IP limit layer (ClientIpResolver), when some layer first needs it. */
   clientIp: string | undefined;
   /** The server that received the request (it knows the socket peer), kept for that lookup. */
@@ -28,10 +30,8 @@ export class RequestInfo {
   }
 
   /** The query parameters (parsed on first use). */
-  get query(): URLSearchParams {
-    this.#query ??= new URLSearchParams(
-      this.#queryStart === -1 ? "" : this.#url.substring(this.#queryStart + 1),
-    );
+  get query(): QueryParams {
+    this.#query ??= new QueryParams(this.#queryStart === -1 ? "" : this.#url.substring(this.#queryStart + 1));
     return this.#query;
   }
 

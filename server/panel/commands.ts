@@ -64,7 +64,7 @@ export function commandRoutes(ctx: Context) {
       "/test/:command",
       ({ principal: { account }, params, request, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
-        const query = requestInfo(request).query;
+        const query = new URLSearchParams(requestInfo(request).search);
         // A test from the owner's own dashboard is about the owner's channel.
         if (!query.has("channel")) query.set("channel", account.login);
         // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
