@@ -24,6 +24,8 @@ import { webRoutes } from "./web/routes.ts";
 /**
  * The one place that shows how a request flows: cross-cutting layers first, in order, then one
  * `.use()` per feature. No listening here, so tests call `app.handle()` on a fresh app.
+ * The hooks on the request path are synchronous and say so (syncHook), so the path stays free of
+ * microtask hops up to the route handler.
  */
 export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })

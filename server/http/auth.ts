@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "./errors.ts";
-import { enforceLimit, failedAuthentication, type HeaderTarget } from "./quota.ts";
+import { enforceLimit, failedAuthentication, type HeaderTarget, limitRefusal } from "./quota.ts";
 import { requestInfo } from "./request-info.ts";
 
 /**
@@ -72,11 +72,19 @@ export function requireApiKey(ctx: Context, request: Request): ApiKeyPrincipal {
   return principal;
 }
 
-/** Bot endpoints: a valid API key, counted against the bot quota of the key's role. */
-export function authenticateBot(ctx: Context, request: Request, set: HeaderTarget): ApiKeyPrincipal {
+/**
+ * Bot endpoints: a valid API key, counted against the bot quota of the key's role. Over the quota,
+ * `refusal` is the finished 429 reply, which the route's beforeHandle returns (no throw on the path
+ * a flooding bot takes every time).
+ */
+export function authenticateBot(
+  ctx: Context,
+  request: Request,
+  set: HeaderTarget,
+): { principal: ApiKeyPrincipal; refusal: Response | undefined } {
   const principal = requireApiKey(ctx, request);
-  enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot");
-  return principal;
+  const refusal = limitRefusal(set, request, ctx.limits.accounts.checkBot(principal.account), "bot");
+  return { principal, refusal };
 }
 
 /**

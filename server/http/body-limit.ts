@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { jsonError } from "./errors.ts";
+import { syncHook } from "./sync-hook.ts";
 
 /**
  * Request bodies are parsed before authentication runs (Elysia's lifecycle), so their size is capped
@@ -9,15 +10,12 @@ import { jsonError } from "./errors.ts";
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+function tooLarge(request: Request): Response | undefined {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length <= MAX_BODY_BYTES) return undefined;
+  return jsonError(413, "payload_too_large", `Request bodies may be at most ${MAX_BODY_BYTES / 1024} KiB.`);
+}
+
 export function bodyLimit() {
-  return new Elysia({ name: "cuebot.body-limit" }).onRequest(({ request }) => {
-    const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      return jsonError(
-        413,
-        "payload_too_large",
-        `Request bodies may be at most ${MAX_BODY_BYTES / 1024} KiB.`,
-      );
-    }
-  });
+  return new Elysia({ name: "cuebot.body-limit" }).onRequest(syncHook(({ request }) => tooLarge(request)));
 }

@@ -2,6 +2,7 @@ import { Elysia, type ValidationError } from "elysia";
 import type { Logger } from "../log.ts";
 import { finalResponse, type ResponseSet } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
+import { syncHook } from "./sync-hook.ts";
 import { isTextRequest, textResponse } from "./text-mode.ts";
 
 /** Every error body, everywhere (CONTRACT §5). */
@@ -82,35 +83,52 @@ export function describeValidationError(error: ValidationError): string {
   return `The ${where} "${path}" is not valid: ${String(reason).replace(/^Expected /, "expected ")}.`;
 }
 
+/**
+ * The finished reply for an error: headers set before it (security headers, rate-limit counters) stay
+ * on it, and it is built once (finalResponse). A hook that returns this instead of throwing skips
+ * Elysia's error path, which cost ~4 µs per refusal.
+ */
+export function errorReply(
+  set: ResponseSet,
+  request: Request,
+  status: number,
+  code: string,
+  message: string,
+  extra?: Record<string, string>,
+): Response {
+  return finalResponse(set, (carried) =>
+    errorResponse(request, status, code, message, extra ? { ...carried, ...extra } : carried),
+  );
+}
+
 /** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
 export function errorHandling(log: Logger) {
-  return new Elysia({ name: "cuebot.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
-    // Headers set before the failure (security headers, rate-limit counters) stay on the error
-    // response, which is built once (finalResponse).
-    const reply = (status: number, errorCode: string, message: string, extra?: Record<string, string>) =>
-      finalResponse(set as ResponseSet, (carried) =>
-        errorResponse(request, status, errorCode, message, extra ? { ...carried, ...extra } : carried),
-      );
-    if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
-    switch (code) {
-      case "NOT_FOUND":
-        return reply(404, "not_found", "There is nothing at this address.");
-      case "VALIDATION":
-        return reply(400, "bad_request", describeValidationError(error as ValidationError));
-      case "PARSE":
-        return reply(400, "bad_request", "The request body could not be parsed.");
-      case "INVALID_COOKIE_SIGNATURE":
-        return reply(401, "not_authenticated", "Your session is not valid; please log in again.");
-    }
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === "number" && status >= 400 && status < 500) {
-      return reply(
-        status,
-        status === 405 ? "method_not_allowed" : "bad_request",
-        "The request is not valid.",
-      );
-    }
-    log.error("unhandled error", { path: requestInfo(request).path, error });
-    return reply(500, "internal", "Something went wrong on our side; it has been logged.");
-  });
+  return new Elysia({ name: "cuebot.errors" }).onError(
+    { as: "global" },
+    syncHook(({ code, error, request, set }) => {
+      const reply = (status: number, errorCode: string, message: string, extra?: Record<string, string>) =>
+        errorReply(set as ResponseSet, request, status, errorCode, message, extra);
+      if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
+      switch (code) {
+        case "NOT_FOUND":
+          return reply(404, "not_found", "There is nothing at this address.");
+        case "VALIDATION":
+          return reply(400, "bad_request", describeValidationError(error as ValidationError));
+        case "PARSE":
+          return reply(400, "bad_request", "The request body could not be parsed.");
+        case "INVALID_COOKIE_SIGNATURE":
+          return reply(401, "not_authenticated", "Your session is not valid; please log in again.");
+      }
+      const status = (error as { status?: unknown }).status;
+      if (typeof status === "number" && status >= 400 && status < 500) {
+        return reply(
+          status,
+          status === 405 ? "method_not_allowed" : "bad_request",
+          "The request is not valid.",
+        );
+      }
+      log.error("unhandled error", { path: requestInfo(request).path, error });
+      return reply(500, "internal", "Something went wrong on our side; it has been logged.");
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
+import { syncHook } from "./sync-hook.ts";
 
 /**
  * First thing on every request: did another process (the CLI) commit since the last request? If so
@@ -7,7 +8,9 @@ import type { Context } from "../context.ts";
  * from the very next request (CONTRACT §3). One `PRAGMA data_version` through a held statement.
  */
 export function externalChanges(ctx: Context) {
-  return new Elysia({ name: "cuebot.external-changes" }).onRequest(() => {
-    ctx.externalChanges.check();
-  });
+  return new Elysia({ name: "cuebot.external-changes" }).onRequest(
+    syncHook(() => {
+      ctx.externalChanges.check();
+    }),
+  );
 }

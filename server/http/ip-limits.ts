@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
-import { enforceLimit } from "./quota.ts";
+import { limitRefusal } from "./quota.ts";
 import { type RequestInfo, requestInfo } from "./request-info.ts";
+import { syncHook } from "./sync-hook.ts";
 
 /** The panel session cookie; only its presence matters here, the auth layer checks its value. */
 const SESSION_COOKIE = /(?:^|;)\s*app_sess=[^;\s]/;
@@ -78,15 +79,18 @@ export function ipLimitScope(pathname: string, hasCredential: boolean): IpLimitS
  * and before any parsing or credential lookup, so a flood costs one counter update per request.
  */
 export function ipLimits(ctx: Context) {
-  return new Elysia({ name: "cuebot.ip-limits" }).onRequest(({ request, server, set }) => {
-    const info = requestInfo(request);
-    // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
-    // here, else when a later layer asks (a failed authentication).
-    info.server = server ?? null;
-    // A credential matters only under /api (see ipLimitScope); elsewhere it is not looked for.
-    const path = info.path;
-    const scope = ipLimitScope(path, path.startsWith("/api") && presentsCredential(request, info));
-    if (scope)
-      enforceLimit(set, ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server)), scope);
-  });
+  return new Elysia({ name: "cuebot.ip-limits" }).onRequest(
+    syncHook(({ request, server, set }) => {
+      const info = requestInfo(request);
+      // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
+      // here, else when a later layer asks (a failed authentication).
+      info.server = server ?? null;
+      // A credential matters only under /api (see ipLimitScope); elsewhere it is not looked for.
+      const path = info.path;
+      const scope = ipLimitScope(path, path.startsWith("/api") && presentsCredential(request, info));
+      if (scope === null) return;
+      const decision = ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server));
+      return limitRefusal(set, request, decision, scope);
+    }),
+  );
 }

@@ -2,7 +2,8 @@ import type { AccountQuotaName } from "../limits/account-quotas.ts";
 import type { LimitDecision } from "../limits/decision.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
 import type { RateLimits } from "../limits/rate-limits.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, errorReply } from "./errors.ts";
+import type { ResponseSet } from "./final-response.ts";
 
 /** Which limit governed a response; it picks the words of the 429 message. */
 export type LimitName = AccountQuotaName | IpLimitScope | "failedAuth";
@@ -34,14 +35,13 @@ const WHAT_WAS_EXCEEDED: Record<LimitName, (limit: number) => string> = {
 
 /** The 429 `rate_limited` error for a refused decision, carrying its headers. */
 export function rateLimitedError(decision: LimitDecision, limit: LimitName): ApiError {
+  return new ApiError(429, "rate_limited", rateLimitedMessage(decision, limit), rateLimitHeaders(decision));
+}
+
+function rateLimitedMessage(decision: LimitDecision, limit: LimitName): string {
   const seconds = decision.retryAfterSeconds;
   const wait = `${seconds} second${seconds === 1 ? "" : "s"}`;
-  return new ApiError(
-    429,
-    "rate_limited",
-    `${WHAT_WAS_EXCEEDED[limit](decision.limit)}; try again in ${wait}.`,
-    rateLimitHeaders(decision),
-  );
+  return `${WHAT_WAS_EXCEEDED[limit](decision.limit)}; try again in ${wait}.`;
 }
 
 /**
@@ -52,6 +52,22 @@ export function rateLimitedError(decision: LimitDecision, limit: LimitName): Api
 export function enforceLimit(set: HeaderTarget, decision: LimitDecision, limit: LimitName): void {
   Object.assign(set.headers, rateLimitHeaders(decision));
   if (!decision.allowed) throw rateLimitedError(decision, limit);
+}
+
+/**
+ * The same as enforceLimit for the hooks on the hottest paths (per-IP limits, the bot quota): a
+ * refusal comes back as the finished 429 reply, for the hook to return, instead of being thrown.
+ */
+export function limitRefusal(
+  set: HeaderTarget,
+  request: Request,
+  decision: LimitDecision,
+  limit: LimitName,
+): Response | undefined {
+  // Refused, the headers (Retry-After among them) are on `set` already, so the reply carries them.
+  Object.assign(set.headers, rateLimitHeaders(decision));
+  if (decision.allowed) return undefined;
+  return errorReply(set as ResponseSet, request, 429, "rate_limited", rateLimitedMessage(decision, limit));
 }
 
 /**

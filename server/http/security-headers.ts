@@ -1,11 +1,14 @@
 import { Elysia } from "elysia";
+import { syncHook } from "./sync-hook.ts";
 
 /** Headers every response carries; pages add their own Content-Security-Policy. */
 export function securityHeaders() {
-  return new Elysia({ name: "cuebot.security-headers" }).onRequest(({ set }) => {
-    set.headers["x-content-type-options"] = "nosniff";
-    // Keys and overlay tokens travel in URLs (chat bots and OBS cannot send headers): never leak them.
-    set.headers["referrer-policy"] = "no-referrer";
-    set.headers["x-frame-options"] = "DENY";
-  });
+  return new Elysia({ name: "cuebot.security-headers" }).onRequest(
+    syncHook(({ set }) => {
+      set.headers["x-content-type-options"] = "nosniff";
+      // Keys and overlay tokens travel in URLs (chat bots and OBS cannot send headers): never leak them.
+      set.headers["referrer-policy"] = "no-referrer";
+      set.headers["x-frame-options"] = "DENY";
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { finalResponse, type ResponseSet } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
+import { syncHook } from "./sync-hook.ts";
 
 /**
  * Chat bots print whatever body comes back, and StreamElements prints nothing but an error unless the
@@ -93,7 +94,7 @@ export function chatName(value: string | null | undefined): string | undefined {
 export function textMode() {
   return new Elysia({ name: "cuebot.text-mode" }).mapResponse(
     { as: "global" },
-    ({ request, response, set }) => {
+    syncHook(({ request, response, set }: { request: Request; response: unknown; set: ResponseSet }) => {
       // Cheapest checks first: most responses are not chat records at all.
       if (response instanceof Response || typeof response !== "object" || response === null) return;
       const data = (response as { data?: { text?: unknown } }).data;
@@ -101,7 +102,7 @@ export function textMode() {
       if (typeof text !== "string") return;
       if (!isTextRequest(request)) return;
       const status = typeof set.status === "number" ? set.status : 200;
-      return finalResponse(set as ResponseSet, (headers) => textResponse(text, status, headers));
-    },
+      return finalResponse(set, (headers) => textResponse(text, status, headers));
+    }),
   );
 }

@@ -1,0 +1,11 @@
+/**
+ * Marks a lifecycle hook as synchronous for Elysia. Elysia decides whether to `await` a hook by
+ * reading its source text (`async`, `await`, `return f(` or `=> f(` anywhere in it), and in the
+ * minified binary almost every function reads that way (`=>{ctx.check(`), so every hook cost a
+ * microtask per request and made the whole request path async. Given as `{ fn, isAsync: false }`,
+ * Elysia takes the hook's own word (elysia/dist/compose.mjs, isAsync). Only for hooks that never
+ * return a promise; the cast is what that shape takes from Elysia's types.
+ */
+export function syncHook<F extends (...args: never[]) => unknown>(fn: F): F {
+  return { fn, isAsync: false } as unknown as F;
+}
