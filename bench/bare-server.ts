@@ -1,16 +1,56 @@
+import { Elysia } from "elysia";
+
 /**
- * The yardstick of `npm run bench`: a bare `Bun.serve` answering constant JSON, run as its own process
- * like the binary under test. Prints its port on stdout.
+ * The yardsticks of `npm run bench`, each its own process like the binary under test; prints its port.
+ *
+ * - `constant` (default): a bare `Bun.serve` answering constant JSON, the 1.00× every row is a ratio to.
+ * - `contract-reads`: a bare `Bun.serve` that does only what the contract makes every cuebot request
+ *   do, and nothing else: read the URL, the headers the hot paths must look at (body length, cookie,
+ *   key header, a chat bot's header, X-Forwarded-For) and the socket peer, and answer with the
+ *   headers every reply carries (security headers, the rate-limit pair, text mode's status). Its ratio
+ *   is the ceiling any implementation of the contract on Bun can reach on this machine.
+ * - `elysia`: a trivial Elysia route, the framework's own floor.
  */
+const mode = process.argv[2] ?? "constant";
 const body = JSON.stringify({ status: 200, data: { ok: true } });
-const server = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  development: false,
-  fetch: () => new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } }),
-});
-console.log(server.port);
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+const CONTRACT_HEADERS = {
+  "content-type": "text/plain; charset=utf-8",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "x-ratelimit-limit": "60",
+  "x-cuebot-status": "200",
+};
+const READ_HEADERS = ["content-length", "cookie", "x-api-key", "nightbot-user", "x-forwarded-for"];
+
+function contractReads(request: Request, server: Bun.Server<unknown>): Response {
+  let seen = request.url.length + (server.requestIP(request)?.address.length ?? 0);
+  for (const name of READ_HEADERS) seen += request.headers.get(name)?.length ?? 0;
+  return new Response("Gold 2 - 45 RR (1045 ELO)", {
+    headers: { ...CONTRACT_HEADERS, "x-ratelimit-remaining": String(seen & 63) },
+  });
+}
+
+let port: number;
+let stop: () => void;
+if (mode === "elysia") {
+  const app = new Elysia().get("/", () => ({ status: 200, data: { ok: true } }));
+  app.listen({ hostname: "127.0.0.1", port: 0, development: false });
+  port = app.server?.port ?? 0;
+  stop = () => app.stop(true);
+} else {
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    development: false,
+    fetch: mode === "contract-reads" ? contractReads : () => new Response(body, { headers: JSON_HEADERS }),
+  });
+  port = server.port ?? 0;
+  stop = () => server.stop(true);
+}
+console.log(port);
 process.on("SIGTERM", () => {
-  server.stop(true);
+  stop();
   process.exit(0);
 });

@@ -214,9 +214,11 @@ export async function startBinary(
   };
 }
 
-/** The bare Bun.serve yardstick in its own process. */
-export async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "bare-server.ts")], {
+/** A yardstick server (bench/bare-server.ts) in its own process: the bare Bun.serve by default. */
+export async function startBare(
+  mode: "constant" | "contract-reads" | "elysia" = "constant",
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "bare-server.ts"), mode], {
     stdout: "pipe",
     stderr: "inherit",
   });

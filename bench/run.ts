@@ -73,6 +73,21 @@ function throughputRow(
   return { ratio, p99: result.p99Ms };
 }
 
+/** A yardstick other than the bare one, measured like it, as a ratio to it (no target). */
+async function referenceRow(mode: "contract-reads" | "elysia", name: string, bare: WrkResult): Promise<void> {
+  const server = await startBare(mode);
+  try {
+    const result = await measure(`${server.url}/`, distinctClientsScript());
+    row(
+      name,
+      `${(result.rps / bare.rps).toFixed(2)}×`,
+      `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms; reference, no target`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 async function coldStarts(fixture: Fixture): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -101,6 +116,12 @@ async function main(): Promise<void> {
         "1.00×",
         `${Math.round(bare.rps)} req/s, p99 ${bare.p99Ms.toFixed(2)} ms`,
       );
+      await referenceRow(
+        "contract-reads",
+        "ceiling: bare Bun.serve doing only the contract's per-request reads and headers",
+        bare,
+      );
+      await referenceRow("elysia", "floor of the framework: a trivial Elysia route", bare);
 
       // 1. Refused: a Default key (30/min) driven past its quota, then hammered.
       const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
