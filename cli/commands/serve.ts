@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { createApp } from "../../server/app.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
+import type { Config } from "../../server/config.ts";
 import { createContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
@@ -11,6 +12,24 @@ import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
+/**
+ * CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL (CONTRACT §2) are read and checked, and `db copy` fills a
+ * PostgreSQL database, but the server itself still runs on the embedded SQLite file only. Started
+ * with either set, it would silently be a single instance on SQLite while the operator believes it
+ * shares PostgreSQL and Redis with its siblings (two instances, two quotas, two sets of keys): so it
+ * refuses, and says what works today.
+ */
+function refuseSharedStores(config: Config): void {
+  const set = [
+    config.databaseUrl ? "CUEBOT_DATABASE_URL (--database-url)" : null,
+    config.redisUrl ? "CUEBOT_REDIS_URL (--redis-url)" : null,
+  ].filter((name) => name !== null);
+  if (set.length === 0) return;
+  throw new CliFailure(
+    `${set.join(" and ")} ${set.length === 1 ? "is" : "are"} set, but this version of cuebot serves from the embedded SQLite database in its data folder only; running on PostgreSQL and Redis is not available in it yet. Unset ${set.length === 1 ? "it" : "them"} to serve from ${config.dataDir} (\`cuebot db copy\` already prepares a PostgreSQL database from it).`,
+  );
+}
+
 export function registerServeCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
   addSettingsOptions(program.command("serve").description("run the server (migrations are applied first)"))
     .option(
@@ -19,6 +38,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     )
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
+      refuseSharedStores(config);
       const demo: DemoEnvironment | null = options.demo ? startDemo(config) : null;
       let ctx: ReturnType<typeof createContext>;
       try {

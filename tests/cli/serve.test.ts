@@ -175,6 +175,32 @@ describe("cuebot serve", () => {
     }
   });
 
+  test("a database or Redis URL it cannot serve from stops start-up with exit 1 instead of being ignored", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const result = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], {
+      cwd,
+      env: { CUEBOT_DATABASE_URL: "postgres://cuebot:s3cret@127.0.0.1:5432/cuebot" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toStartWith(
+      "cuebot: CUEBOT_DATABASE_URL (--database-url) is set, but this version",
+    );
+    expect(result.stderr).toContain(`Unset it to serve from ${dataDir}`);
+    // The password is never repeated, and nothing listened.
+    expect(result.stderr).not.toContain("s3cret");
+    expect(result.stdout).not.toContain("listening on");
+
+    const both = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], {
+      cwd,
+      env: { CUEBOT_DATABASE_URL: "postgres://127.0.0.1/cuebot", CUEBOT_REDIS_URL: "redis://127.0.0.1:6379" },
+    });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain(
+      "CUEBOT_DATABASE_URL (--database-url) and CUEBOT_REDIS_URL (--redis-url) are set",
+    );
+  });
+
   test("--trust-proxy LIST: a bad entry stops start-up with exit 1 and one line naming it", async () => {
     const cwd = scratch.dir();
     const result = await scratch.run(
