@@ -1,3 +1,4 @@
+import { BackgroundCheckpoint } from "../db/background-checkpoint.ts";
 import type { App } from "./app.ts";
 import { publicUrlFor } from "./config.ts";
 import type { Context } from "./context.ts";
@@ -12,16 +13,16 @@ export interface RunningServer {
 }
 
 /**
- * The WAL is checkpointed when no request is in flight; under load that never happens, so past this
- * size it is checkpointed anyway (one larger pause now and then rather than a small one every tick:
- * the fsync of a checkpoint costs the same whatever its size).
+ * WAL checkpoints run on a worker thread (BackgroundCheckpoint). Past this size the worker has not kept
+ * up (writes that never pause), and the idle timer checkpoints on the event loop: between two of its
+ * own writes the only writer lets it copy the WAL to its end, so the next write starts it over. With
+ * no worker, it also checkpoints whenever no request is in flight.
  */
 const WAL_CHECKPOINT_BYTES = 32 * 1024 * 1024;
 
 /**
  * How often the idle timer runs. Requests check for commits by other processes themselves (app.ts);
- * the timer does what no request triggers: ending overlay streams whose token the CLI rotated, and
- * the WAL checkpoint, kept off the request path.
+ * the timer does what no request triggers: ending overlay streams whose token the CLI rotated.
  */
 const IDLE_WORK_MS = 250;
 
@@ -29,6 +30,18 @@ export class ListenError extends Error {}
 
 function hostForUrl(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** WAL checkpoints off the event loop; null (checkpoint on the loop instead) when no worker starts. */
+function startBackgroundCheckpoint(ctx: Context): BackgroundCheckpoint | null {
+  try {
+    return new BackgroundCheckpoint(ctx.database.path, {
+      onError: (message) => ctx.log.warn("a WAL checkpoint failed; it is retried", { error: message }),
+    });
+  } catch (error) {
+    ctx.log.warn("WAL checkpoints run on the main thread: no worker thread could be started", { error });
+    return null;
+  }
 }
 
 export function listen(ctx: Context, app: App): RunningServer {
@@ -55,10 +68,12 @@ export function listen(ctx: Context, app: App): RunningServer {
   ctx.publicUrl = publicUrlFor(ctx.config, port);
 
   ctx.database.checkpointWhenIdle();
+  const checkpoints = startBackgroundCheckpoint(ctx);
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
-      if (server.pendingRequests === 0 || ctx.database.walBytes() > WAL_CHECKPOINT_BYTES) {
+      const idle = checkpoints === null && server.pendingRequests === 0;
+      if (idle || ctx.database.walBytes() > WAL_CHECKPOINT_BYTES) {
         ctx.database.checkpoint();
       }
     } catch (error) {
@@ -84,6 +99,7 @@ export function listen(ctx: Context, app: App): RunningServer {
           ctx.log.warn("in-flight requests did not finish in time; closing them");
           await server.stop(true);
         }
+        await checkpoints?.stop();
         ctx.close();
       })();
       return stopping;
