@@ -5,6 +5,7 @@ import { AccountNotFoundError } from "../server/identity/accounts.ts";
 import { registerBackupCommand } from "./commands/backup.ts";
 import { registerChatCommands } from "./commands/chat.ts";
 import { registerDbCommands } from "./commands/db.ts";
+import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerKeyCommands } from "./commands/key.ts";
 import { registerMigrateCommand } from "./commands/migrate.ts";
@@ -42,6 +43,7 @@ export function buildProgram(io: CliIo): Command {
   registerBackupCommand(program, io, globals);
   registerMigrateCommand(program, io, globals);
   registerDbCommands(program, io, globals);
+  registerDoctorCommand(program, io, globals);
   return program;
 }
 

@@ -75,6 +75,26 @@ export function status(sqlite: Database, newlyApplied: string[] = []): SchemaSta
   return schemaStatus(appliedMillis(sqlite), MIGRATIONS, newlyApplied);
 }
 
+/**
+ * The schema status without writing anything (a read-only connection may ask): the migrations table
+ * is read only when it exists, and the migrations this binary would still apply are listed.
+ */
+export function readSchemaStatus(sqlite: Database): SchemaStatus & { pending: string[]; tooNew: boolean } {
+  const exists = sqlite.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '${TABLE}'`).get();
+  const applied = exists
+    ? (
+        sqlite.query(`SELECT created_at FROM ${TABLE} ORDER BY created_at`).all() as { created_at: number }[]
+      ).map((r) => Number(r.created_at))
+    : [];
+  const base = schemaStatus(applied, MIGRATIONS, []);
+  try {
+    return { ...base, pending: pendingMigrations(applied, MIGRATIONS).map((m) => m.tag), tooNew: false };
+  } catch (error) {
+    if (error instanceof SchemaTooNewError) return { ...base, pending: [], tooNew: true };
+    throw error;
+  }
+}
+
 /** A SchemaStatus from the `created_at` of the applied migrations (ascending) and the known ones. */
 export function schemaStatus(
   applied: number[],

@@ -9,6 +9,8 @@ export interface RedisClientOptions {
   onError(error: Error): void;
   /** Longest wait for a TCP/TLS connection, ms. */
   connectTimeoutMs?: number;
+  /** False for a one-off probe (`cuebot doctor`): the first failure rejects instead of retrying. */
+  reconnect?: boolean;
 }
 
 /**
@@ -19,7 +21,8 @@ export interface RedisClientOptions {
 export async function connectRedis(url: string, options: RedisClientOptions): Promise<RedisClient> {
   const parsed = new URL(url);
   const socketPath = parsed.protocol === "redis+unix:" ? decodeURIComponent(parsed.pathname) : undefined;
-  const reconnectStrategy = (retries: number) => Math.min(25 * 2 ** retries, 1000);
+  const reconnectStrategy =
+    options.reconnect === false ? false : (retries: number) => Math.min(25 * 2 ** retries, 1000);
   const connectTimeout = options.connectTimeoutMs ?? 2000;
   const client = createClient({
     ...(socketPath

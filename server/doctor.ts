@@ -1,0 +1,334 @@
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "../db/client.ts";
+import { readSchemaStatus } from "../db/migrate.ts";
+import { openPostgres } from "../db/pg/client.ts";
+import { statusPg } from "../db/pg/migrate.ts";
+import { secretKeyFingerprint } from "../db/pg/secret-check.ts";
+import type { Config } from "./config.ts";
+import { DATABASE_FILE } from "./data-dir.ts";
+import { IdentityProviderClient, IdentityProviderError } from "./identity/idp-client.ts";
+import { readSecretKey, SECRET_KEY_FILE } from "./identity/secrets.ts";
+import { connectRedis } from "./redis/client.ts";
+import { redactUrl } from "./store-urls.ts";
+
+/**
+ * `cuebot doctor`: what an operator checks before blaming cuebot — the data folder and its secret,
+ * the database, the address chat bots will call, the Twitch application, the game provider key, the
+ * shared stores when configured, and whether a server answers. It changes nothing: the database is
+ * opened read-only and no migration runs.
+ */
+
+export type CheckStatus = "ok" | "info" | "warn" | "fail";
+
+export interface CheckResult {
+  check: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+/** How long a network check waits for an answer. */
+const NETWORK_TIMEOUT_MS = 5_000;
+
+const result = (check: string, status: CheckStatus, detail: string): CheckResult => ({
+  check,
+  status,
+  detail,
+});
+
+export function checkDataFolder(config: Config): CheckResult {
+  const name = "data folder";
+  if (!existsSync(config.dataDir)) {
+    return result(
+      name,
+      "fail",
+      `${config.dataDir} does not exist: run \`cuebot init\` (or \`cuebot serve\`, which creates it)`,
+    );
+  }
+  const secretPath = join(config.dataDir, SECRET_KEY_FILE);
+  if (!existsSync(secretPath)) {
+    const hasData = existsSync(join(config.dataDir, DATABASE_FILE));
+    return hasData
+      ? result(
+          name,
+          "fail",
+          `${secretPath} is missing: the keys and tokens in the database cannot be opened without it; restore it from a backup`,
+        )
+      : result(
+          name,
+          "warn",
+          `${config.dataDir} has no ${SECRET_KEY_FILE} yet (\`cuebot init\` or the first \`serve\` creates it)`,
+        );
+  }
+  try {
+    readSecretKey(secretPath);
+  } catch (error) {
+    return result(name, "fail", (error as Error).message);
+  }
+  const mode = statSync(secretPath).mode & 0o777;
+  if (mode & 0o077) {
+    return result(
+      name,
+      "warn",
+      `${secretPath} can be read by other users (mode ${mode.toString(8)}): chmod 600 it`,
+    );
+  }
+  return result(name, "ok", `${config.dataDir} (${SECRET_KEY_FILE} readable by its owner only)`);
+}
+
+export function checkDatabase(config: Config): CheckResult {
+  const name = "database";
+  const path = join(config.dataDir, DATABASE_FILE);
+  if (!existsSync(path))
+    return result(name, "warn", `${path} does not exist yet (\`cuebot serve\` creates it)`);
+  let handle: ReturnType<typeof openDatabase>;
+  try {
+    handle = openDatabase(path, { readonly: true });
+  } catch (error) {
+    return result(name, "fail", (error as Error).message);
+  }
+  try {
+    const integrity = handle.sqlite.query("PRAGMA quick_check").all() as { quick_check: string }[];
+    if (integrity.length !== 1 || integrity[0]?.quick_check !== "ok") {
+      const first = integrity[0]?.quick_check ?? "no answer";
+      return result(
+        name,
+        "fail",
+        `${path} is damaged (${first}); restore the newest backup (\`cuebot backup\` makes them)`,
+      );
+    }
+    const schema = readSchemaStatus(handle.sqlite);
+    if (schema.tooNew) {
+      return result(
+        name,
+        "fail",
+        `${path} was written by a newer cuebot; upgrade this binary or restore a backup`,
+      );
+    }
+    const accounts = schema.applied === 0 ? 0 : countAccounts(handle.sqlite);
+    const size = `${(statSync(path).size / 1024 / 1024).toFixed(1)} MB`;
+    const where = `${path}, ${size}, ${accounts} account${accounts === 1 ? "" : "s"}`;
+    if (schema.pending.length > 0) {
+      return result(
+        name,
+        "info",
+        `${where}; ${schema.pending.length} migration(s) to apply (serve and \`cuebot migrate\` apply them)`,
+      );
+    }
+    return result(name, "ok", `${where}, schema ${schema.latestTag ?? "empty"}, integrity ok`);
+  } catch (error) {
+    return result(name, "fail", `${path}: ${(error as Error).message}`);
+  } finally {
+    handle.close();
+  }
+}
+
+function countAccounts(sqlite: ReturnType<typeof openDatabase>["sqlite"]): number {
+  return (sqlite.query("SELECT count(*) AS n FROM accounts").get() as { n: number }).n;
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
+
+/** Which address the chat bots and the Twitch redirect use; cloud bots cannot reach a local one. */
+export function checkPublicUrl(config: Config): CheckResult {
+  const name = "public URL";
+  const url = new URL(config.publicUrl ?? `http://localhost:${config.port}`);
+  const origin = url.origin;
+  if (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith(".localhost")) {
+    return result(
+      name,
+      "warn",
+      `${origin}: Streamer.bot and OBS on this machine reach it, cloud bots (Nightbot, StreamElements, Fossabot) do not; set --public-url to an address they can reach (a tunnel or a reverse proxy)`,
+    );
+  }
+  if (url.protocol !== "https:") {
+    return result(
+      name,
+      "warn",
+      `${origin}: plain http, so the session cookie is not Secure; serve it over https (a reverse proxy)`,
+    );
+  }
+  return result(name, "ok", `${origin} (Twitch redirect: ${origin}/auth/callback)`);
+}
+
+/** Asks Twitch for an app token with the configured id and secret: that proves both. */
+export async function checkTwitch(config: Config, fetchImpl: typeof fetch = fetch): Promise<CheckResult> {
+  const name = "Twitch application";
+  const { clientId, clientSecret, authUrl } = config.twitch;
+  if (!clientId || !clientSecret) {
+    return result(
+      name,
+      "warn",
+      "not configured, so nobody can log in: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>`",
+    );
+  }
+  const client = new IdentityProviderClient({
+    baseUrl: authUrl,
+    clientId,
+    clientSecret,
+    timeoutMs: NETWORK_TIMEOUT_MS,
+    fetch: fetchImpl,
+  });
+  try {
+    await client.appAccessToken();
+    return result(name, "ok", `${authUrl} accepts the client id and secret`);
+  } catch (error) {
+    if (error instanceof IdentityProviderError && error.kind === "rejected") {
+      return result(
+        name,
+        "fail",
+        `${authUrl} refused the client id and secret (${error.message}): copy them again from the Twitch developer console`,
+      );
+    }
+    return result(name, "fail", `${authUrl} did not answer (${(error as Error).message})`);
+  }
+}
+
+export function checkGameProvider(config: Config): CheckResult {
+  const name = "game provider";
+  if (!config.game.apiKey) {
+    return result(
+      name,
+      "warn",
+      `no key for ${config.game.apiUrl}: the game commands answer an error until CUEBOT_GAME_API_KEY is set`,
+    );
+  }
+  // Not called: every call counts against the provider's small budget.
+  return result(
+    name,
+    "ok",
+    `key set for ${config.game.apiUrl} (${config.game.budgetPerMinute} requests a minute)`,
+  );
+}
+
+/** PostgreSQL when configured: answers, schema, and whether this data folder's secret.key is the shared one. */
+export async function checkPostgres(config: Config): Promise<CheckResult | null> {
+  if (!config.databaseUrl) return null;
+  const name = "PostgreSQL";
+  const where = redactUrl(config.databaseUrl);
+  const pg = openPostgres(config.databaseUrl, { max: 1, statementTimeoutMs: NETWORK_TIMEOUT_MS });
+  try {
+    const version = await withTimeout(pg.sql.unsafe("SHOW server_version"), `${where} did not answer`);
+    const schema = await statusPg(pg.sql);
+    const parts = [`${where} answers (PostgreSQL ${String(version[0]?.server_version ?? "?")})`];
+    parts.push(
+      schema.applied === 0
+        ? "no cuebot schema yet"
+        : `schema ${schema.latestTag ?? "?"} (${schema.applied}/${schema.known})`,
+    );
+    const secret = await secretMatches(pg.sql, config.dataDir);
+    if (secret === false) {
+      return result(
+        name,
+        "fail",
+        `${parts.join(", ")}; this data folder's secret.key is not the one the database was created with: copy it from an instance that uses this database`,
+      );
+    }
+    if (secret === true) parts.push("secret.key matches");
+    parts.push("not used by `serve` in this version");
+    return result(name, "ok", parts.join("; "));
+  } catch (error) {
+    return result(name, "fail", `${where}: ${(error as Error).message}`);
+  } finally {
+    await pg.close();
+  }
+}
+
+/** True or false when the database recorded a secret fingerprint and the folder has a key; else null. */
+async function secretMatches(
+  sql: ReturnType<typeof openPostgres>["sql"],
+  dataDir: string,
+): Promise<boolean | null> {
+  const [table] = await sql.unsafe("SELECT to_regclass('cuebot_meta') IS NOT NULL AS present");
+  if (!table?.present) return null;
+  const [row] = await sql.unsafe("SELECT value FROM cuebot_meta WHERE name = 'secret_key_fingerprint'");
+  const secretPath = join(dataDir, SECRET_KEY_FILE);
+  if (!row || !existsSync(secretPath)) return null;
+  return row.value === secretKeyFingerprint(readSecretKey(secretPath));
+}
+
+/** Redis when configured: answers PING, and its version. */
+export async function checkRedis(config: Config): Promise<CheckResult | null> {
+  if (!config.redisUrl) return null;
+  const name = "Redis";
+  const where = redactUrl(config.redisUrl);
+  let lastError: Error | null = null;
+  let client: Awaited<ReturnType<typeof connectRedis>> | null = null;
+  try {
+    client = await withTimeout(
+      connectRedis(config.redisUrl, {
+        onError: (error) => {
+          lastError = error;
+        },
+        connectTimeoutMs: NETWORK_TIMEOUT_MS,
+        reconnect: false,
+      }),
+      `${where} did not answer`,
+    );
+    await client.ping();
+    const info = await client.info("server");
+    const version = /redis_version:(\S+)/.exec(String(info))?.[1] ?? "?";
+    return result(name, "ok", `${where} answers (Redis ${version}); not used by \`serve\` in this version`);
+  } catch (error) {
+    const reason = (lastError as Error | null)?.message || (error as Error).message;
+    return result(name, "fail", `${where}: ${reason}`);
+  } finally {
+    if (client?.isOpen) await client.close();
+  }
+}
+
+/** Whether a cuebot answers on the configured address (informational: doctor runs either way). */
+export async function checkServer(config: Config, fetchImpl: typeof fetch = fetch): Promise<CheckResult> {
+  const name = "server";
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const target = host === "0.0.0.0" ? "127.0.0.1" : host === "[::]" ? "[::1]" : host;
+  const url = `http://${target}:${config.port}/healthz`;
+  try {
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    if (response.status === 200) return result(name, "info", `a server answers on ${url}`);
+    return result(
+      name,
+      "warn",
+      `${url} answers ${response.status}: something other than cuebot may hold the port`,
+    );
+  } catch {
+    return result(name, "info", `nothing answers on ${url} (start it with \`cuebot serve\`)`);
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), NETWORK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Every check, in the order an operator reads them. */
+export async function runDoctor(config: Config): Promise<CheckResult[]> {
+  const local = [checkDataFolder(config), checkDatabase(config), checkPublicUrl(config)];
+  const [twitch, postgres, redis, server] = await Promise.all([
+    checkTwitch(config),
+    checkPostgres(config),
+    checkRedis(config),
+    checkServer(config),
+  ]);
+  return [
+    ...local,
+    twitch,
+    checkGameProvider(config),
+    ...(postgres ? [postgres] : []),
+    ...(redis ? [redis] : []),
+    server,
+  ];
+}
+
+/** Exit 1 when any check failed; warnings are advice. */
+export function doctorExitCode(results: CheckResult[]): 0 | 1 {
+  return results.some((r) => r.status === "fail") ? 1 : 0;
+}
