@@ -8,6 +8,7 @@ import {
 } from "../db/client.ts";
 import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import { loadOverlayState } from "../db/overlay.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
@@ -24,6 +25,7 @@ import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { OverlayHub } from "./overlay/hub.ts";
+import type { SharedStores } from "./shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
@@ -101,6 +103,8 @@ export interface Context {
   chat: ChatRuntime;
   /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
   demoChat: DemoChat | null;
+  /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
+  shared: SharedStores | null;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /** Closes what the context opened, in reverse order; safe to call twice. */
@@ -115,6 +119,8 @@ export interface ContextOptions {
   log?: Logger;
   /** Tests only: header naming the client address when there is no socket (`app.handle`). */
   testClientAddressHeader?: string;
+  /** Redis (`serve --redis-url`): limits and overlay publishes shared with every other instance. */
+  shared?: SharedStores;
 }
 
 /**
@@ -148,6 +154,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     });
     let closed = false;
     const secrets = new SecretBox(key);
+    const shared = options.shared;
     return {
       config,
       database,
@@ -163,6 +170,9 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
         log,
         trustProxy: config.trustProxy,
         testAddressHeader: options.testClientAddressHeader,
+        shared: shared
+          ? { client: shared.redis, keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs }
+          : undefined,
       }),
       caches,
       identityProvider:
@@ -176,7 +186,19 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       events,
       settingsCache,
       cooldowns: new CommandCooldowns(),
-      overlays: new OverlayHub(),
+      overlays: new OverlayHub(
+        shared
+          ? {
+              bus: shared.overlayBus,
+              load: (accountId) => loadOverlayState(database.db, accountId),
+              onBusError: (error) =>
+                log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
+                  error,
+                }),
+            }
+          : {},
+      ),
+      shared: shared ?? null,
       random: options.random ?? Math.random,
       helix,
       helixApi: helix ? new HelixApi(helix) : null,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { createApp } from "../../server/app.ts";
+import { startChatLeadership } from "../../server/chat/leader.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
 import type { Config } from "../../server/config.ts";
 import { createContext } from "../../server/context.ts";
@@ -7,26 +8,24 @@ import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
 import { startTokenUpkeep } from "../../server/identity/provider-tokens.ts";
 import { ListenError, listen } from "../../server/listen.ts";
+import { createLogger } from "../../server/log.ts";
 import { startMaintenance } from "../../server/maintenance.ts";
+import { connectSharedStores, SharedStoreError, type SharedStores } from "../../server/shared-stores.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
 /**
- * CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL (CONTRACT §2) are read and checked, and `db copy` fills a
- * PostgreSQL database, but the server itself still runs on the embedded SQLite file only. Started
- * with either set, it would silently be a single instance on SQLite while the operator believes it
- * shares PostgreSQL and Redis with its siblings (two instances, two quotas, two sets of keys): so it
- * refuses, and says what works today.
+ * CUEBOT_DATABASE_URL (CONTRACT §2) is read and checked, and `db copy` fills a PostgreSQL database,
+ * but the server itself still keeps its data in the embedded SQLite file. Started with it set, it
+ * would silently be an instance on SQLite while the operator believes it shares PostgreSQL with its
+ * siblings (two sets of keys and accounts): so it refuses, and says what works today. Redis works:
+ * instances on one machine share the SQLite file and, through Redis, their limits and overlays.
  */
-function refuseSharedStores(config: Config): void {
-  const set = [
-    config.databaseUrl ? "CUEBOT_DATABASE_URL (--database-url)" : null,
-    config.redisUrl ? "CUEBOT_REDIS_URL (--redis-url)" : null,
-  ].filter((name) => name !== null);
-  if (set.length === 0) return;
+function refuseDatabaseUrl(config: Config): void {
+  if (!config.databaseUrl) return;
   throw new CliFailure(
-    `${set.join(" and ")} ${set.length === 1 ? "is" : "are"} set, but this version of cuebot serves from the embedded SQLite database in its data folder only; running on PostgreSQL and Redis is not available in it yet. Unset ${set.length === 1 ? "it" : "them"} to serve from ${config.dataDir} (\`cuebot db copy\` already prepares a PostgreSQL database from it).`,
+    `CUEBOT_DATABASE_URL (--database-url) is set, but this version of cuebot serves from the embedded SQLite database in its data folder only; running on PostgreSQL is not available in it yet. Unset it to serve from ${config.dataDir} (\`cuebot db copy\` already prepares a PostgreSQL database from it; several instances on one machine can share that folder's database, and Redis through --redis-url).`,
   );
 }
 
@@ -38,15 +37,30 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     )
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
-      refuseSharedStores(config);
+      refuseDatabaseUrl(config);
+      const startLog = createLogger({ level: config.logLevel, format: config.logFormat });
+      let shared: SharedStores | undefined;
+      if (config.redisUrl) {
+        try {
+          shared = await connectSharedStores(config.redisUrl, startLog);
+        } catch (error) {
+          if (error instanceof SharedStoreError) throw new CliFailure(error.message);
+          throw error;
+        }
+      }
       const demo: DemoEnvironment | null = options.demo ? startDemo(config) : null;
       let ctx: ReturnType<typeof createContext>;
       try {
         prepareDataDir(config.dataDir);
-        ctx = createContext(config);
+        ctx = createContext(config, { log: startLog, shared });
       } catch (error) {
         await demo?.stop();
+        await shared?.close();
         asCliFailure(error);
+      }
+      if (shared) {
+        const stores = shared;
+        ctx.onClose(() => void stores.close());
       }
       if (demo) {
         ctx.demoChat = demo.chat;
@@ -62,7 +76,13 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         throw error;
       }
       startTokenUpkeep(ctx);
-      startNativeChat(ctx);
+      if (shared) {
+        // Several instances: only the holder of the chat lease connects to chat.
+        const leadership = startChatLeadership(ctx, shared);
+        ctx.onClose(() => void leadership.stop());
+      } else {
+        startNativeChat(ctx);
+      }
       startMaintenance(ctx);
       if (demo) {
         log.info(
@@ -77,6 +97,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         publicUrl: ctx.publicUrl,
         dataDir: config.dataDir,
         schemaVersion: ctx.schema.applied,
+        // Which stores this instance uses: Redis shares limits and overlays with the other instances.
+        stores: shared
+          ? `sqlite (data dir), redis ${shared.redactedUrl}`
+          : "sqlite (data dir), in-process limits",
       });
       // Scripts wait for this line (CONTRACT §3), so a quieter log level must not swallow it.
       if (config.logLevel === "warn" || config.logLevel === "error") io.err(`listening on ${server.url}`);

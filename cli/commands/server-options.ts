@@ -13,6 +13,8 @@ export function addSettingsOptions(command: Command): Command {
       "--trust-proxy [list]",
       "read X-Forwarded-For from these peers: alone or true = loopback, else comma-separated addresses/CIDRs",
     )
+    .option("--database-url <url>", "postgres://… for several instances (not served yet: see README)")
+    .option("--redis-url <url>", "redis://… shared by several instances: limits, overlay updates")
     .option("--log <level>", "debug, info, warn or error (default info)")
     .option("--log-format <format>", "json or pretty (default: pretty on a terminal, else json)");
 }
@@ -24,6 +26,8 @@ export interface SettingsOptions {
   twitchClientId?: string;
   twitchClientSecret?: string;
   trustProxy?: boolean | string;
+  databaseUrl?: string;
+  redisUrl?: string;
   log?: string;
   logFormat?: string;
 }
@@ -36,6 +40,8 @@ export function flagValues(options: SettingsOptions): FlagValues {
     twitchClientId: options.twitchClientId,
     twitchClientSecret: options.twitchClientSecret,
     trustProxy: options.trustProxy === true ? "true" : options.trustProxy || undefined,
+    databaseUrl: options.databaseUrl,
+    redisUrl: options.redisUrl,
     log: options.log,
     logFormat: options.logFormat,
   };

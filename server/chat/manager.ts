@@ -47,6 +47,11 @@ const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited",
 export interface ChatManagerOptions {
   /** One protocol "second" in ms (tests shorten it along with the simulator's). */
   secondMs?: number;
+  /**
+   * Several instances: true when this instance may answer the message (it claimed its id first).
+   * When the claim cannot be made (Redis away), the message is answered: silence is the worse error.
+   */
+  claimMessage?: (messageId: string) => Promise<boolean>;
 }
 
 /** Who reads and speaks for a channel: the streamer, or the linked bot account. */
@@ -304,8 +309,9 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     const triggers = triggerTable(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command)));
     const call = matchCommand(event, triggers);
     if (!call) return;
+    if (options.claimMessage && !(await options.claimMessage(event.messageId).catch(() => true))) return;
     // The bot quota of the account's role applies as for the bot endpoints; a refusal is silent.
-    if (!ctx.limits.accounts.checkBot(account).allowed) return;
+    if (!(await ctx.limits.accounts.checkBot(account)).allowed) return;
     const reply = await run(account, call.command, call.args, event);
     if (reply)
       channel.queue.push({
@@ -430,12 +436,13 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
         .filter((c) => c.state === "connected")
         .map((c) => ({ accountId: c.accountId, since: c.since }));
     },
-    async close() {
+    async close(options = {}) {
       if (closed) return;
       closed = true;
       unsubscribe();
       for (const channel of [...channels.values()]) {
         remove(channel.accountId);
+        if (options.handOver) continue;
         try {
           writeChatState(ctx.db, channel.accountId, "off", "cuebot is not running", now());
         } catch {

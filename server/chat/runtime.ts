@@ -34,7 +34,11 @@ export interface ChatRuntime {
   sync(accountId: number): void;
   /** Accounts whose chat is connected on this server, with since when. */
   connected(): { accountId: number; since: number }[];
-  close(): Promise<void>;
+  /**
+   * Ends every connection. The stored state becomes "off, cuebot is not running" — unless another
+   * instance takes chat over (`handOver`), which then writes its own.
+   */
+  close(options?: { handOver?: boolean }): Promise<void>;
 }
 
 type StoreContext = Pick<Context, "db" | "secrets" | "accounts">;

@@ -7,6 +7,7 @@ import type { HeaderTarget } from "../http/quota.ts";
 import { requestInfo } from "../http/request-info.ts";
 import { isUnreplacedTemplate } from "../http/text-mode.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { REGIONS, type Region } from "./client.ts";
 import type { GameType } from "./format.ts";
 import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
@@ -99,9 +100,11 @@ export function parseType(raw: string | undefined): GameType | undefined {
  * Who is asking decides the quota and the cache TTL: with an API key, its role's bot quota and command
  * TTL; without one, the per-IP anonymous limit (applied in onRequest) and the Default TTL.
  */
-function cacheTtlFor(ctx: Context, request: Request, set: HeaderTarget): number {
-  const role: Role = authenticateOptionalBot(ctx, request, set)?.account.role ?? "Default";
-  return ROLE_QUOTAS[role].commandCacheTtlMs;
+function cacheTtlFor(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<number> {
+  return andThen(authenticateOptionalBot(ctx, request, set), (principal) => {
+    const role: Role = principal?.account.role ?? "Default";
+    return ROLE_QUOTAS[role].commandCacheTtlMs;
+  });
 }
 
 function reply<T extends object>(data: T, stale: boolean) {
@@ -146,26 +149,27 @@ export function gameRoutes(ctx: Context) {
   return (
     new Elysia({ name: "cuebot.game", prefix: "/api/game" })
       // Runs before validation: a wrong API key is a 401 even on a malformed request.
-      .derive(({ request, set }) => {
-        const cacheTtlMs = cacheTtlFor(ctx, request, set as HeaderTarget);
-        // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
-        const tail = requestInfo(request).path.split("/").slice(-3);
-        tail.forEach((segment, i) => {
-          // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
-          if (!segment.includes("%") && !segment.includes("$")) return;
-          const what = ["region", "name", "tag"][i];
-          // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
-          if (isUnreplacedTemplate(segment)) {
-            throw badRequest(
-              `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
-            );
-          }
-          if (decodeSegment(segment) === null) {
-            throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
-          }
-        });
-        return { cacheTtlMs };
-      })
+      .derive(({ request, set }) =>
+        andThen(cacheTtlFor(ctx, request, set as HeaderTarget), (cacheTtlMs) => {
+          // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
+          const tail = requestInfo(request).path.split("/").slice(-3);
+          tail.forEach((segment, i) => {
+            // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
+            if (!segment.includes("%") && !segment.includes("$")) return;
+            const what = ["region", "name", "tag"][i];
+            // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
+            if (isUnreplacedTemplate(segment)) {
+              throw badRequest(
+                `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
+              );
+            }
+            if (decodeSegment(segment) === null) {
+              throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
+            }
+          });
+          return { cacheTtlMs };
+        }),
+      )
       .get(
         "/rank/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {

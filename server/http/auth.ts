@@ -1,5 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
+import { andThen, type MaybePromise, throwWhenReady } from "../maybe-promise.ts";
 import { ApiError } from "./errors.ts";
 import { enforceLimit, failedAuthentication, type HeaderTarget, limitRefusal } from "./quota.ts";
 import { requestInfo } from "./request-info.ts";
@@ -52,8 +53,11 @@ export function invalidApiKey(): ApiError {
   return new ApiError(401, "invalid_api_key", "That API key is not valid; copy it again from the dashboard.");
 }
 
-/** The API key's account, or null when no key was presented; a wrong key is an error. */
-export function optionalApiKey(ctx: Context, request: Request): ApiKeyPrincipal | null {
+/**
+ * The API key's account, or null when no key was presented; a wrong key is an error (a rejection once
+ * a shared failed-authentication count has answered).
+ */
+export function optionalApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal | null> {
   const presented = presentedCredentials(request);
   // An overlay token only ever reads overlays: presented here, even beside a key, it is refused.
   if (presented.overlayToken) {
@@ -62,14 +66,15 @@ export function optionalApiKey(ctx: Context, request: Request): ApiKeyPrincipal 
   if (!presented.apiKey) return null;
   const account = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
   // A wrong key counts against the caller's address; past the limit, every further try is a 429.
-  if (!account) throw failedAuthentication(ctx.limits, request, invalidApiKey());
+  if (!account) return throwWhenReady(failedAuthentication(ctx.limits, request, invalidApiKey()));
   return { kind: "api-key", account };
 }
 
-export function requireApiKey(ctx: Context, request: Request): ApiKeyPrincipal {
-  const principal = optionalApiKey(ctx, request);
-  if (!principal) throw missingApiKey();
-  return principal;
+export function requireApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal> {
+  return andThen(optionalApiKey(ctx, request), (principal) => {
+    if (!principal) throw missingApiKey();
+    return principal;
+  });
 }
 
 /**
@@ -81,10 +86,16 @@ export function authenticateBot(
   ctx: Context,
   request: Request,
   set: HeaderTarget,
-): { principal: ApiKeyPrincipal; refusal: Response | undefined } {
-  const principal = requireApiKey(ctx, request);
-  const refusal = limitRefusal(set, request, ctx.limits.accounts.checkBot(principal.account), "bot");
-  return { principal, refusal };
+): MaybePromise<{ principal: ApiKeyPrincipal; refusal: Response | undefined }> {
+  return andThen(requireApiKey(ctx, request), (principal) =>
+    andThen(
+      limitRefusal(set, request, ctx.limits.accounts.checkBot(principal.account), "bot"),
+      (refusal) => ({
+        principal,
+        refusal,
+      }),
+    ),
+  );
 }
 
 /**
@@ -95,10 +106,12 @@ export function authenticateOptionalBot(
   ctx: Context,
   request: Request,
   set: HeaderTarget,
-): ApiKeyPrincipal | null {
-  const principal = optionalApiKey(ctx, request);
-  if (principal) enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot");
-  return principal;
+): MaybePromise<ApiKeyPrincipal | null> {
+  return andThen(optionalApiKey(ctx, request), (principal) =>
+    principal
+      ? andThen(enforceLimit(set, ctx.limits.accounts.checkBot(principal.account), "bot"), () => principal)
+      : null,
+  );
 }
 
 export interface SessionPrincipal {

@@ -1,5 +1,6 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Logger } from "../log.ts";
+import { StoreUnavailableError } from "../redis/store-unavailable.ts";
 import { finalResponse, type ResponseSet } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { syncHook } from "./sync-hook.ts";
@@ -101,14 +102,45 @@ export function errorReply(
   );
 }
 
+/** How long a client should wait when the shared store is away: it reconnects within about a second. */
+const STORE_RETRY_AFTER_SECONDS = "5";
+/** One warning per this many ms while the shared store stays away, not one per request. */
+const STORE_WARNING_INTERVAL_MS = 60_000;
+/**
+ * Redis did not answer a limit check (down, restarting, frozen): the request is refused with 503
+ * `store_unavailable` rather than admitted unlimited, and the next request tries again — so service
+ * resumes by itself as soon as Redis is back.
+ */
+function storeUnavailableReply(
+  reply: (status: number, code: string, message: string, extra?: Record<string, string>) => Response,
+): Response {
+  return reply(
+    503,
+    "store_unavailable",
+    "cuebot cannot check its rate limits right now (its shared store is not answering); try again in a few seconds.",
+    { "retry-after": STORE_RETRY_AFTER_SECONDS },
+  );
+}
+
 /** Maps every failure to the contract's error shape; unknown errors become `internal` with no details. */
 export function errorHandling(log: Logger) {
+  let lastStoreWarning = 0;
   return new Elysia({ name: "cuebot.errors" }).onError(
     { as: "global" },
     syncHook(({ code, error, request, set }) => {
       const reply = (status: number, errorCode: string, message: string, extra?: Record<string, string>) =>
         errorReply(set as ResponseSet, request, status, errorCode, message, extra);
       if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
+      if (error instanceof StoreUnavailableError) {
+        const now = Date.now();
+        if (now - lastStoreWarning >= STORE_WARNING_INTERVAL_MS) {
+          lastStoreWarning = now;
+          log.warn("requests are refused with 503: the shared store does not answer", {
+            error: error.message,
+          });
+        }
+        return storeUnavailableReply(reply);
+      }
       switch (code) {
         case "NOT_FOUND":
           return reply(404, "not_found", "There is nothing at this address.");

@@ -3,7 +3,7 @@ import type { Context } from "../context.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
 import { limitRefusal } from "./quota.ts";
 import { type RequestInfo, requestInfo } from "./request-info.ts";
-import { syncHook } from "./sync-hook.ts";
+import { hookOf } from "./sync-hook.ts";
 
 /** The panel session cookie; only its presence matters here, the auth layer checks its value. */
 const SESSION_COOKIE = /(?:^|;)\s*app_sess=[^;\s]/;
@@ -77,10 +77,11 @@ export function ipLimitScope(pathname: string, hasCredential: boolean): IpLimitS
 /**
  * Per-IP limits in the global onRequest hook: it runs before routing, so unknown routes are covered,
  * and before any parsing or credential lookup, so a flood costs one counter update per request.
+ * With limits shared in Redis the hook waits for the check's round trip.
  */
 export function ipLimits(ctx: Context) {
   return new Elysia({ name: "cuebot.ip-limits" }).onRequest(
-    syncHook(({ request, server, set }) => {
+    hookOf(({ request, server, set }) => {
       const info = requestInfo(request);
       // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
       // here, else when a later layer asks (a failed authentication).
@@ -91,6 +92,6 @@ export function ipLimits(ctx: Context) {
       if (scope === null) return;
       const decision = ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server));
       return limitRefusal(set, request, decision, scope);
-    }),
+    }, ctx.limits.shared),
   );
 }

@@ -1,7 +1,8 @@
 import type { AccountQuotaName } from "../limits/account-quotas.ts";
 import type { LimitDecision } from "../limits/decision.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
-import type { RateLimits } from "../limits/rate-limits.ts";
+import type { Decided, RateLimits } from "../limits/rate-limits.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { ApiError, errorReply } from "./errors.ts";
 import type { ResponseSet } from "./final-response.ts";
 
@@ -47,11 +48,14 @@ function rateLimitedMessage(decision: LimitDecision, limit: LimitName): string {
 /**
  * Puts the decision's headers on the response and throws 429 when it was refused. Headers set here
  * survive into error responses (a 401 or 404 after this still shows the limit), and a later, more
- * specific limit (the account's quota once the key is known) simply overwrites them.
+ * specific limit (the account's quota once the key is known) simply overwrites them. A shared
+ * limiter's decision arrives later: then so does this, and a refusal rejects.
  */
-export function enforceLimit(set: HeaderTarget, decision: LimitDecision, limit: LimitName): void {
-  Object.assign(set.headers, rateLimitHeaders(decision));
-  if (!decision.allowed) throw rateLimitedError(decision, limit);
+export function enforceLimit(set: HeaderTarget, decided: Decided, limit: LimitName): MaybePromise<void> {
+  return andThen(decided, (decision) => {
+    Object.assign(set.headers, rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitedError(decision, limit);
+  });
 }
 
 /**
@@ -61,13 +65,15 @@ export function enforceLimit(set: HeaderTarget, decision: LimitDecision, limit: 
 export function limitRefusal(
   set: HeaderTarget,
   request: Request,
-  decision: LimitDecision,
+  decided: Decided,
   limit: LimitName,
-): Response | undefined {
-  // Refused, the headers (Retry-After among them) are on `set` already, so the reply carries them.
-  Object.assign(set.headers, rateLimitHeaders(decision));
-  if (decision.allowed) return undefined;
-  return errorReply(set as ResponseSet, request, 429, "rate_limited", rateLimitedMessage(decision, limit));
+): MaybePromise<Response | undefined> {
+  return andThen(decided, (decision) => {
+    // Refused, the headers (Retry-After among them) are on `set` already, so the reply carries them.
+    Object.assign(set.headers, rateLimitHeaders(decision));
+    if (decision.allowed) return undefined;
+    return errorReply(set as ResponseSet, request, 429, "rate_limited", rateLimitedMessage(decision, limit));
+  });
 }
 
 /**
@@ -75,11 +81,16 @@ export function limitRefusal(
  * session, wrong overlay token): counts the failure against the caller's address and returns what to
  * throw — `error` with the failed-authentication limit's headers, or 429 once that address is past it.
  */
-export function failedAuthentication(limits: RateLimits, request: Request, error: ApiError): ApiError {
-  const decision = limits.failedAuth.record(limits.clientIp.of(request));
-  if (!decision.allowed) return rateLimitedError(decision, "failedAuth");
-  return new ApiError(error.status, error.code, error.message, {
-    ...error.headers,
-    ...rateLimitHeaders(decision),
+export function failedAuthentication(
+  limits: RateLimits,
+  request: Request,
+  error: ApiError,
+): MaybePromise<ApiError> {
+  return andThen(limits.failedAuth.record(limits.clientIp.of(request)), (decision) => {
+    if (!decision.allowed) return rateLimitedError(decision, "failedAuth");
+    return new ApiError(error.status, error.code, error.message, {
+      ...error.headers,
+      ...rateLimitHeaders(decision),
+    });
   });
 }

@@ -7,5 +7,13 @@
  * return a promise; the cast is what that shape takes from Elysia's types.
  */
 export function syncHook<F extends (...args: never[]) => unknown>(fn: F): F {
-  return { fn, isAsync: false } as unknown as F;
+  return hookOf(fn, false);
+}
+
+/**
+ * A hook that is synchronous unless `async` says it may return a promise (a shared limiter's check
+ * travels to Redis): Elysia then awaits it. The in-process request path stays free of microtasks.
+ */
+export function hookOf<F extends (...args: never[]) => unknown>(fn: F, async: boolean): F {
+  return { fn, isAsync: async } as unknown as F;
 }

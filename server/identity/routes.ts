@@ -32,10 +32,10 @@ export function loginScopes(extra: string[]): string[] {
  * The re-consent for native chat asks for everything already granted (a new grant replaces the
  * whole set, reference/twitch-chat.md §6.4), the login scopes, and `user:read:chat`.
  */
-function chatConsentScopes(ctx: Context, request: Request): string[] {
-  const granted = (() => {
+async function chatConsentScopes(ctx: Context, request: Request): Promise<string[]> {
+  const granted = await (async () => {
     try {
-      return grantedScopes(ctx.db, authenticatePanel(ctx, request, { headers: {} }).account.id);
+      return grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
     } catch {
       return [];
     }
@@ -133,10 +133,15 @@ function startAuthorization(ctx: Context, request: Request, wanted: Authorizatio
 }
 
 /** The callback of a bot-account login: store the bot for the logged-in streamer; no account, no session. */
-function linkBot(ctx: Context, request: Request, user: HelixUser, tokens: ProviderTokenSet): Response {
+async function linkBot(
+  ctx: Context,
+  request: Request,
+  user: HelixUser,
+  tokens: ProviderTokenSet,
+): Promise<Response> {
   let account: Account;
   try {
-    account = authenticatePanel(ctx, request, { headers: {} }).account;
+    account = (await authenticatePanel(ctx, request, { headers: {} })).account;
   } catch {
     return loginResult(
       ctx,
@@ -184,12 +189,14 @@ export function authRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.auth-routes" })
     .get(
       "/auth/login",
-      ({ request }) => {
+      async ({ request }) => {
         const url = new URL(request.url);
         const chatConsent = url.searchParams.get("consent") === "chat";
         return startAuthorization(ctx, request, {
           path: "/auth/login",
-          scopes: chatConsent ? chatConsentScopes(ctx, request) : loginScopes(ctx.config.twitch.extraScopes),
+          scopes: chatConsent
+            ? await chatConsentScopes(ctx, request)
+            : loginScopes(ctx.config.twitch.extraScopes),
           // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
           forceVerify: chatConsent || url.searchParams.get("switch") === "1",
           purpose: chatConsent ? "chat" : "login",
@@ -199,10 +206,10 @@ export function authRoutes(ctx: Context) {
     )
     .get(
       "/auth/chat-bot",
-      ({ request }) => {
+      async ({ request }) => {
         // Only a logged-in streamer links a bot to their channel.
         try {
-          authenticatePanel(ctx, request, { headers: {} });
+          await authenticatePanel(ctx, request, { headers: {} });
         } catch {
           return messagePage(
             {
@@ -298,7 +305,7 @@ export function authRoutes(ctx: Context) {
             "Twitch did not say who logged in; nothing was changed. Please try again.",
           );
 
-        if (readCookie(request, PURPOSE_COOKIE) === "bot") return linkBot(ctx, request, user, tokens);
+        if (readCookie(request, PURPOSE_COOKIE) === "bot") return await linkBot(ctx, request, user, tokens);
         const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));
         const login = completeLogin(ctx, user, tokens, timezone, request.headers.get("user-agent") ?? "");
         ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
@@ -336,12 +343,12 @@ export function authRoutes(ctx: Context) {
     )
     .get(
       "/api/system/validate",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         // An overlay token is never a session, not even next to one (SERVICE.md §5).
         if (presentedCredentials(request).overlayToken) {
           throw new ApiError(403, "overlay_token_forbidden", "An overlay token cannot validate a session.");
         }
-        const { account, expiresAt } = authenticatePanel(ctx, request, set);
+        const { account, expiresAt } = await authenticatePanel(ctx, request, set);
         return {
           status: 200 as const,
           valid: true,

@@ -3,6 +3,7 @@ import { notAuthenticated, presentedCredentials, readCookie, type SessionPrincip
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError } from "../http/errors.ts";
 import { failedAuthentication } from "../http/quota.ts";
+import { type MaybePromise, throwWhenReady } from "../maybe-promise.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "./sessions.ts";
 
 type SessionContext = Pick<Context, "db" | "clock" | "accounts" | "publicUrl" | "limits">;
@@ -39,7 +40,11 @@ export function clearSessionCookie(ctx: SessionContext): string {
  * The panel's principal: a valid `app_sess` cookie. An overlay token is not a panel credential; a
  * bad, expired or foreign session is answered 401 and its cookie cleared.
  */
-export function requireSession(ctx: SessionContext, request: Request, set: HeaderBag): SessionPrincipal {
+export function requireSession(
+  ctx: SessionContext,
+  request: Request,
+  set: HeaderBag,
+): MaybePromise<SessionPrincipal> {
   // An overlay token is never a panel credential, not even beside a session (CONTRACT §4).
   if (presentedCredentials(request).overlayToken) {
     throw notAuthenticated("An overlay token only reads overlays; log in to the dashboard instead.");
@@ -51,7 +56,7 @@ export function requireSession(ctx: SessionContext, request: Request, set: Heade
     const ended = new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {
       "set-cookie": clearSessionCookie(ctx),
     });
-    throw failedAuthentication(ctx.limits, request, ended);
+    return throwWhenReady(failedAuthentication(ctx.limits, request, ended));
   }
   if (session.renewed) appendSetCookie(set, sessionCookie(ctx, token, session.expiresAt));
   return { kind: "session", account: session.account, expiresAt: session.expiresAt };

@@ -1,22 +1,62 @@
 import type { Clock } from "../clock.ts";
 import { ClientIpResolver } from "../http/client-ip.ts";
 import type { Logger } from "../log.ts";
-import { AccountQuotas } from "./account-quotas.ts";
-import { type FailedAuthLimiter, IpQuotas } from "./ip-quotas.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
+import type { ScriptClient } from "../redis/script.ts";
+import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
+import type { LimitDecision } from "./decision.ts";
+import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
+import { RedisAccountQuotas } from "./redis/account-quotas.ts";
+import { RedisIpQuotas } from "./redis/ip-quotas.ts";
+
+/** A limiter's answer: at once in process, after one round trip from Redis. */
+export type Decided = MaybePromise<LimitDecision>;
+
+/** Bot, heavy and panel quotas per account (AccountQuotas, or RedisAccountQuotas shared by instances). */
+export interface AccountLimiter {
+  checkBot(account: QuotaAccount): Decided;
+  checkHeavy(account: QuotaAccount): Decided;
+  checkPanel(account: QuotaAccount): Decided;
+  check(quota: AccountQuotaName, account: QuotaAccount): Decided;
+  /** Drops an account's logs (the account was deleted). */
+  forget(accountId: number): MaybePromise<void>;
+}
+
+/** Anonymous, public-page and /auth limits per address (IpQuotas, or RedisIpQuotas). */
+export interface IpLimiter {
+  check(scope: IpLimitScope, ip: string): Decided;
+}
+
+/** Failed authentications per address: counts one and says whether it is answered 401 or 429. */
+export interface FailedAuthCounter {
+  record(ip: string): Decided;
+  /** Whether the next failed attempt from this address would be refused; counts nothing. */
+  isBlocked(ip: string): MaybePromise<boolean>;
+}
 
 /**
- * Every limiter of one server, made once per context (`ctx.limits`). Kept behind this one object so
- * it can move to a shared store when cuebot outgrows one machine (DESIGN.md, "Scale").
+ * Every limiter of one server, made once per context (`ctx.limits`). In process by default; with a
+ * Redis client, the same limits in Redis, exact across every instance sharing it (DESIGN.md, "Scale").
+ * Features never know which: they pass the decision on (andThen), and only the shared ones wait.
  */
 export interface RateLimits {
-  /** Bot, heavy and panel quotas per account. */
-  accounts: AccountQuotas;
-  /** Anonymous, public-page and /auth limits per address. */
-  perIp: IpQuotas;
+  accounts: AccountLimiter;
+  perIp: IpLimiter;
   /** Failed authentications per address; the auth layer records each failure here. */
-  failedAuth: FailedAuthLimiter;
+  failedAuth: FailedAuthCounter;
   /** The client address of a request (socket or trusted proxy), as the per-IP limits saw it. */
   clientIp: ClientIpResolver;
+  /** True when the limits live in Redis: their checks answer with promises. */
+  shared: boolean;
+}
+
+/** Where shared limits live; every instance given the same client URL and prefix shares them. */
+export interface SharedLimitStore {
+  client: ScriptClient;
+  /** Prepended to every key (`cuebot:`). */
+  keyPrefix: string;
+  /** Longest wait for one check; past it the request is answered 503 store_unavailable. */
+  timeoutMs: number;
 }
 
 export interface RateLimitOptions {
@@ -25,20 +65,35 @@ export interface RateLimitOptions {
   trustProxy: boolean | readonly string[];
   /** Tests only; see ClientIpOptions.testAddressHeader. */
   testAddressHeader?: string;
-  /** Addresses remembered per per-IP limit. */
+  /** Addresses remembered per per-IP limit (in process). */
   maxIpKeys?: number;
+  /** Redis: the limits are shared by every instance using it. */
+  shared?: SharedLimitStore;
 }
 
 export function createRateLimits(options: RateLimitOptions): RateLimits {
+  const clientIp = new ClientIpResolver({
+    trustProxy: options.trustProxy,
+    log: options.log,
+    testAddressHeader: options.testAddressHeader,
+  });
+  if (options.shared) {
+    const store = { ...options.shared };
+    const perIp = new RedisIpQuotas(store);
+    return {
+      accounts: new RedisAccountQuotas(store),
+      perIp,
+      failedAuth: perIp.failedAuth,
+      clientIp,
+      shared: true,
+    };
+  }
   const perIp = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
   return {
     accounts: new AccountQuotas(options.clock),
     perIp,
     failedAuth: perIp.failedAuth,
-    clientIp: new ClientIpResolver({
-      trustProxy: options.trustProxy,
-      log: options.log,
-      testAddressHeader: options.testAddressHeader,
-    }),
+    clientIp,
+    shared: false,
   };
 }

@@ -3,11 +3,44 @@ import type { StoredOverlayState } from "../../db/overlay.ts";
 type Listener = (state: StoredOverlayState) => void;
 
 /**
+ * Carries publishes between instances (Redis pub/sub): every instance hears every publish, its own
+ * included, and hands it to its hub's local listeners.
+ */
+export interface OverlayBus {
+  /** Sends one publish to every instance; rejects when the bus is away. */
+  send(accountId: number, state: StoredOverlayState): Promise<void>;
+  /** Called with each publish heard, and with null after the bus reconnected (publishes may be lost). */
+  listen(handler: (message: { accountId: number; state: StoredOverlayState } | null) => void): void;
+}
+
+export interface OverlayHubOptions {
+  /** Several instances: publishes travel through this bus so overlays connected anywhere see them. */
+  bus?: OverlayBus;
+  /** The account's stored state, read again for open overlays after the bus was away. */
+  load?: (accountId: number) => StoredOverlayState;
+  /** A publish could not go through the bus (open overlays here still get it). */
+  onBusError?: (error: unknown) => void;
+}
+
+/**
  * Fans a publish out to every open overlay of the account (OBS browser sources listening on SSE).
- * State-based rather than a log: a reconnecting overlay only ever needs the latest version.
+ * State-based rather than a log: a reconnecting overlay only ever needs the latest version. With a
+ * bus, overlays connected to other instances get it too; after the bus was away, open overlays are
+ * sent the stored state again, so a publish lost meanwhile is caught up.
  */
 export class OverlayHub {
   readonly #listeners = new Map<number, Set<Listener>>();
+  readonly #bus: OverlayBus | undefined;
+  readonly #options: OverlayHubOptions;
+
+  constructor(options: OverlayHubOptions = {}) {
+    this.#options = options;
+    this.#bus = options.bus;
+    this.#bus?.listen((message) => {
+      if (message) this.#deliver(message.accountId, message.state);
+      else this.#catchUp();
+    });
+  }
 
   subscribe(accountId: number, listener: Listener): () => void {
     let set = this.#listeners.get(accountId);
@@ -23,10 +56,28 @@ export class OverlayHub {
   }
 
   publish(accountId: number, state: StoredOverlayState): void {
+    if (!this.#bus) {
+      this.#deliver(accountId, state);
+      return;
+    }
+    // The bus brings it back to this instance too; if it cannot, overlays here still get it.
+    this.#bus.send(accountId, state).catch((error: unknown) => {
+      this.#options.onBusError?.(error);
+      this.#deliver(accountId, state);
+    });
+  }
+
+  #deliver(accountId: number, state: StoredOverlayState): void {
     for (const listener of this.#listeners.get(accountId) ?? []) listener(state);
   }
 
-  /** Open overlay connections of one account (or of all). */
+  #catchUp(): void {
+    const load = this.#options.load;
+    if (!load) return;
+    for (const accountId of this.#listeners.keys()) this.#deliver(accountId, load(accountId));
+  }
+
+  /** Open overlay connections of one account (or of all) on this instance. */
   connections(accountId?: number): number {
     if (accountId !== undefined) return this.#listeners.get(accountId)?.size ?? 0;
     let n = 0;

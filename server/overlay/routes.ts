@@ -6,6 +6,7 @@ import type { Context } from "../context.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
+import { andThen, type MaybePromise, throwWhenReady } from "../maybe-promise.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 
@@ -19,21 +20,22 @@ const HEARTBEAT_MS = 15_000;
 export const MAX_OVERLAY_STREAMS = 20;
 
 /** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
-export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): Account {
+export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
   const token = presentedCredentials(request).overlayToken;
   if (!token) throw notAuthenticated("This overlay link has no token; copy it again from the dashboard.");
   const account = ctx.accounts.byCredential("overlay-token", token);
   if (!account) {
-    throw failedAuthentication(
-      ctx.limits,
-      request,
-      notAuthenticated(
-        "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+    return throwWhenReady(
+      failedAuthentication(
+        ctx.limits,
+        request,
+        notAuthenticated(
+          "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+        ),
       ),
     );
   }
-  enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel");
-  return account;
+  return andThen(enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel"), () => account);
 }
 
 function publicState(stored: StoredOverlayState) {
@@ -113,7 +115,9 @@ const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] },
 /** Overlay reads (overlay token) and the dashboard's publish. */
 export function overlayRoutes(ctx: Context) {
   const reads = new Elysia({ name: "cuebot.overlay-reads", prefix: "/api/overlay" })
-    .derive(({ request, set }) => ({ account: authenticateOverlay(ctx, request, set as HeaderBag) }))
+    .derive(async ({ request, set }) => ({
+      account: await authenticateOverlay(ctx, request, set as HeaderBag),
+    }))
     .get(
       "/state",
       ({ account }) => ({ status: 200 as const, data: publicState(loadOverlayState(ctx.db, account.id)) }),
@@ -134,7 +138,7 @@ export function overlayRoutes(ctx: Context) {
     });
 
   const publish = new Elysia({ name: "cuebot.overlay-publish", prefix: "/api/dashboard/overlay" })
-    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "",
       ({ principal: { account } }) => {

@@ -75,7 +75,7 @@ export function chatPanelRoutes(ctx: Context) {
     description: ORIGIN_NOTE,
   });
   return new Elysia({ name: "cuebot.panel-chat", prefix: "/api/dashboard" })
-    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/chat",
       async ({ principal: { account } }) => ({

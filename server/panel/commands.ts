@@ -24,7 +24,7 @@ const SettingsBody = t.Object({
 /** The Commands tab: enable/disable, cooldowns, options, and test runs. */
 export function commandRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-commands", prefix: "/api/dashboard" })
-    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/commands",
       ({ principal: { account } }) => ({

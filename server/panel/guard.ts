@@ -2,6 +2,7 @@ import type { Context } from "../context.ts";
 import type { SessionPrincipal } from "../http/auth.ts";
 import { enforceLimit } from "../http/quota.ts";
 import { requireSession } from "../identity/session-auth.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 
 type HeaderBag = { headers: Record<string, unknown> };
 
@@ -9,12 +10,19 @@ type HeaderBag = { headers: Record<string, unknown> };
  * Every panel route starts here (from a `derive`, so an anonymous request is refused before its
  * input is validated): a valid session, counted against the account's panel limit.
  */
-export function authenticatePanel(ctx: Context, request: Request, set: HeaderBag): SessionPrincipal {
-  const principal = requireSession(ctx, request, set);
-  enforceLimit(
-    set as { headers: Record<string, string | number> },
-    ctx.limits.accounts.checkPanel(principal.account),
-    "panel",
+export function authenticatePanel(
+  ctx: Context,
+  request: Request,
+  set: HeaderBag,
+): MaybePromise<SessionPrincipal> {
+  return andThen(requireSession(ctx, request, set), (principal) =>
+    andThen(
+      enforceLimit(
+        set as { headers: Record<string, string | number> },
+        ctx.limits.accounts.checkPanel(principal.account),
+        "panel",
+      ),
+      () => principal,
+    ),
   );
-  return principal;
 }

@@ -7,6 +7,7 @@ import { badRequest } from "../http/errors.ts";
 import { enumParam, integerParam, queryString } from "../http/params.ts";
 import { enforceLimit } from "../http/quota.ts";
 import { SESSION_COOKIE } from "../identity/sessions.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
 import { authenticatePanel } from "./guard.ts";
 
@@ -16,17 +17,20 @@ type HeaderBag = { headers: Record<string, string | number> };
  * get-clips and chatters: with an API key they count against the heavy quota (not the bot quota);
  * with a session against the panel limit; with neither, 401.
  */
-export function authenticateHeavy(ctx: Context, request: Request, set: HeaderBag): Account {
+export function authenticateHeavy(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
   const presented = presentedCredentials(request);
   if (presented.overlayToken) {
     throw notAuthenticated("An overlay token only reads overlays; use the API key or log in.");
   }
   if (presented.apiKey) {
-    const principal = optionalApiKey(ctx, request)!;
-    enforceLimit(set, ctx.limits.accounts.checkHeavy(principal.account), "heavy");
-    return principal.account;
+    return andThen(optionalApiKey(ctx, request), (principal) => {
+      const account = principal!.account;
+      return andThen(enforceLimit(set, ctx.limits.accounts.checkHeavy(account), "heavy"), () => account);
+    });
   }
-  if (readCookie(request, SESSION_COOKIE)) return authenticatePanel(ctx, request, set).account;
+  if (readCookie(request, SESSION_COOKIE)) {
+    return andThen(authenticatePanel(ctx, request, set), (principal) => principal.account);
+  }
   throw notAuthenticated("Send the API key (apiKey or X-Api-Key) or log in to the dashboard.");
 }
 
@@ -81,7 +85,9 @@ const HEAVY_SECURITY: Record<string, string[]>[] = [
 
 export function heavyRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.heavy", prefix: "/api/dashboard" })
-    .derive(({ request, set }) => ({ account: authenticateHeavy(ctx, request, set as HeaderBag) }))
+    .derive(async ({ request, set }) => ({
+      account: await authenticateHeavy(ctx, request, set as HeaderBag),
+    }))
     .get(
       "/get-clips",
       async ({ account, query }) => {

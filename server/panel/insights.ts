@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 /** Analytics, the activity feed and live state, each cached per the role's panel TTL (§8.3). */
 export function insightRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-insights", prefix: "/api/dashboard" })
-    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/analytics",
       async ({ principal: { account }, query }) => {

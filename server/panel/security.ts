@@ -18,7 +18,7 @@ import { authenticatePanel } from "./guard.ts";
 /** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
 export function securityRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-security", prefix: "/api/dashboard" })
-    .derive(({ request, set }) => ({ principal: authenticatePanel(ctx, request, set) }))
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/profile",
       ({ principal: { account } }) => {

@@ -11,6 +11,11 @@ export interface RedisClientOptions {
   connectTimeoutMs?: number;
   /** False for a one-off probe (`cuebot doctor`): the first failure rejects instead of retrying. */
   reconnect?: boolean;
+  /**
+   * The first connection must be up within this many ms, else the client is closed and the promise
+   * rejects (a server starting against an absent Redis says so instead of waiting forever).
+   */
+  firstConnectWithinMs?: number;
 }
 
 /**
@@ -40,6 +45,28 @@ export async function connectRedis(url: string, options: RedisClientOptions): Pr
   });
   // Without a listener, node-redis turns a connection error into an uncaught exception.
   client.on("error", (error: Error) => options.onError(error));
-  await client.connect();
+  const connecting = client.connect();
+  if (options.firstConnectWithinMs === undefined) {
+    await connecting;
+    return client;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      connecting,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no connection within ${options.firstConnectWithinMs} ms`)),
+          options.firstConnectWithinMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    connecting.catch(() => {});
+    client.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return client;
 }

@@ -45,9 +45,9 @@ export function webRoutes(ctx: Context) {
     })
     .get(
       "/overlay/:token",
-      ({ params, request }) => {
+      async ({ params, request }) => {
         if (!ctx.accounts.byCredential("overlay-token", params.token)) {
-          const failure = failedAuthentication(ctx.limits, request, notAuthenticated());
+          const failure = await failedAuthentication(ctx.limits, request, notAuthenticated());
           if (failure.status === 429) throw failure;
           throw notFound(
             "This overlay link is not valid (the token may have been replaced); copy it again from the dashboard.",

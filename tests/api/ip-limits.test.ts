@@ -14,8 +14,8 @@ afterEach(() => t?.cleanup());
 
 /** A bot route guarded exactly like the real ones: a wrong key is a failed authentication, a good key meets the bot quota. */
 function withBotRoute(test: TestContext, ctx: Context) {
-  test.app.get("/api/bot/test-route", ({ request, set }) => {
-    const { refusal } = authenticateBot(ctx, request, set);
+  test.app.get("/api/bot/test-route", async ({ request, set }) => {
+    const { refusal } = await authenticateBot(ctx, request, set);
     return refusal ?? { status: 200, data: { text: "ok" } };
   });
 }

@@ -175,7 +175,7 @@ describe("cuebot serve", () => {
     }
   });
 
-  test("a database or Redis URL it cannot serve from stops start-up with exit 1 instead of being ignored", async () => {
+  test("a database URL it cannot serve from stops start-up with exit 1 instead of being ignored", async () => {
     const cwd = scratch.dir();
     const dataDir = join(cwd, "data");
     const result = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], {
@@ -190,16 +190,22 @@ describe("cuebot serve", () => {
     // The password is never repeated, and nothing listened.
     expect(result.stderr).not.toContain("s3cret");
     expect(result.stdout).not.toContain("listening on");
-
-    const both = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], {
-      cwd,
-      env: { CUEBOT_DATABASE_URL: "postgres://127.0.0.1/cuebot", CUEBOT_REDIS_URL: "redis://127.0.0.1:6379" },
-    });
-    expect(both.code).toBe(1);
-    expect(both.stderr).toContain(
-      "CUEBOT_DATABASE_URL (--database-url) and CUEBOT_REDIS_URL (--redis-url) are set",
-    );
   });
+
+  test("a Redis that does not answer at start stops start-up with exit 1, naming it without its password", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const port = freePort();
+    const result = await scratch.run(
+      ["serve", "--port", "0", "--data-dir", dataDir, "--redis-url", `redis://:s3cret@127.0.0.1:${port}`],
+      { cwd },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toStartWith(`cuebot: cannot reach Redis at redis://:***@127.0.0.1:${port}`);
+    expect(result.stderr).toContain("CUEBOT_REDIS_URL / --redis-url");
+    expect(`${result.stdout}${result.stderr}`).not.toContain("s3cret");
+    expect(result.stdout).not.toContain("listening on");
+  }, 15_000);
 
   test("--trust-proxy LIST: a bad entry stops start-up with exit 1 and one line naming it", async () => {
     const cwd = scratch.dir();

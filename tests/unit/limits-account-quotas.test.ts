@@ -99,20 +99,20 @@ describe("decisions as HTTP", () => {
     expect(rateLimitHeaders(refused)).toEqual(error.headers);
   });
 
-  test("failed authentications: 401 with the failed-auth limit's headers, 429 once past 60 per minute", () => {
+  test("failed authentications: 401 with the failed-auth limit's headers, 429 once past 60 per minute", async () => {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const limits = createRateLimits({ clock: new ManualClock(), log, trustProxy: false });
     const request = () => new Request("http://localhost/api/x");
     const wrongKey = new ApiError(401, "invalid_api_key", "That API key is not valid.");
     for (let i = 0; i < 60; i++) {
-      const error = failedAuthentication(limits, request(), wrongKey);
+      const error = await failedAuthentication(limits, request(), wrongKey);
       expect(error.status).toBe(401);
       expect(error.code).toBe("invalid_api_key");
       expect(error.headers["x-ratelimit-limit"]).toBe("60");
       expect(error.headers["x-ratelimit-remaining"]).toBe(String(59 - i));
     }
     expect(limits.failedAuth.isBlocked("unknown")).toBe(true);
-    const blocked = failedAuthentication(limits, request(), wrongKey);
+    const blocked = await failedAuthentication(limits, request(), wrongKey);
     expect(blocked.status).toBe(429);
     expect(blocked.headers["retry-after"]).toBeDefined();
     expect(limits.failedAuth.isBlocked("203.0.113.1")).toBe(false);

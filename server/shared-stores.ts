@@ -1,0 +1,74 @@
+import type { Logger } from "./log.ts";
+import { RedisOverlayBus } from "./overlay/redis-bus.ts";
+import { connectRedis, type RedisClient } from "./redis/client.ts";
+import { redactUrl } from "./store-urls.ts";
+
+/** Every key and channel cuebot uses in Redis starts with this. */
+export const REDIS_KEY_PREFIX = "cuebot:";
+/**
+ * Longest wait for Redis per limit check or publish. Redis answers in ~0.1 ms on a LAN; past this it
+ * is taken for away and the request is answered 503 `store_unavailable` (server/http/errors.ts).
+ */
+export const REDIS_TIMEOUT_MS = 250;
+/** How long `serve` waits for Redis at start before it gives up with a clear error. */
+const FIRST_CONNECT_MS = 5000;
+/** One log line per this many ms while Redis is away, not one per reconnect attempt. */
+const ERROR_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * What several instances share besides the database (CONTRACT §2, `--redis-url`): limits, overlay
+ * publishes and leases live in Redis. Two connections: commands, and pub/sub (a subscribed
+ * connection takes no other commands).
+ */
+export interface SharedStores {
+  redis: RedisClient;
+  subscriber: RedisClient;
+  overlayBus: RedisOverlayBus;
+  keyPrefix: string;
+  timeoutMs: number;
+  /** The Redis URL without its password, for logs. */
+  redactedUrl: string;
+  close(): Promise<void>;
+}
+
+export class SharedStoreError extends Error {}
+
+/** Connects to Redis (both connections) and subscribes to the overlay bus; throws SharedStoreError. */
+export async function connectSharedStores(redisUrl: string, log: Logger): Promise<SharedStores> {
+  const redactedUrl = redactUrl(redisUrl);
+  let lastLogged = 0;
+  const onError = (error: Error) => {
+    const now = Date.now();
+    if (now - lastLogged < ERROR_LOG_INTERVAL_MS) return;
+    lastLogged = now;
+    log.warn("Redis is not answering; it is retried", { redis: redactedUrl, error: error.message });
+  };
+  const opened: RedisClient[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      opened.push(await connectRedis(redisUrl, { onError, firstConnectWithinMs: FIRST_CONNECT_MS }));
+    }
+    const [redis, subscriber] = opened as [RedisClient, RedisClient];
+    const overlayBus = new RedisOverlayBus(redis, subscriber, {
+      keyPrefix: REDIS_KEY_PREFIX,
+      timeoutMs: REDIS_TIMEOUT_MS,
+    });
+    await overlayBus.start();
+    return {
+      redis,
+      subscriber,
+      overlayBus,
+      keyPrefix: REDIS_KEY_PREFIX,
+      timeoutMs: REDIS_TIMEOUT_MS,
+      redactedUrl,
+      async close() {
+        await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
+      },
+    };
+  } catch (error) {
+    for (const client of opened) client.destroy();
+    throw new SharedStoreError(
+      `cannot reach Redis at ${redactedUrl} (CUEBOT_REDIS_URL / --redis-url): ${(error as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Two `cuebot serve` processes behind one public URL, sharing the data folder's SQLite file and one
+ * real redis-server: they must behave as one server (limits, CLI changes, overlays), survive the loss
+ * of each other, and answer the documented 503 while Redis is away, recovering by themselves.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../server/config.ts";
+import { createContext } from "../../server/context.ts";
+import { createSession } from "../../server/identity/sessions.ts";
+import { createLogger } from "../../server/log.ts";
+import { initDataDir, Scratch, type ServeProcess } from "../helpers/cli.ts";
+import { createTestAccount } from "../helpers/context.ts";
+import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../helpers/engines.ts";
+
+explainSkip("redis");
+
+/** What a balancer in front of both instances would be reached at; the pages' Origin. */
+const PUBLIC_URL = "http://localhost:9999";
+
+interface Seeded {
+  login: string;
+  apiKey: string;
+  overlayToken: string;
+  session: string;
+}
+
+const scratch = new Scratch();
+let redis: RedisServer;
+let dataDir: string;
+let cwd: string;
+let a: ServeProcess;
+let b: ServeProcess;
+const accounts: Record<string, Seeded> = {};
+
+function seed(logins: string[]): void {
+  const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+  });
+  try {
+    for (const login of logins) {
+      const { account, apiKey, overlayToken } = createTestAccount(ctx, { login, displayName: login });
+      accounts[login] = {
+        login,
+        apiKey,
+        overlayToken,
+        session: createSession(ctx, account.id, "test").token,
+      };
+    }
+  } finally {
+    ctx.close();
+  }
+}
+
+function instance(): Promise<ServeProcess> {
+  return scratch.serve(
+    ["serve", "--port", "0", "--data-dir", dataDir, "--redis-url", redis.url, "--public-url", PUBLIC_URL],
+    { cwd },
+  );
+}
+
+const magic8 = (server: ServeProcess, key: string) =>
+  fetch(`${server.url}/api/bot/magic8?apiKey=${key}&q=will+it+work`);
+
+async function publish(server: ServeProcess, who: Seeded, state: Record<string, unknown>) {
+  const response = await fetch(`${server.url}/api/dashboard/overlay/state`, {
+    method: "POST",
+    headers: { cookie: `app_sess=${who.session}`, origin: PUBLIC_URL, "content-type": "application/json" },
+    body: JSON.stringify({ state }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: { version: number } }).data.version;
+}
+
+/** An SSE client on `server`: resolves each `state` event's version as it arrives. */
+function overlayStream(server: ServeProcess, who: Seeded) {
+  const abort = new AbortController();
+  const versions: number[] = [];
+  const waiters: { version: number; resolve: (at: number) => void }[] = [];
+  const ready = (async () => {
+    const response = await fetch(`${server.url}/api/overlay/events?token=${who.overlayToken}`, {
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    return response.body!.getReader();
+  })();
+  const reading = (async () => {
+    const reader = await ready;
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end = buffer.indexOf("\n\n");
+        while (end >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const id = /^id: (\d+)$/m.exec(event);
+          if (id && /^event: state$/m.test(event)) {
+            const version = Number(id[1]);
+            versions.push(version);
+            for (const waiter of waiters.filter((w) => w.version <= version))
+              waiter.resolve(performance.now());
+          }
+          end = buffer.indexOf("\n\n");
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    versions,
+    ready,
+    /** When (performance.now()) a state of at least `version` arrived. */
+    arrival(version: number): Promise<number> {
+      if (versions.some((v) => v >= version)) return Promise.resolve(performance.now());
+      return new Promise((resolve) => waiters.push({ version, resolve }));
+    },
+    async close() {
+      abort.abort();
+      await reading;
+    },
+  };
+}
+
+async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis", () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    cwd = scratch.dir("cuebot-cluster-");
+    dataDir = await initDataDir(cwd);
+    seed(["alice", "bob", "carol", "dave"]);
+    [a, b] = await Promise.all([instance(), instance()]);
+  }, 30_000);
+
+  afterAll(async () => {
+    await scratch.cleanup();
+    await redis?.stop();
+  });
+
+  test("they share one bot quota exactly: alternate calls, the 31st in a minute is refused wherever it lands", async () => {
+    const key = accounts.alice!.apiKey;
+    const remaining: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const response = await magic8(i % 2 === 0 ? a : b, key);
+      expect(response.status).toBe(200);
+      remaining.push(response.headers.get("x-ratelimit-remaining") ?? "");
+    }
+    // One window between them: the counter runs down across both instances.
+    expect(remaining).toEqual(Array.from({ length: 30 }, (_, i) => String(29 - i)));
+    for (const server of [a, b]) {
+      const refused = await magic8(server, key);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("x-ratelimit-limit")).toBe("30");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    }
+  });
+
+  test("a key rotated through the CLI is refused by both instances on the very next request", async () => {
+    const old = accounts.bob!.apiKey;
+    expect((await magic8(a, old)).status).toBe(200);
+    expect((await magic8(b, old)).status).toBe(200);
+    const rotated = await scratch.run(["key", "rotate", "bob", "--data-dir", dataDir], { cwd });
+    expect(rotated.code).toBe(0);
+    const fresh = rotated.stdout.trim();
+    for (const server of [a, b]) {
+      const refused = await magic8(server, old);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
+      expect((await magic8(server, fresh)).status).toBe(200);
+    }
+  });
+
+  test("an overlay published on one instance reaches an SSE client on the other within 1 s", async () => {
+    const carol = accounts.carol!;
+    const stream = overlayStream(b, carol);
+    try {
+      await stream.ready;
+      await within(2000, stream.arrival(0), "the first state");
+      const sentAt = performance.now();
+      const version = await publish(a, carol, { title: "Now playing", text: "from instance A" });
+      const arrivedAt = await within(1000, stream.arrival(version), "the publish on the other instance");
+      expect(arrivedAt - sentAt).toBeLessThan(1000);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test("with Redis away both answer 503 store_unavailable at once, and recover by themselves when it is back", async () => {
+    const key = accounts.dave!.apiKey;
+    expect((await magic8(a, key)).status).toBe(200);
+    await redis.kill();
+    for (const server of [a, b]) {
+      const startedAt = performance.now();
+      const refused = await magic8(server, key);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("store_unavailable");
+      // Bounded by the per-check timeout, not by TCP giving up.
+      expect(performance.now() - startedAt).toBeLessThan(2000);
+      // Chat bots get one readable line, status 200 (CONTRACT, text mode).
+      const text = await fetch(`${server.url}/api/bot/magic8?apiKey=${key}&q=x&format=text`);
+      expect(text.status).toBe(200);
+      expect(await text.text()).toContain("try again in a few seconds");
+      // Health does not depend on Redis.
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    }
+
+    await redis.restart();
+    for (const server of [a, b]) {
+      const deadline = Date.now() + 10_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await magic8(server, key)).status;
+        if (status === 200) break;
+        await Bun.sleep(100);
+      }
+      expect(status).toBe(200);
+    }
+    // The overlay bus subscribed again: a publish on B reaches a client on A.
+    const carol = accounts.carol!;
+    const stream = overlayStream(a, carol);
+    try {
+      await stream.ready;
+      await within(2000, stream.arrival(0), "the first state");
+      const version = await publish(b, carol, { title: "after the restart" });
+      await within(2000, stream.arrival(version), "a publish after Redis came back");
+    } finally {
+      await stream.close();
+    }
+  }, 30_000);
+
+  test("an instance killed with -9 loses no acknowledged write, and the other keeps serving", async () => {
+    const carol = accounts.carol!;
+    const version = await publish(a, carol, { title: "written just before the crash" });
+    a.proc.kill("SIGKILL");
+    expect(await a.exited()).not.toBe(0);
+    const response = await fetch(`${b.url}/api/overlay/state?token=${carol.overlayToken}`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { version: number; state: { title: string } } };
+    expect(body.data.version).toBe(version);
+    expect(body.data.state.title).toBe("written just before the crash");
+    expect((await magic8(b, accounts.bob!.apiKey)).status).toBe(401); // still the rotated key's world
+  });
+});
