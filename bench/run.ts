@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { type RedisServer, startRedis } from "../tests/helpers/engines.ts";
 import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary, VIEWER } from "./fixture.ts";
 import { formatTable, type TableRow } from "./table.ts";
 import {
@@ -99,17 +100,106 @@ async function coldStarts(fixture: Fixture): Promise<number> {
   return times[1]!;
 }
 
+/** The same Lua work per request split over two wrk processes, one per instance (a balancer's job). */
+async function measurePair(urls: [string, string], scripts: [string | undefined, string | undefined]) {
+  return medianOf(RUNS, async () => {
+    const [one, two] = await Promise.all(
+      urls.map((url, i) => wrk({ url, script: scripts[i], durationSeconds: DURATION_S, connections: 32 })),
+    );
+    return {
+      rps: one!.rps + two!.rps,
+      p99Ms: Math.max(one!.p99Ms, two!.p99Ms),
+      non2xx: one!.non2xx + two!.non2xx,
+      requests: one!.requests + two!.requests,
+    };
+  });
+}
+
+/**
+ * `--redis-url`: the three request rows with the limits in a real redis-server on loopback (one Lua
+ * round trip per check), for one instance and for two instances sharing the data folder; no targets
+ * (issue 13 asks for the figures and the cost of the round trip beside the embedded ones).
+ */
+async function sharedRows(fixture: Fixture, bare: WrkResult): Promise<void> {
+  let redis: RedisServer | null = null;
+  try {
+    redis = await startRedis();
+  } catch (error) {
+    row("shared limits (Redis)", "skipped", `no redis-server: ${(error as Error).message}`);
+    return;
+  }
+  const note = (result: WrkResult, extra = "") =>
+    `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${extra}; no target`;
+  const shared = (name: string, result: WrkResult, extra = "") =>
+    rows.push({
+      bench: "--redis-url",
+      measure: name,
+      value: `${(result.rps / bare.rps).toFixed(2)}×`,
+      note: note(result, extra),
+    });
+  const instances = [
+    await startBinary(fixture, { settled: true, redisUrl: redis.url }),
+    await startBinary(fixture, { settled: true, redisUrl: redis.url }),
+  ] as const;
+  try {
+    const [one, two] = instances;
+    const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+    for (let i = 0; i < 31; i++) await (await fetch(`${one.url}${refusedPath}`)).arrayBuffer();
+    shared("refused request (429), 1 instance", await measure(`${one.url}${refusedPath}`));
+    const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+    for (const server of instances) await (await fetch(`${server.url}${gamePath}`)).arrayBuffer();
+    const gameScript = (offset: number) => distinctClientsScript({ path: gamePath, offset });
+    shared("game API cache hit, 1 instance", await measure(`${one.url}${gamePath}`, gameScript(3 << 20)));
+    const botPaths = fixture.streamers.map(
+      (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
+    );
+    // The follow dates are cached per instance: warm both.
+    for (const server of instances) {
+      const warming = [...botPaths];
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let path = warming.pop(); path; path = warming.pop()) {
+            await (await fetch(`${server.url}${path}`)).arrayBuffer();
+          }
+        }),
+      );
+    }
+    const half = Math.floor(botPaths.length / 2);
+    const bot = await measure(`${one.url}${botPaths[0]}`, rotatingPathsScript(botPaths.slice(0, half)));
+    shared("bot command cache hit, 1 instance", bot, `; ${bot.non2xx} non-2xx`);
+    const pairGame = await measurePair(
+      [one.url + gamePath, two.url + gamePath],
+      [gameScript(4 << 20), gameScript(5 << 20)],
+    );
+    shared("game API cache hit, 2 instances", pairGame, " (sum of two wrk -c32)");
+    const pairBot = await measurePair(
+      [one.url + botPaths[half]!, two.url + botPaths[half]!],
+      [rotatingPathsScript(botPaths.slice(half)), rotatingPathsScript(botPaths.slice(half).reverse())],
+    );
+    shared(
+      "bot command cache hit, 2 instances",
+      pairBot,
+      ` (sum of two wrk -c32); ${pairBot.non2xx} non-2xx`,
+    );
+  } finally {
+    for (const server of instances) await server.stop();
+    await redis.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const startedAt = performance.now();
   if (!process.argv.includes("--binary")) await build();
   const fixture = await createFixture(STREAMERS);
   try {
     const cold = await coldStarts(fixture);
+    let bareRps: WrkResult | undefined;
     const bareServer = await startBare();
     const server = await startBinary(fixture, { settled: true });
     try {
       // The yardstick, with the same per-request Lua work as the rows below.
       const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
+      bareRps = bare;
       await bareServer.stop();
       row(
         "bare Bun.serve (yardstick)",
@@ -230,6 +320,7 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
+    if (bareRps && !process.argv.includes("--no-redis")) await sharedRows(fixture, bareRps);
   } finally {
     await fixture.stop();
   }
