@@ -148,3 +148,12 @@ export function dataVersionReader(sqlite: Database): () => number {
   const statement = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
   return () => statement.get()!.data_version;
 }
+
+/**
+ * The counter that every write to cached tables bumps (migration 0002, triggers): accounts, keys,
+ * overlay tokens, Twitch tokens, command and chat settings. Analytics events and the like leave it.
+ */
+export function cacheChangesReader(sqlite: Database): () => number {
+  const statement = sqlite.prepare<{ n: number }, []>("SELECT n FROM cache_changes WHERE id = 1");
+  return () => statement.get()?.n ?? 0;
+}

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  cacheChangesReader,
   type DatabaseHandle,
   type Db,
   dataVersionReader,
@@ -29,23 +30,31 @@ import type { SharedStores } from "./shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
- * Tells in-memory caches that another process (the CLI) committed to the database, so a role change
- * or key rotation takes effect on the very next request (CONTRACT §3). Every request checks first
- * (app.ts), and an idle timer checks for work no request triggers (listen.ts). The check reads the
- * WAL-index header from the shared `-shm` mapping (a few nanoseconds) and asks SQLite's data_version
- * (~2 µs through a held statement) only when some connection committed since; data_version moves only
- * on other connections' commits, so our own writes never raise a false alarm.
+ * Tells in-memory caches that another process (the CLI, another instance) changed what they hold, so
+ * a role change or key rotation takes effect on the very next request (CONTRACT §3). Every request
+ * checks first (app.ts), and an idle timer checks for work no request triggers (listen.ts). The check
+ * reads the WAL-index header from the shared `-shm` mapping (a few nanoseconds) and asks SQLite's
+ * data_version (~2 µs through a held statement) only when some connection committed since;
+ * data_version moves only on other connections' commits, so our own writes never raise a false
+ * alarm. Then the cache-changes counter (bumped by triggers on the cached tables only) says whether
+ * the commit touched anything cached: another instance's analytics events flush nothing. (This
+ * server's own writes to cached tables move the counter too, so the next outside commit after one
+ * may flush once more than needed; those writes are rare and flushing is always safe.)
  */
 export class ExternalChanges {
   readonly #listeners = new Set<() => void>();
   readonly #read: () => number;
+  readonly #readChanges: () => number;
   /** Whether anyone committed since the last look (the WAL-index header moved); null: always ask. */
   readonly #committed: (() => boolean) | null;
   #version: number;
+  #changes: number;
 
   constructor(database: DatabaseHandle) {
     this.#read = dataVersionReader(database.sqlite);
+    this.#readChanges = cacheChangesReader(database.sqlite);
     this.#version = this.#read();
+    this.#changes = this.#readChanges();
     this.#committed = walCommitSignal(database.path);
   }
 
@@ -61,6 +70,9 @@ export class ExternalChanges {
     const version = this.#read();
     if (version === this.#version) return false;
     this.#version = version;
+    const changes = this.#readChanges();
+    if (changes === this.#changes) return false;
+    this.#changes = changes;
     for (const listener of this.#listeners) listener();
     return true;
   }

@@ -1,6 +1,7 @@
 // A running server must see what the CLI changes (key rotation, roles) without a restart: another
 // connection's commit moves SQLite's data_version, the server's poll calls check(), caches flush.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { publishOverlayState } from "../../db/overlay.ts";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type Context, createContext } from "../../server/context.ts";
@@ -43,6 +44,36 @@ describe("ExternalChanges", () => {
     expect(server.ctx.externalChanges.check()).toBe(true);
     expect(flushes).toBe(1);
     expect(server.ctx.externalChanges.check()).toBe(false);
+    expect(flushes).toBe(1);
+  });
+
+  test("another instance's analytics events and overlay publishes flush nothing; a change to what is cached does", () => {
+    // The account arrives from the other process: a cached table changed.
+    const { account } = createTestAccount(cli, { login: "alice" });
+    expect(server.ctx.externalChanges.check()).toBe(true);
+    let flushes = 0;
+    server.ctx.externalChanges.subscribe(() => flushes++);
+
+    // A second instance on the same file writes a command event per bot call: caches must survive it,
+    // or every request on this instance would start from cold.
+    for (let i = 0; i < 3; i++) {
+      cli.events.record({
+        accountId: account.id,
+        at: Date.now(),
+        command: "coinflip",
+        caller: "viewer",
+        outcome: "ok",
+        latencyMs: 1,
+      });
+      cli.events.flush();
+      expect(server.ctx.externalChanges.check()).toBe(false);
+    }
+    publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    expect(flushes).toBe(0);
+
+    rotateOverlayToken(cli, requireAccount(cli, "alice"), "cli");
+    expect(server.ctx.externalChanges.check()).toBe(true);
     expect(flushes).toBe(1);
   });
 
