@@ -11,7 +11,7 @@ import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { loadOverlayState } from "../db/overlay.ts";
 import type { Random } from "./bot/chance.ts";
-import { CommandCooldowns } from "./bot/cooldowns.ts";
+import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import type { DemoChat } from "./chat/demo-chat.ts";
@@ -105,8 +105,8 @@ export interface Context {
   events: EventSink;
   /** Command settings read on every bot request, from memory (cleared by every write). */
   settingsCache: ReadCache<object>;
-  /** Per-channel chat-command cooldowns. */
-  cooldowns: CommandCooldowns;
+  /** Per-channel chat-command cooldowns (in Redis when instances share it). */
+  cooldowns: Cooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
   random: Random;
   /** Game-statistics provider client with its caches and per-minute budget. */
@@ -197,7 +197,9 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
           : null,
       events,
       settingsCache,
-      cooldowns: new CommandCooldowns(),
+      cooldowns: shared
+        ? new RedisCooldowns(shared.redis, { keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs })
+        : new CommandCooldowns(),
       overlays: new OverlayHub(
         shared
           ? {

@@ -1,13 +1,23 @@
 import { LRUCache } from "lru-cache";
+import type { MaybePromise } from "../maybe-promise.ts";
+import { answerWithin } from "../redis/bounded.ts";
+import type { RedisClient } from "../redis/client.ts";
 
 /**
  * Per-channel command cooldowns: after a successful run, the command rests for the channel's
- * configured seconds. Bounded (one entry per channel and command that ran recently).
+ * configured seconds. In process (CommandCooldowns), or in Redis when several instances serve the
+ * same channels (RedisCooldowns): then a cooldown started on one holds on all.
  */
-export class CommandCooldowns {
+export interface Cooldowns {
+  /** Seconds left (rounded up), or 0 when the command may run. */
+  remainingSeconds(accountId: number, command: string, now: number): MaybePromise<number>;
+  start(accountId: number, command: string, seconds: number, now: number): MaybePromise<void>;
+}
+
+/** In process; bounded (one entry per channel and command that ran recently). */
+export class CommandCooldowns implements Cooldowns {
   readonly #until = new LRUCache<string, number>({ max: 50_000 });
 
-  /** Seconds left (rounded up), or 0 when the command may run. */
   remainingSeconds(accountId: number, command: string, now: number): number {
     const until = this.#until.get(`${accountId}:${command}`);
     return until && until > now ? Math.ceil((until - now) / 1000) : 0;
@@ -19,5 +29,31 @@ export class CommandCooldowns {
 
   clear(): void {
     this.#until.clear();
+  }
+}
+
+/**
+ * In Redis (`<prefix>cd:<account>:<command>`, expiring with the cooldown): one PTTL per command run,
+ * one SET when a cooldown starts. A store that does not answer rejects with StoreUnavailableError.
+ */
+export class RedisCooldowns implements Cooldowns {
+  constructor(
+    readonly client: RedisClient,
+    readonly options: { keyPrefix: string; timeoutMs: number },
+  ) {}
+
+  async remainingSeconds(accountId: number, command: string): Promise<number> {
+    const ms = await answerWithin(this.client.pTTL(this.#key(accountId, command)), this.options.timeoutMs);
+    return ms > 0 ? Math.ceil(ms / 1000) : 0;
+  }
+
+  async start(accountId: number, command: string, seconds: number): Promise<void> {
+    if (seconds <= 0) return;
+    const set = this.client.set(this.#key(accountId, command), "1", { PX: seconds * 1000 });
+    await answerWithin(set, this.options.timeoutMs);
+  }
+
+  #key(accountId: number, command: string): string {
+    return `${this.options.keyPrefix}cd:${accountId}:${command}`;
   }
 }

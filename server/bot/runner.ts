@@ -45,7 +45,7 @@ export async function runCommand<C extends CommandName>(
     if (!settings.enabled) {
       throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
     }
-    const wait = call.test ? 0 : ctx.cooldowns.remainingSeconds(account.id, command, startedAt);
+    const wait = call.test ? 0 : await ctx.cooldowns.remainingSeconds(account.id, command, startedAt);
     if (wait > 0) {
       throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${wait} s`, {
         "retry-after": String(wait),
@@ -53,7 +53,14 @@ export async function runCommand<C extends CommandName>(
     }
     const data = await run(settings);
     record("ok");
-    if (!call.test) ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt);
+    if (!call.test) {
+      // The answer stands even if a shared store could not start the cooldown.
+      await Promise.resolve(
+        ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt),
+      ).catch((error: unknown) =>
+        ctx.log.warn("a command cooldown could not be started", { command, error }),
+      );
+    }
     return { status: 200, data };
   } catch (error) {
     record(error instanceof ApiError ? error.code : "internal");

@@ -144,7 +144,7 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     redis = await startRedis();
     cwd = scratch.dir("cuebot-cluster-");
     dataDir = await initDataDir(cwd);
-    seed(["alice", "bob", "carol", "dave"]);
+    seed(["alice", "bob", "carol", "dave", "erin"]);
     [a, b] = await Promise.all([instance(), instance()]);
   }, 30_000);
 
@@ -185,6 +185,22 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
       expect((await magic8(server, fresh)).status).toBe(200);
     }
+  });
+
+  test("a command cooldown started on one instance holds on the other", async () => {
+    const erin = accounts.erin!;
+    const saved = await fetch(`${a.url}/api/dashboard/commands/coinflip`, {
+      method: "PUT",
+      headers: { cookie: `app_sess=${erin.session}`, origin: PUBLIC_URL, "content-type": "application/json" },
+      body: JSON.stringify({ cooldownSeconds: 30 }),
+    });
+    expect(saved.status).toBe(200);
+    const coinflip = (server: ServeProcess) => fetch(`${server.url}/api/bot/coinflip?apiKey=${erin.apiKey}`);
+    expect((await coinflip(b)).status).toBe(200);
+    const cooling = await coinflip(a);
+    expect(cooling.status).toBe(429);
+    expect(((await cooling.json()) as { error: { code: string } }).error.code).toBe("on_cooldown");
+    expect(Number(cooling.headers.get("retry-after"))).toBeGreaterThanOrEqual(29);
   });
 
   test("an overlay published on one instance reaches an SSE client on the other within 1 s", async () => {
