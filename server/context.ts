@@ -216,7 +216,14 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
       random: options.random ?? Math.random,
       helix,
       helixApi: helix ? new HelixApi(helix) : null,
-      game: createGameService({ config, clock, log }),
+      game: createGameService({
+        config,
+        clock,
+        log,
+        ...(shared
+          ? { sharedGame: { client: shared.redis, keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs } }
+          : {}),
+      }),
       chat: storedChatRuntime({ db: database.db, secrets, accounts }),
       demoChat: null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,

@@ -127,7 +127,13 @@ const MINUTE_MS = 60_000;
  * When the budget is spent a call waits briefly for a slot; if none frees up soon it fails, and the
  * service answers from its stale cache instead.
  */
-export class ProviderBudget {
+/** What the client needs of a budget: a slot per call, and a pause when the provider says so. */
+export interface CallBudget {
+  acquire(): Promise<void>;
+  pauseFor(ms: number): void;
+}
+
+export class ProviderBudget implements CallBudget {
   readonly #sent: number[] = [];
   #pausedUntil = 0;
 
@@ -180,7 +186,7 @@ export class ProviderBudget {
 export interface GameProviderClientOptions {
   baseUrl: string;
   apiKey: string | null;
-  budget: ProviderBudget;
+  budget: CallBudget;
   log: Logger;
   /** Per request, including reading the body. */
   timeoutMs?: number;

@@ -4,7 +4,10 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Logger } from "../log.ts";
+import type { RedisClient } from "../redis/client.ts";
 import {
+  type CallBudget,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
   GameProviderClient,
   type ProviderAccount,
   ProviderBudget,
@@ -25,6 +28,7 @@ import {
   type TodaySummary,
   todaySummary,
 } from "./derive.ts";
+import { SharedProviderBudget, SharedProviderStore } from "./shared-cache.ts";
 
 /**
  * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small
@@ -59,7 +63,16 @@ interface Entry<T> {
   missing?: ProviderError;
 }
 
-/** One cached provider route: fresh per caller's TTL, single-flight on misses, stale on failure. */
+/** Several instances: the route's answers and fetches shared through Redis (shared-cache.ts). */
+interface SharedRoute {
+  store: SharedProviderStore;
+  route: string;
+}
+
+/**
+ * One cached provider route: fresh per caller's TTL, single-flight on misses, stale on failure. With
+ * a shared store, a miss here asks the other instances' answers first and joins their fetch.
+ */
 class ProviderCache<T extends object> {
   readonly #entries: LRUCache<string, Entry<T>>;
   readonly #flights = new SingleFlight<string, Entry<T>>();
@@ -68,6 +81,7 @@ class ProviderCache<T extends object> {
     max: number,
     private readonly keepMs: number,
     private readonly clock: Clock,
+    private readonly shared: SharedRoute | null = null,
   ) {
     // ttlResolution 0: lru-cache would otherwise reuse a "now" for 1 ms, wrong under a test clock.
     this.#entries = new LRUCache<string, Entry<T>>({
@@ -85,18 +99,24 @@ class ProviderCache<T extends object> {
     fetch: () => Promise<T>,
   ): Promise<Served<T>> {
     const hit = this.#entries.get(key);
-    const age = hit ? this.clock.now() - hit.at : Number.POSITIVE_INFINITY;
-    if (hit && age < (hit.missing ? Math.min(freshMs, missingFreshMs) : freshMs)) return unwrap(hit, false);
+    const isFresh = (entry: Entry<T>) =>
+      this.clock.now() - entry.at < (entry.missing ? Math.min(freshMs, missingFreshMs) : freshMs);
+    if (hit && isFresh(hit)) return unwrap(hit, false);
+    const produce = async (): Promise<Entry<T>> => {
+      try {
+        return { at: this.clock.now(), value: await fetch() };
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.isNotFound)) throw error;
+        return { at: this.clock.now(), missing: error };
+      }
+    };
     let entry: Entry<T>;
     try {
       entry = await this.#flights.run(key, async () => {
-        let fresh: Entry<T>;
-        try {
-          fresh = { at: this.clock.now(), value: await fetch() };
-        } catch (error) {
-          if (!(error instanceof ProviderError && error.isNotFound)) throw error;
-          fresh = { at: this.clock.now(), missing: error };
-        }
+        const shared = this.shared;
+        const fresh = shared
+          ? await shared.store.getOrProduce(shared.route, key, this.keepMs, isFresh, produce)
+          : await produce();
         this.#entries.set(key, fresh, { ttl: this.keepMs });
         return fresh;
       });
@@ -126,6 +146,8 @@ export interface GameServiceDeps {
   config: Config;
   clock: Clock;
   log: Logger;
+  /** Redis shared by several instances: one provider budget, one fetch per key cluster-wide. */
+  sharedGame?: { client: RedisClient; keyPrefix: string; timeoutMs: number };
 }
 
 export interface GameServiceOptions {
@@ -156,7 +178,7 @@ export interface PlayerStats {
 }
 
 export class GameService {
-  readonly budget: ProviderBudget;
+  readonly budget: CallBudget;
   readonly #client: GameProviderClient;
   readonly #clock: Clock;
   readonly #accounts: ProviderCache<ProviderAccount>;
@@ -165,9 +187,22 @@ export class GameService {
   readonly #matches: ProviderCache<ProviderMatch[]>;
 
   constructor(deps: GameServiceDeps, options: GameServiceOptions = {}) {
-    const { config, clock, log } = deps;
+    const { config, clock, log, sharedGame: shared } = deps;
     this.#clock = clock;
-    this.budget = new ProviderBudget(config.game.budgetPerMinute, clock, options.maxQueueMs);
+    this.budget = shared
+      ? new SharedProviderBudget(shared.client, config.game.budgetPerMinute, {
+          keyPrefix: shared.keyPrefix,
+          timeoutMs: shared.timeoutMs,
+          maxQueueMs: options.maxQueueMs,
+        })
+      : new ProviderBudget(config.game.budgetPerMinute, clock, options.maxQueueMs);
+    const store = shared
+      ? new SharedProviderStore({
+          ...shared,
+          providerTimeoutMs: options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+        })
+      : null;
+    const route = (name: string) => (store ? { store, route: name } : null);
     this.#client = new GameProviderClient({
       baseUrl: config.game.apiUrl,
       apiKey: config.game.apiKey,
@@ -175,10 +210,15 @@ export class GameService {
       log,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
-    this.#accounts = new ProviderCache(ACCOUNT_ENTRIES, ACCOUNT_TTL_MS + STALE_FOR_MS, clock);
-    this.#mmr = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
-    this.#history = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
-    this.#matches = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock);
+    this.#accounts = new ProviderCache(
+      ACCOUNT_ENTRIES,
+      ACCOUNT_TTL_MS + STALE_FOR_MS,
+      clock,
+      route("account"),
+    );
+    this.#mmr = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock, route("mmr"));
+    this.#history = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock, route("mmr-history"));
+    this.#matches = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock, route("matches"));
   }
 
   async rank(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerRank>> {

@@ -1,0 +1,127 @@
+/**
+ * The game provider behind several instances: two GameServices (as two instances would hold) share
+ * one real Redis. One provider call per key cluster-wide, answers fetched by one instance served by
+ * the other, one per-minute budget, and each instance on its own when Redis is away.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { systemClock } from "../../server/clock.ts";
+import { loadConfig } from "../../server/config.ts";
+import { createGameService, type GameService, type PlayerQuery } from "../../server/game/service.ts";
+import { createLogger } from "../../server/log.ts";
+import { connectRedis, type RedisClient } from "../../server/redis/client.ts";
+import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
+import {
+  explainSkip,
+  type RedisServer,
+  redisAvailable,
+  redisKeyPrefix,
+  startRedis,
+} from "../helpers/engines.ts";
+
+explainSkip("redis");
+
+const KESTREL: PlayerQuery = { region: "eu", name: "Kestrel", tag: "EUW" };
+const NIGHT_OWL: PlayerQuery = { region: "na", name: "Night Owl", tag: "NA1" };
+const TTL_MS = 60_000;
+
+describe.skipIf(!redisAvailable)("game provider answers shared through Redis", () => {
+  let redis: RedisServer;
+  let sim: GameSimulator;
+  let dataDir: string;
+  const clients: RedisClient[] = [];
+
+  function instance(prefix: string, budget?: number): GameService {
+    const config = loadConfig({ dataDir, env: {} });
+    config.game.apiUrl = sim.url;
+    config.game.apiKey = sim.apiKey;
+    if (budget) config.game.budgetPerMinute = budget;
+    const client = clients[clients.length - 1]!;
+    return createGameService(
+      {
+        config,
+        clock: systemClock,
+        log: createLogger({ level: "error", format: "json", write: () => {} }),
+        sharedGame: { client, keyPrefix: prefix, timeoutMs: 200 },
+      },
+      { maxQueueMs: 50 },
+    );
+  }
+
+  async function pair(budget?: number): Promise<[GameService, GameService]> {
+    const prefix = redisKeyPrefix("game");
+    const services: GameService[] = [];
+    for (let i = 0; i < 2; i++) {
+      clients.push(await connectRedis(redis.url, { onError: () => {} }));
+      services.push(instance(prefix, budget));
+    }
+    return services as [GameService, GameService];
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    dataDir = mkdtempSync(join(tmpdir(), "cuebot-game-shared-"));
+  });
+
+  beforeEach(() => {
+    sim = startGameSimulator({ clock: systemClock, rateLimitPerMinute: 10_000 });
+  });
+
+  afterEach(async () => {
+    await sim.stop();
+  });
+
+  afterAll(async () => {
+    for (const client of clients) if (client.isOpen) client.destroy();
+    await redis.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("200 identical cold requests over two instances make one provider call per route", async () => {
+    const [a, b] = await pair();
+    sim.knobs.latencyMs = 100;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).rank(KESTREL, TTL_MS)),
+    );
+    expect(answers.every((answer) => answer.value.rank.elo === answers[0]!.value.rank.elo)).toBe(true);
+    expect(sim.calls.account).toBe(1);
+    expect(sim.calls.mmr).toBe(1);
+  });
+
+  test("an answer one instance fetched is served by the other without a provider call", async () => {
+    const [a, b] = await pair();
+    await a.rank(KESTREL, TTL_MS);
+    const calls = sim.totalCalls();
+    const served = await b.rank(KESTREL, TTL_MS);
+    expect(served.stale).toBe(false);
+    expect(sim.totalCalls()).toBe(calls);
+    // A "no such player" answer is shared as well.
+    const missing = { region: "eu", name: "Nobody", tag: "NONE" } as PlayerQuery;
+    await expect(a.rank(missing, TTL_MS)).rejects.toMatchObject({ code: "player_not_found" });
+    const afterMissing = sim.totalCalls();
+    await expect(b.rank(missing, TTL_MS)).rejects.toMatchObject({ code: "player_not_found" });
+    expect(sim.totalCalls()).toBe(afterMissing);
+  });
+
+  test("the per-minute budget is one for all instances", async () => {
+    const [a, b] = await pair(3);
+    // Kestrel costs two calls (account, mmr) on A; Night Owl's account is the third, on B.
+    await a.rank(KESTREL, TTL_MS);
+    await expect(b.rank(NIGHT_OWL, TTL_MS)).rejects.toMatchObject({ code: "upstream_error" });
+    expect(sim.totalCalls()).toBe(3);
+  });
+
+  test("with Redis away each instance fetches by itself", async () => {
+    const [a, b] = await pair();
+    await redis.kill();
+    try {
+      expect((await a.rank(NIGHT_OWL, TTL_MS)).stale).toBe(false);
+      expect((await b.rank(NIGHT_OWL, TTL_MS)).stale).toBe(false);
+      expect(sim.calls.mmr).toBe(2);
+    } finally {
+      await redis.restart();
+    }
+  });
+});
