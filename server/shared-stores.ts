@@ -34,7 +34,11 @@ export interface SharedStores {
 export class SharedStoreError extends Error {}
 
 /** Connects to Redis (both connections) and subscribes to the overlay bus; throws SharedStoreError. */
-export async function connectSharedStores(redisUrl: string, log: Logger): Promise<SharedStores> {
+export async function connectSharedStores(
+  redisUrl: string,
+  log: Logger,
+  options: { busHeartbeatMs?: number } = {},
+): Promise<SharedStores> {
   const redactedUrl = redactUrl(redisUrl);
   let lastLogged = 0;
   const onError = (error: Error) => {
@@ -52,6 +56,7 @@ export async function connectSharedStores(redisUrl: string, log: Logger): Promis
     const overlayBus = new RedisOverlayBus(redis, subscriber, {
       keyPrefix: REDIS_KEY_PREFIX,
       timeoutMs: REDIS_TIMEOUT_MS,
+      heartbeatMs: options.busHeartbeatMs,
     });
     await overlayBus.start();
     return {
@@ -62,6 +67,7 @@ export async function connectSharedStores(redisUrl: string, log: Logger): Promis
       timeoutMs: REDIS_TIMEOUT_MS,
       redactedUrl,
       async close() {
+        overlayBus.stop();
         await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
       },
     };

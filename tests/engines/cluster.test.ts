@@ -263,6 +263,27 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     }
   }, 30_000);
 
+  test("a frozen Redis (SIGSTOP) costs each request at most the check's timeout, and thawed it serves again", async () => {
+    const key = accounts.dave!.apiKey;
+    redis.pause();
+    try {
+      const startedAt = performance.now();
+      const refused = await magic8(b, key);
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("store_unavailable");
+      expect(performance.now() - startedAt).toBeLessThan(2000);
+    } finally {
+      redis.resume();
+    }
+    const deadline = Date.now() + 5000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await magic8(b, key)).status;
+      if (status !== 200) await Bun.sleep(50);
+    }
+    expect(status).toBe(200);
+  }, 15_000);
+
   test("an instance killed with -9 loses no acknowledged write, and the other keeps serving", async () => {
     const carol = accounts.carol!;
     const version = await publish(a, carol, { title: "written just before the crash" });
