@@ -7,6 +7,11 @@ import { createContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
 import { startTokenUpkeep } from "../../server/identity/provider-tokens.ts";
+import {
+  InstanceConflictError,
+  type RegisteredInstance,
+  registerInstance,
+} from "../../server/instance-registry.ts";
 import { ListenError, listen } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { startMaintenance } from "../../server/maintenance.ts";
@@ -38,12 +43,23 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
       refuseDatabaseUrl(config);
+      let instance: RegisteredInstance;
+      try {
+        instance = registerInstance(config.dataDir, {
+          folder: options.demo ? "demo" : "data",
+          redisUrl: config.redisUrl,
+        });
+      } catch (error) {
+        if (error instanceof InstanceConflictError) throw new CliFailure(error.message);
+        throw error;
+      }
       const startLog = createLogger({ level: config.logLevel, format: config.logFormat });
       let shared: SharedStores | undefined;
       if (config.redisUrl) {
         try {
           shared = await connectSharedStores(config.redisUrl, startLog);
         } catch (error) {
+          instance.release();
           if (error instanceof SharedStoreError) throw new CliFailure(error.message);
           throw error;
         }
@@ -54,10 +70,12 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         prepareDataDir(config.dataDir);
         ctx = createContext(config, { log: startLog, shared });
       } catch (error) {
+        instance.release();
         await demo?.stop();
         await shared?.close();
         asCliFailure(error);
       }
+      ctx.onClose(() => instance.release());
       if (shared) {
         const stores = shared;
         ctx.onClose(() => void stores.close());

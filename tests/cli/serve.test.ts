@@ -33,6 +33,34 @@ describe("cuebot serve", () => {
     expect(existsSync(join(dataDir, "config.json"))).toBe(true);
   });
 
+  test("a second serve on the same data folder without a shared Redis is refused, naming the first; one killed leaves no trace that counts", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const first = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+    const second = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toStartWith(
+      `cuebot: another cuebot serve (pid ${first.proc.pid}, without Redis) is running on this data folder; several instances on one data folder must all use the same --redis-url`,
+    );
+    expect(second.stdout).not.toContain("listening on");
+    // The first one never noticed.
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+
+    // Killed outright, the first leaves its file behind; the next start sees the process is gone.
+    first.proc.kill("SIGKILL");
+    await first.exited();
+    const third = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+    expect((await fetch(`${third.url}/healthz`)).status).toBe(200);
+    // A demo is a folder of its own: it runs beside the real one.
+    const demo = await scratch.serve(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    expect((await fetch(`${demo.url}/healthz`)).status).toBe(200);
+    const secondDemo = await scratch.run(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    expect(secondDemo.code).toBe(1);
+    expect(secondDemo.stderr).toContain("would wipe its demo data");
+    expect(await demo.stop()).toBe(0);
+    expect(await third.stop()).toBe(0);
+  }, 30_000);
+
   test("SIGINT also stops it with exit 0", async () => {
     const cwd = scratch.dir();
     const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
