@@ -1,5 +1,6 @@
 import type { Logger } from "./log.ts";
 import { RedisOverlayBus } from "./overlay/redis-bus.ts";
+import { answerWithin } from "./redis/bounded.ts";
 import { connectRedis, type RedisClient } from "./redis/client.ts";
 import { redactUrl } from "./store-urls.ts";
 
@@ -58,7 +59,8 @@ export async function connectSharedStores(
       timeoutMs: REDIS_TIMEOUT_MS,
       heartbeatMs: options.busHeartbeatMs,
     });
-    await overlayBus.start();
+    await answerWithin(overlayBus.start(), FIRST_CONNECT_MS);
+    let closing: Promise<void> | null = null;
     return {
       redis,
       subscriber,
@@ -66,9 +68,13 @@ export async function connectSharedStores(
       keyPrefix: REDIS_KEY_PREFIX,
       timeoutMs: REDIS_TIMEOUT_MS,
       redactedUrl,
-      async close() {
-        overlayBus.stop();
-        await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
+      close() {
+        // Safe to call twice (serve closes them, and so does the context on its way down).
+        closing ??= (async () => {
+          overlayBus.stop();
+          await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
+        })();
+        return closing;
       },
     };
   } catch (error) {

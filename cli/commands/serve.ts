@@ -94,13 +94,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         throw error;
       }
       startTokenUpkeep(ctx);
-      if (shared) {
-        // Several instances: only the holder of the chat lease connects to chat.
-        const leadership = startChatLeadership(ctx, shared);
-        ctx.onClose(() => void leadership.stop());
-      } else {
-        startNativeChat(ctx);
-      }
+      // Several instances: only the holder of the chat lease connects to chat.
+      const leadership = shared ? startChatLeadership(ctx, shared) : null;
+      if (leadership) ctx.onClose(() => void leadership.stop());
+      else startNativeChat(ctx);
       startMaintenance(ctx);
       if (demo) {
         log.info(
@@ -128,7 +125,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         process.once("SIGTERM", () => resolve("SIGTERM"));
       });
       log.info("shutting down", { signal });
+      // Chat first: the lease goes back to Redis while it is open, so another instance takes over now.
+      await leadership?.stop();
       await server.stop();
+      await shared?.close();
       log.info("stopped");
     });
 }

@@ -1,7 +1,9 @@
 -- What running servers cache (accounts, keys, tokens, command and chat settings) bumps one counter on
 -- every write, in the writing transaction, whichever process writes (a server, another instance, the
 -- CLI). A server that sees another process commit reads the counter and flushes its caches only when
--- it moved: analytics events, sessions, the audit log and overlay state do not flush anything.
+-- it moved: analytics events, sessions, the audit log and overlay state do not flush anything, nor do
+-- bookkeeping columns of cached tables (a key's last use, refreshed access tokens, the chat state the
+-- instance holding chat reports).
 CREATE TABLE `cache_changes` (
 	`id` integer PRIMARY KEY NOT NULL CHECK (`id` = 1),
 	`n` integer NOT NULL
@@ -17,19 +19,19 @@ CREATE TRIGGER `accounts_delete_cache_changes` AFTER DELETE ON `accounts` BEGIN 
 --> statement-breakpoint
 CREATE TRIGGER `api_keys_insert_cache_changes` AFTER INSERT ON `api_keys` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `api_keys_update_cache_changes` AFTER UPDATE ON `api_keys` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `api_keys_update_cache_changes` AFTER UPDATE OF `account_id`, `lookup_hash`, `encrypted` ON `api_keys` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `api_keys_delete_cache_changes` AFTER DELETE ON `api_keys` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `overlay_tokens_insert_cache_changes` AFTER INSERT ON `overlay_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `overlay_tokens_update_cache_changes` AFTER UPDATE ON `overlay_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `overlay_tokens_update_cache_changes` AFTER UPDATE OF `account_id`, `lookup_hash`, `encrypted` ON `overlay_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `overlay_tokens_delete_cache_changes` AFTER DELETE ON `overlay_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `oauth_tokens_insert_cache_changes` AFTER INSERT ON `oauth_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `oauth_tokens_update_cache_changes` AFTER UPDATE ON `oauth_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `oauth_tokens_update_cache_changes` AFTER UPDATE OF `scopes` ON `oauth_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `oauth_tokens_delete_cache_changes` AFTER DELETE ON `oauth_tokens` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
@@ -41,12 +43,12 @@ CREATE TRIGGER `command_settings_delete_cache_changes` AFTER DELETE ON `command_
 --> statement-breakpoint
 CREATE TRIGGER `chat_settings_insert_cache_changes` AFTER INSERT ON `chat_settings` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `chat_settings_update_cache_changes` AFTER UPDATE ON `chat_settings` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `chat_settings_update_cache_changes` AFTER UPDATE OF `enabled` ON `chat_settings` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `chat_settings_delete_cache_changes` AFTER DELETE ON `chat_settings` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `chat_bots_insert_cache_changes` AFTER INSERT ON `chat_bots` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `chat_bots_update_cache_changes` AFTER UPDATE ON `chat_bots` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `chat_bots_update_cache_changes` AFTER UPDATE OF `twitch_user_id`, `login`, `display_name`, `scopes`, `needs_reauth` ON `chat_bots` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `chat_bots_delete_cache_changes` AFTER DELETE ON `chat_bots` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;

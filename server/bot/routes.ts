@@ -38,6 +38,8 @@ export function botRoutes(ctx: Context) {
       });
   return (
     new Elysia({ name: "cuebot.bot" })
+      // Returns the principal, or a promise of it with shared limits: Elysia awaits a derive that reads
+      // `=> f(` (its source-text rule), so keep this an arrow returning the call.
       .derive(({ request, set }) => authenticateBot(ctx, request, set))
       // No route here validates a schema, so this runs straight after the derive.
       .onBeforeHandle(syncHook(({ refusal }) => refusal))

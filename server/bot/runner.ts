@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
+import { StoreUnavailableError } from "../redis/store-unavailable.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
 
@@ -63,7 +64,7 @@ export async function runCommand<C extends CommandName>(
     }
     return { status: 200, data };
   } catch (error) {
-    record(error instanceof ApiError ? error.code : "internal");
+    record(error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal");
     throw error;
   }
 }

@@ -59,36 +59,55 @@ export function startChatLeadership(
     return (await answerWithin(set, shared.timeoutMs)) === "OK";
   };
 
-  const stepDown = async (why: string) => {
+  /**
+   * Stops acting as holder. `handOver`: another instance holds the lease and writes the state; when
+   * Redis is away nobody can take over, so the stored state says why chat stopped.
+   */
+  const stepDown = async (why: string, handOver: boolean) => {
     const running = runtime;
     runtime = null;
     ctx.chat = standby;
-    if (running) {
-      ctx.log.warn("this instance no longer holds native chat", { reason: why });
-      // Another instance takes over and writes the state; "off" from here would hide it.
-      await running.close({ handOver: true });
-    }
+    if (!running) return;
+    ctx.log.warn("this instance no longer holds native chat", { reason: why });
+    await running.close(
+      handOver
+        ? { handOver: true }
+        : {
+            end: {
+              state: "error",
+              reason: "cuebot's shared store (Redis) is not answering; chat resumes when it is back.",
+            },
+          },
+    );
   };
 
   const tick = async () => {
     try {
       if (runtime) {
         const until = await lease.renew();
-        if (until === null) await stepDown("another instance holds the chat lease");
+        if (until === null) await stepDown("another instance holds the chat lease", true);
         else validUntil = until;
       } else {
         const held = await lease.acquire();
-        if (held && !stopped) {
+        if (held && stopped) {
+          // Stopped while the lease was being taken: give it back at once.
+          await lease.release().catch(() => false);
+        } else if (held) {
           validUntil = held.validUntil;
-          runtime = startChatManager(ctx, { ...options, claimMessage });
-          ctx.chat = runtime;
-          ctx.log.info("this instance holds native chat", { fencingToken: held.token });
+          try {
+            runtime = startChatManager(ctx, { ...options, claimMessage });
+            ctx.chat = runtime;
+            ctx.log.info("this instance holds native chat", { fencingToken: held.token });
+          } catch (error) {
+            ctx.log.error("native chat could not start; the lease is given back", { error });
+            await lease.release().catch(() => false);
+          }
         }
       }
     } catch (error) {
       // Redis is away: keep acting only while the lease cannot have ended yet.
       if (runtime && performance.now() + everyMs >= validUntil) {
-        await stepDown(`the chat lease could not be renewed: ${(error as Error).message}`);
+        await stepDown(`the chat lease could not be renewed: ${(error as Error).message}`, false);
       }
     }
     if (!stopped) timer = setTimeout(() => void tick(), everyMs);
@@ -104,8 +123,8 @@ export function startChatLeadership(
       const running = runtime;
       runtime = null;
       ctx.chat = standby;
-      // Both start now, synchronously, while the database and Redis are still open (the context
-      // closes them right after): the connections end, and a successor need not wait for the TTL.
+      // The connections end and the lease is given back while the database and Redis are open
+      // (serve awaits this before closing them): a successor takes over at its next poll.
       const closing = running?.close();
       const releasing = running ? lease.release().catch(() => false) : undefined;
       await Promise.all([closing, releasing]);

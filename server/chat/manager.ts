@@ -47,10 +47,7 @@ const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited",
 export interface ChatManagerOptions {
   /** One protocol "second" in ms (tests shorten it along with the simulator's). */
   secondMs?: number;
-  /**
-   * Several instances: true when this instance may answer the message (it claimed its id first).
-   * When the claim cannot be made (Redis away), the message is answered: silence is the worse error.
-   */
+  /** Several instances: true when this instance may answer the message (it claimed its id first). */
   claimMessage?: (messageId: string) => Promise<boolean>;
 }
 
@@ -88,6 +85,8 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
   let closed = false;
 
   function setState(channel: Channel, state: ChatState, reason: string | null = null): void {
+    // A closed runtime reports nothing more: another instance may hold chat now and write its own.
+    if (closed) return;
     if (channel.state === state && channel.reason === reason) return;
     channel.state = state;
     channel.reason = reason;
@@ -309,7 +308,9 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     const triggers = triggerTable(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command)));
     const call = matchCommand(event, triggers);
     if (!call) return;
-    if (options.claimMessage && !(await options.claimMessage(event.messageId).catch(() => true))) return;
+    // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
+    // answer either: the quota could not be checked, as an HTTP request would be refused 503.
+    if (options.claimMessage && !(await options.claimMessage(event.messageId).catch(() => false))) return;
     // The bot quota of the account's role applies as for the bot endpoints; a refusal is silent.
     if (!(await ctx.limits.accounts.checkBot(account)).allowed) return;
     const reply = await run(account, call.command, call.args, event);
@@ -443,8 +444,9 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
       for (const channel of [...channels.values()]) {
         remove(channel.accountId);
         if (options.handOver) continue;
+        const end = options.end ?? { state: "off", reason: "cuebot is not running" };
         try {
-          writeChatState(ctx.db, channel.accountId, "off", "cuebot is not running", now());
+          writeChatState(ctx.db, channel.accountId, end.state, end.reason, now());
         } catch {
           // the database may already be closed
         }

@@ -35,10 +35,10 @@ export interface ChatRuntime {
   /** Accounts whose chat is connected on this server, with since when. */
   connected(): { accountId: number; since: number }[];
   /**
-   * Ends every connection. The stored state becomes "off, cuebot is not running" — unless another
-   * instance takes chat over (`handOver`), which then writes its own.
+   * Ends every connection. The stored state becomes `end` ("off, cuebot is not running" unless given)
+   * — or stays as it is when another instance takes chat over (`handOver`) and writes its own.
    */
-  close(options?: { handOver?: boolean }): Promise<void>;
+  close(options?: { handOver?: boolean; end?: { state: ChatState; reason: string } }): Promise<void>;
 }
 
 type StoreContext = Pick<Context, "db" | "secrets" | "accounts">;

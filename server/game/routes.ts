@@ -145,31 +145,43 @@ const ERRORS_DOC =
   "404 `player_not_found` (unknown player or no ranked data), 500 `upstream_error` (the provider is down, " +
   "rate-limited or misconfigured). When the provider fails, data up to 10 minutes old is served with `stale: true`.";
 
+/**
+ * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the
+ * raw path's segments, which a bot may have sent as unreplaced variables or broken escapes.
+ */
+function authenticateGameCall(
+  ctx: Context,
+  request: Request,
+  set: HeaderTarget,
+): MaybePromise<{ cacheTtlMs: number }> {
+  return andThen(cacheTtlFor(ctx, request, set), (cacheTtlMs) => {
+    // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
+    const tail = requestInfo(request).path.split("/").slice(-3);
+    tail.forEach((segment, i) => {
+      // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
+      if (!segment.includes("%") && !segment.includes("$")) return;
+      const what = ["region", "name", "tag"][i];
+      // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
+      if (isUnreplacedTemplate(segment)) {
+        throw badRequest(
+          `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
+        );
+      }
+      if (decodeSegment(segment) === null) {
+        throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
+      }
+    });
+    return { cacheTtlMs };
+  });
+}
+
 export function gameRoutes(ctx: Context) {
   return (
     new Elysia({ name: "cuebot.game", prefix: "/api/game" })
       // Runs before validation: a wrong API key is a 401 even on a malformed request.
-      .derive(({ request, set }) =>
-        andThen(cacheTtlFor(ctx, request, set as HeaderTarget), (cacheTtlMs) => {
-          // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
-          const tail = requestInfo(request).path.split("/").slice(-3);
-          tail.forEach((segment, i) => {
-            // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
-            if (!segment.includes("%") && !segment.includes("$")) return;
-            const what = ["region", "name", "tag"][i];
-            // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
-            if (isUnreplacedTemplate(segment)) {
-              throw badRequest(
-                `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
-              );
-            }
-            if (decodeSegment(segment) === null) {
-              throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
-            }
-          });
-          return { cacheTtlMs };
-        }),
-      )
+      // A promise with shared limits: Elysia awaits a derive that reads `=> f(` (its source-text
+      // rule), so it stays an arrow returning the call.
+      .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
       .get(
         "/rank/:region/:name/:tag",
         async ({ params, query, cacheTtlMs }) => {

@@ -71,6 +71,10 @@ export function refreshUserToken(ctx: TokenContext, account: Account): Promise<s
       return fresh.accessToken;
     } catch (error) {
       if (error instanceof IdentityProviderError && error.kind === "rejected") {
+        // Another process (an instance sharing the database) may have spent the same refresh token
+        // first and stored the rotated pair: then the grant is fine, and its new token is ours too.
+        const now = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+        if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
         markNeedsReauth(ctx, account);
         throw new ReauthRequiredError(account.login);
       }

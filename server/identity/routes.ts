@@ -10,6 +10,7 @@ import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
+import { StoreUnavailableError } from "../redis/store-unavailable.ts";
 import { HelixError, type HelixUser } from "../twitch/helix-client.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
 import { BASE_SCOPES, IdentityProviderError, newOAuthState, type ProviderTokenSet } from "./idp-client.ts";
@@ -36,7 +37,9 @@ async function chatConsentScopes(ctx: Context, request: Request): Promise<string
   const granted = await (async () => {
     try {
       return grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
-    } catch {
+    } catch (error) {
+      // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
+      if (error instanceof StoreUnavailableError) throw error;
       return [];
     }
   })();
@@ -142,7 +145,9 @@ async function linkBot(
   let account: Account;
   try {
     account = (await authenticatePanel(ctx, request, { headers: {} })).account;
-  } catch {
+  } catch (error) {
+    // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
+    if (error instanceof StoreUnavailableError) throw error;
     return loginResult(
       ctx,
       401,
@@ -210,7 +215,9 @@ export function authRoutes(ctx: Context) {
         // Only a logged-in streamer links a bot to their channel.
         try {
           await authenticatePanel(ctx, request, { headers: {} });
-        } catch {
+        } catch (error) {
+          // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
+          if (error instanceof StoreUnavailableError) throw error;
           return messagePage(
             {
               title: "Log in first",

@@ -30,6 +30,8 @@ export interface OverlayHubOptions {
  */
 export class OverlayHub {
   readonly #listeners = new Map<number, Set<Listener>>();
+  /** The newest version handed to each account's open overlays (with a bus; dropped with them). */
+  readonly #delivered = new Map<number, number>();
   readonly #bus: OverlayBus | undefined;
   readonly #options: OverlayHubOptions;
 
@@ -51,7 +53,10 @@ export class OverlayHub {
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.#listeners.delete(accountId);
+      if (set.size === 0) {
+        this.#listeners.delete(accountId);
+        this.#delivered.delete(accountId);
+      }
     };
   }
 
@@ -68,7 +73,14 @@ export class OverlayHub {
   }
 
   #deliver(accountId: number, state: StoredOverlayState): void {
-    for (const listener of this.#listeners.get(accountId) ?? []) listener(state);
+    const listeners = this.#listeners.get(accountId);
+    if (!listeners) return;
+    // Versions only grow: an older or repeated one (a publish that came back through the bus after
+    // its timeout had already delivered it here) would take an overlay backwards.
+    const last = this.#delivered.get(accountId) ?? -1;
+    if (this.#bus && state.version <= last && state.version !== 0) return;
+    this.#delivered.set(accountId, state.version);
+    for (const listener of listeners) listener(state);
   }
 
   #catchUp(): void {

@@ -8,11 +8,22 @@ interface BusMessage {
   s: StoredOverlayState;
 }
 
+/** A message from the channel, checked field by field: anything else on it is ignored. */
 function parse(text: string): { accountId: number; state: StoredOverlayState } | null {
   try {
     const message = JSON.parse(text) as BusMessage;
-    if (!Number.isInteger(message.a) || typeof message.s?.version !== "number") return null;
-    return { accountId: message.a, state: message.s };
+    const s = message?.s;
+    if (
+      !Number.isInteger(message.a) ||
+      !Number.isInteger(s?.version) ||
+      !Number.isFinite(s?.updatedAt) ||
+      typeof s?.state !== "object" ||
+      s.state === null ||
+      Array.isArray(s.state)
+    ) {
+      return null;
+    }
+    return { accountId: message.a, state: { state: s.state, version: s.version, updatedAt: s.updatedAt } };
   } catch {
     return null;
   }
@@ -62,7 +73,13 @@ export class RedisOverlayBus implements OverlayBus {
       return;
     }
     const message = parse(text);
-    if (message) this.#handler?.(message);
+    if (!message) return;
+    // A failing listener must not throw into the client's reply decoder.
+    try {
+      this.#handler?.(message);
+    } catch {
+      // the overlay that failed is the overlay's business
+    }
   };
 
   /** Subscribes; resolves once Redis confirmed, so no publish after start-up is missed. */

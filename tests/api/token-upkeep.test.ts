@@ -2,11 +2,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../db/accounts.ts";
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { countSessionsOf } from "../../db/sessions.ts";
+import { createContext } from "../../server/context.ts";
 import {
   ReauthRequiredError,
+  refreshUserToken,
   validateStoredTokens,
   withUserToken,
 } from "../../server/identity/provider-tokens.ts";
+import { createLogger } from "../../server/log.ts";
 import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
 
 let h: IdentityHarness;
@@ -65,6 +68,30 @@ describe("stored provider tokens are validated at start and hourly", () => {
     expect(await validateStoredTokens(h.ctx)).toEqual({ checked: 1, refreshed: 0, ended: 0, unreachable: 1 });
     expect(tokens().accessToken).toBe(before.accessToken);
     expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+  });
+});
+
+describe("two instances on one database refresh at once", () => {
+  test("the one whose refresh token was already spent by the other takes the new tokens, and nobody is logged out", async () => {
+    const { account, tokens } = await loggedIn();
+    const before = tokens();
+    const other = createContext(h.ctx.config, {
+      log: createLogger({ level: "error", format: "json", write: () => {} }),
+      clock: h.clock,
+    });
+    try {
+      // Both read the same stored refresh token before either has stored the rotated one.
+      const [mine, theirs] = await Promise.all([
+        refreshUserToken(h.ctx, account),
+        refreshUserToken(other, account),
+      ]);
+      expect(mine).toBe(theirs);
+      expect(tokens().accessToken).toBe(mine);
+      expect(tokens().refreshToken).not.toBe(before.refreshToken);
+      expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+    } finally {
+      other.close();
+    }
   });
 });
 

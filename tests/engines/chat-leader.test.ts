@@ -30,11 +30,11 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   let h: ChatHarness;
   const instances: Instance[] = [];
 
-  async function instance(): Promise<Instance> {
+  async function instance(ttlMs = TTL_MS): Promise<Instance> {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
     const ctx = createContext(h.ctx.config, { log, shared: stores });
-    const leadership = startChatLeadership(ctx, stores, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
+    const leadership = startChatLeadership(ctx, stores, { secondMs: CHAT_SECOND_MS, ttlMs });
     const started = { ctx, stores, leadership };
     instances.push(started);
     return started;
@@ -98,4 +98,30 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
     expect(repliesTo(first)).toBe(1);
     expect(repliesTo(second)).toBe(1);
   }, 20_000);
+
+  test("a holder that stops hands chat over at once; with Redis away it stops and says why", async () => {
+    for (const { leadership } of instances) await leadership.stop();
+    // A long lease: without a release, a successor would wait for it to run out (6 s).
+    const c = await instance(6000);
+    expect(await waitFor(() => c.leadership.leading(), 3000)).toBe(true);
+    const d = await instance(6000);
+    await Bun.sleep(100);
+    expect(d.leadership.leading()).toBe(false);
+    await c.leadership.stop();
+    // D polls every 2 s; the lease is free at its next poll.
+    expect(await waitFor(() => d.leadership.leading() && d.ctx.chat.connected().length === 1, 4000)).toBe(
+      true,
+    );
+
+    await redis.kill();
+    try {
+      // D cannot renew; it stops before its lease could have ended, and the stored state says why.
+      expect(await waitFor(() => !d.leadership.leading(), 8000)).toBe(true);
+      const status = c.ctx.chat.status(h.account.id);
+      expect(status.state).toBe("error");
+      expect(status.reason).toContain("Redis");
+    } finally {
+      await redis.restart();
+    }
+  }, 30_000);
 });

@@ -187,6 +187,18 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     }
   });
 
+  test("the game API with a key counts against the same shared bot quota", async () => {
+    const key = accounts.erin!.apiKey;
+    const before = await magic8(a, key);
+    const remaining = Number(before.headers.get("x-ratelimit-remaining"));
+    // No provider key is configured here: the answer is the documented upstream error, after the quota.
+    const game = await fetch(`${b.url}/api/game/rank/eu/Kestrel/EUW?apiKey=${key}`);
+    expect(game.status).toBe(500);
+    expect(((await game.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
+    expect(game.headers.get("x-ratelimit-limit")).toBe("30");
+    expect(game.headers.get("x-ratelimit-remaining")).toBe(String(remaining - 1));
+  });
+
   test("a command cooldown started on one instance holds on the other", async () => {
     const erin = accounts.erin!;
     const saved = await fetch(`${a.url}/api/dashboard/commands/coinflip`, {

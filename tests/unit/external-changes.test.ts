@@ -1,6 +1,8 @@
 // A running server must see what the CLI changes (key rotation, roles) without a restart: another
 // connection's commit moves SQLite's data_version, the server's poll calls check(), caches flush.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { writeChatEnabled, writeChatState } from "../../db/chat.ts";
+import { touchCredential } from "../../db/credentials.ts";
 import { publishOverlayState } from "../../db/overlay.ts";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -70,7 +72,15 @@ describe("ExternalChanges", () => {
     }
     publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(false);
-    expect(flushes).toBe(0);
+    // Bookkeeping on cached tables is not a change to what is cached: a key's last use, the chat
+    // state the instance holding chat reports.
+    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    writeChatEnabled(cli.db, account.id, false, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(true);
+    writeChatState(cli.db, account.id, "connected", null, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    flushes = 0;
 
     rotateOverlayToken(cli, requireAccount(cli, "alice"), "cli");
     expect(server.ctx.externalChanges.check()).toBe(true);
