@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
 import { IdentityProviderClient, IdentityProviderError } from "./identity/idp-client.ts";
 import { readSecretKey, SECRET_KEY_FILE } from "./identity/secrets.ts";
+import { runningInstances } from "./instance-registry.ts";
 import { connectRedis } from "./redis/client.ts";
 import { redactUrl } from "./store-urls.ts";
 
@@ -297,6 +298,19 @@ export async function checkServer(config: Config, fetchImpl: typeof fetch = fetc
   }
 }
 
+/** Which `cuebot serve` processes run on this data folder now (informational). */
+export function checkInstances(config: Config): CheckResult {
+  const name = "instances";
+  const running = runningInstances(config.dataDir).filter((i) => i.folder === "data");
+  if (running.length === 0) return result(name, "info", "no cuebot serve runs on this data folder");
+  const list = running.map((i) => `pid ${i.pid}${i.withRedis ? " with Redis" : ""}`).join(", ");
+  return result(
+    name,
+    "info",
+    `${running.length} cuebot serve ${running.length === 1 ? "runs" : "run"} on this data folder: ${list}`,
+  );
+}
+
 async function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -325,6 +339,7 @@ export async function runDoctor(config: Config): Promise<CheckResult[]> {
     ...(postgres ? [postgres] : []),
     ...(redis ? [redis] : []),
     server,
+    checkInstances(config),
   ];
 }
 

@@ -59,6 +59,42 @@ function fingerprint(url: string | null): string | null {
   return url ? new Bun.CryptoHasher("sha256").update(url.trim()).digest("hex").slice(0, 16) : null;
 }
 
+/** A running server of the folder, as `cuebot doctor` reports it. */
+export interface RunningInstance {
+  pid: number;
+  folder: "data" | "demo";
+  withRedis: boolean;
+  startedAt: number;
+}
+
+/** The `cuebot serve` processes running on `dataDir` now (files of dead ones are skipped). */
+export function runningInstances(dataDir: string): RunningInstance[] {
+  const runDir = join(dataDir, RUN_FOLDER);
+  let names: string[];
+  try {
+    names = readdirSync(runDir);
+  } catch {
+    return [];
+  }
+  const found: RunningInstance[] = [];
+  for (const name of names) {
+    if (!/^serve-\d+\.json$/.test(name)) continue;
+    try {
+      const record = JSON.parse(readFileSync(join(runDir, name), "utf8")) as InstanceRecord;
+      if (!alive(record)) continue;
+      found.push({
+        pid: record.pid,
+        folder: record.folder,
+        withRedis: record.redis !== null,
+        startedAt: record.startedAt,
+      });
+    } catch {
+      // a file being written or removed right now
+    }
+  }
+  return found.sort((a, b) => a.startedAt - b.startedAt);
+}
+
 function describe(record: InstanceRecord): string {
   return `pid ${record.pid}, ${record.redis ? "with Redis" : "without Redis"}`;
 }

@@ -56,6 +56,25 @@ describe("cuebot doctor", () => {
     expect(check("public URL")?.status).toBe("warn");
     expect(check("game provider")?.status).toBe("warn");
     expect(check("server")?.detail).toContain("nothing answers");
+    expect(check("instances")).toEqual({
+      check: "instances",
+      status: "info",
+      detail: "no cuebot serve runs on this data folder",
+    });
+  });
+
+  test("names the cuebot serve processes running on the folder", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd);
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+    const { check } = await doctor(dataDir, cwd, twitchEnv());
+    expect(check("instances")?.detail).toBe(
+      `1 cuebot serve runs on this data folder: pid ${server.proc.pid}`,
+    );
+    expect(await server.stop()).toBe(0);
+    expect((await doctor(dataDir, cwd, twitchEnv())).check("instances")?.detail).toBe(
+      "no cuebot serve runs on this data folder",
+    );
   });
 
   test("human output: one line per check, and the failures counted on stderr with exit 1", async () => {
