@@ -133,6 +133,29 @@ export interface CallBudget {
   pauseFor(ms: number): void;
 }
 
+/**
+ * Queues a call for a budget slot: `take` takes one now (answering 0) or says how many ms until one
+ * frees. Gives up with `rate_limited` when the wait would pass `maxQueueMs`.
+ */
+export async function waitForSlot(
+  take: () => number | Promise<number>,
+  maxQueueMs: number,
+  perMinute: number,
+): Promise<void> {
+  const deadline = performance.now() + maxQueueMs;
+  for (;;) {
+    const wait = await take();
+    if (wait === 0) return;
+    if (wait > deadline - performance.now()) {
+      throw new ProviderError(
+        "rate_limited",
+        `our own budget of ${perMinute} provider requests per minute is used up`,
+      );
+    }
+    await Bun.sleep(wait);
+  }
+}
+
 export class ProviderBudget implements CallBudget {
   readonly #sent: number[] = [];
   #pausedUntil = 0;
@@ -145,22 +168,16 @@ export class ProviderBudget implements CallBudget {
   ) {}
 
   /** Takes one slot, waiting at most `maxQueueMs`; throws `rate_limited` when none frees up in time. */
-  async acquire(): Promise<void> {
-    const deadline = performance.now() + this.maxQueueMs;
-    for (;;) {
-      const wait = this.waitMs();
-      if (wait === 0) {
-        this.#sent.push(this.clock.now());
-        return;
-      }
-      if (wait > deadline - performance.now()) {
-        throw new ProviderError(
-          "rate_limited",
-          `our own budget of ${this.perMinute} provider requests per minute is used up`,
-        );
-      }
-      await Bun.sleep(wait);
-    }
+  acquire(): Promise<void> {
+    return waitForSlot(
+      () => {
+        const wait = this.waitMs();
+        if (wait === 0) this.#sent.push(this.clock.now());
+        return wait;
+      },
+      this.maxQueueMs,
+      this.perMinute,
+    );
   }
 
   /** Milliseconds until a slot is free (0 = now). */

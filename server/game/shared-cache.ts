@@ -2,7 +2,7 @@ import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import type { RedisClient } from "../redis/client.ts";
 import { RedisScript } from "../redis/script.ts";
-import { ProviderError, type ProviderFailureKind } from "./client.ts";
+import { ProviderError, type ProviderFailureKind, waitForSlot } from "./client.ts";
 
 /** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
 export interface ProviderEntry<T> {
@@ -169,29 +169,21 @@ export class SharedProviderBudget {
     this.#pauseKey = `${options.keyPrefix}game:paused`;
   }
 
-  async acquire(): Promise<void> {
-    const deadline = performance.now() + (this.options.maxQueueMs ?? 2_000);
-    for (;;) {
-      let wait: number;
-      try {
-        const paused = await answerWithin(this.client.pTTL(this.#pauseKey), this.options.timeoutMs);
-        if (paused > 0) wait = paused;
-        else {
+  acquire(): Promise<void> {
+    return waitForSlot(
+      async () => {
+        try {
+          const paused = await answerWithin(this.client.pTTL(this.#pauseKey), this.options.timeoutMs);
+          if (paused > 0) return paused;
           const decision = await this.#log.check("key", this.perMinute);
-          if (decision.allowed) return;
-          wait = decision.retryAfterSeconds * 1000;
+          return decision.allowed ? 0 : decision.retryAfterSeconds * 1000;
+        } catch {
+          return 0;
         }
-      } catch {
-        return;
-      }
-      if (wait > deadline - performance.now()) {
-        throw new ProviderError(
-          "rate_limited",
-          `our own budget of ${this.perMinute} provider requests per minute is used up`,
-        );
-      }
-      await Bun.sleep(wait);
-    }
+      },
+      this.options.maxQueueMs ?? 2_000,
+      this.perMinute,
+    );
   }
 
   pauseFor(ms: number): void {
