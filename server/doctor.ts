@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../db/client.ts";
 import { readSchemaStatus } from "../db/migrate.ts";
@@ -303,7 +304,11 @@ export function checkInstances(config: Config): CheckResult {
   const name = "instances";
   const running = runningInstances(config.dataDir).filter((i) => i.folder === "data");
   if (running.length === 0) return result(name, "info", "no cuebot serve runs on this data folder");
-  const list = running.map((i) => `pid ${i.pid}${i.withRedis ? " with Redis" : ""}`).join(", ");
+  const list = running
+    .map(
+      (i) => `pid ${i.pid}${i.host === hostname() ? "" : ` on ${i.host}`}${i.withRedis ? " with Redis" : ""}`,
+    )
+    .join(", ");
   return result(
     name,
     "info",

@@ -1,15 +1,22 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 
 /**
  * Which `cuebot serve` processes run on a data folder, so that a second one started by mistake (or
  * without the Redis the first one uses) is refused instead of silently splitting the limits,
  * cooldowns, overlays and chat in two. One small file per instance under `<data dir>/run/`, removed
- * when it stops; a file left by a process that died is recognised (the process is gone, or another
- * process now has its pid) and ignored.
+ * when it stops and touched every few seconds while it runs. A file left by a process that died is
+ * recognised and ignored: on the same host by its pid and start time (at once), from another host or
+ * container — where pids mean nothing here — by a heartbeat older than HEARTBEAT_STALE_MS.
  */
 
 const RUN_FOLDER = "run";
+const FILE = /^serve-[0-9a-f-]{36}\.json$/;
+/** How often a running instance touches its file. */
+export const HEARTBEAT_MS = 5_000;
+/** A file from another host not touched for this long belongs to an instance that is gone. */
+const HEARTBEAT_STALE_MS = 20_000;
 
 export interface InstanceClaim {
   /** The folder served: the data folder itself, or its demo folder. */
@@ -19,6 +26,9 @@ export interface InstanceClaim {
 }
 
 interface InstanceRecord {
+  /** Unique per instance: pids repeat across containers (each cuebot may be pid 1 in its own). */
+  id: string;
+  host: string;
   pid: number;
   /** The process's start time (Linux /proc), to tell a reused pid apart. */
   startTicks: string | null;
@@ -28,9 +38,20 @@ interface InstanceRecord {
   startedAt: number;
 }
 
+/** A running server of the folder, as `cuebot doctor` reports it. */
+export interface RunningInstance {
+  pid: number;
+  host: string;
+  folder: "data" | "demo";
+  withRedis: boolean;
+  startedAt: number;
+}
+
 export class InstanceConflictError extends Error {}
 
 export interface RegisteredInstance {
+  /** Touches the file (the heartbeat that tells other hosts this instance still runs). */
+  heartbeat(): void;
   release(): void;
 }
 
@@ -44,7 +65,14 @@ function startTicks(pid: number): string | null {
   }
 }
 
-function alive(record: InstanceRecord): boolean {
+function alive(record: InstanceRecord, file: string): boolean {
+  if (record.host !== hostname()) {
+    try {
+      return Date.now() - statSync(file).mtimeMs < HEARTBEAT_STALE_MS;
+    } catch {
+      return false;
+    }
+  }
   try {
     process.kill(record.pid, 0);
   } catch (error) {
@@ -59,44 +87,44 @@ function fingerprint(url: string | null): string | null {
   return url ? new Bun.CryptoHasher("sha256").update(url.trim()).digest("hex").slice(0, 16) : null;
 }
 
-/** A running server of the folder, as `cuebot doctor` reports it. */
-export interface RunningInstance {
-  pid: number;
-  folder: "data" | "demo";
-  withRedis: boolean;
-  startedAt: number;
-}
-
-/** The `cuebot serve` processes running on `dataDir` now (files of dead ones are skipped). */
-export function runningInstances(dataDir: string): RunningInstance[] {
-  const runDir = join(dataDir, RUN_FOLDER);
+/** The other instances' records in the run folder, dead ones' files removed (`prune`) or skipped. */
+function others(runDir: string, ownId: string | null, prune: boolean): InstanceRecord[] {
   let names: string[];
   try {
     names = readdirSync(runDir);
   } catch {
     return [];
   }
-  const found: RunningInstance[] = [];
+  const found: InstanceRecord[] = [];
   for (const name of names) {
-    if (!/^serve-\d+\.json$/.test(name)) continue;
+    if (!FILE.test(name) || name === `serve-${ownId}.json`) continue;
+    const file = join(runDir, name);
+    let record: InstanceRecord;
     try {
-      const record = JSON.parse(readFileSync(join(runDir, name), "utf8")) as InstanceRecord;
-      if (!alive(record)) continue;
-      found.push({
-        pid: record.pid,
-        folder: record.folder,
-        withRedis: record.redis !== null,
-        startedAt: record.startedAt,
-      });
+      record = JSON.parse(readFileSync(file, "utf8")) as InstanceRecord;
     } catch {
-      // a file being written or removed right now
+      continue; // being written or removed right now
     }
+    if (alive(record, file)) found.push(record);
+    else if (prune) rmSync(file, { force: true });
   }
   return found.sort((a, b) => a.startedAt - b.startedAt);
 }
 
+/** The `cuebot serve` processes running on `dataDir` now. */
+export function runningInstances(dataDir: string): RunningInstance[] {
+  return others(join(dataDir, RUN_FOLDER), null, false).map((r) => ({
+    pid: r.pid,
+    host: r.host,
+    folder: r.folder,
+    withRedis: r.redis !== null,
+    startedAt: r.startedAt,
+  }));
+}
+
 function describe(record: InstanceRecord): string {
-  return `pid ${record.pid}, ${record.redis ? "with Redis" : "without Redis"}`;
+  const where = record.host === hostname() ? "" : ` on ${record.host}`;
+  return `pid ${record.pid}${where}, ${record.redis ? "with Redis" : "without Redis"}`;
 }
 
 /**
@@ -108,47 +136,53 @@ function describe(record: InstanceRecord): string {
 export function registerInstance(dataDir: string, claim: InstanceClaim): RegisteredInstance {
   const runDir = join(dataDir, RUN_FOLDER);
   const own: InstanceRecord = {
+    id: crypto.randomUUID(),
+    host: hostname(),
     pid: process.pid,
     startTicks: startTicks(process.pid),
     folder: claim.folder,
     redis: fingerprint(claim.redisUrl),
     startedAt: Date.now(),
   };
-  const ownFile = join(runDir, `serve-${process.pid}.json`);
+  const ownFile = join(runDir, `serve-${own.id}.json`);
   try {
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
     // Written first, then the others read: two instances starting at once both see each other.
     writeFileSync(ownFile, JSON.stringify(own), { mode: 0o600 });
   } catch {
-    return { release() {} };
+    return { heartbeat() {}, release() {} };
   }
-  const release = () => rmSync(ownFile, { force: true });
-  for (const name of readdirSync(runDir)) {
-    if (!/^serve-\d+\.json$/.test(name) || name === `serve-${process.pid}.json`) continue;
-    let other: InstanceRecord;
-    try {
-      other = JSON.parse(readFileSync(join(runDir, name), "utf8")) as InstanceRecord;
-    } catch {
-      continue;
-    }
-    if (!alive(other)) {
-      rmSync(join(runDir, name), { force: true });
-      continue;
-    }
+  const registered: RegisteredInstance = {
+    heartbeat() {
+      const now = new Date();
+      try {
+        utimesSync(ownFile, now, now);
+      } catch {
+        // removed by hand: it is written again, so the others keep seeing this instance
+        try {
+          writeFileSync(ownFile, JSON.stringify(own), { mode: 0o600 });
+        } catch {
+          // the data folder is gone; the server finds out by itself
+        }
+      }
+    },
+    release: () => rmSync(ownFile, { force: true }),
+  };
+  for (const other of others(runDir, own.id, true)) {
     if (other.folder !== own.folder) continue;
     if (own.folder === "demo") {
-      release();
+      registered.release();
       throw new InstanceConflictError(
         `another cuebot serve --demo (${describe(other)}) is running on this data folder; starting another would wipe its demo data. Stop it first, or use another --data-dir`,
       );
     }
     if (own.redis === null || other.redis !== own.redis) {
-      release();
+      registered.release();
       const needed = own.redis === null && other.redis === null ? "" : " (the same Redis URL)";
       throw new InstanceConflictError(
         `another cuebot serve (${describe(other)}) is running on this data folder; several instances on one data folder must all use the same --redis-url${needed}, or their limits, cooldowns, overlays and chat would not be shared. Stop it, or start both with --redis-url`,
       );
     }
   }
-  return { release };
+  return registered;
 }

@@ -8,6 +8,7 @@ import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
 import { startTokenUpkeep } from "../../server/identity/provider-tokens.ts";
 import {
+  HEARTBEAT_MS as INSTANCE_HEARTBEAT_MS,
   InstanceConflictError,
   type RegisteredInstance,
   registerInstance,
@@ -75,7 +76,13 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         await shared?.close();
         asCliFailure(error);
       }
-      ctx.onClose(() => instance.release());
+      // Other hosts and containers cannot see this process: they see its file being touched.
+      const heartbeat = setInterval(() => instance.heartbeat(), INSTANCE_HEARTBEAT_MS);
+      heartbeat.unref();
+      ctx.onClose(() => {
+        clearInterval(heartbeat);
+        instance.release();
+      });
       if (shared) {
         const stores = shared;
         ctx.onClose(() => void stores.close());
