@@ -1,4 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
@@ -7,8 +16,8 @@ import { join } from "node:path";
  * without the Redis the first one uses) is refused instead of silently splitting the limits,
  * cooldowns, overlays and chat in two. One small file per instance under `<data dir>/run/`, removed
  * when it stops and touched every few seconds while it runs. A file left by a process that died is
- * recognised and ignored: on the same host by its pid and start time (at once), from another host or
- * container — where pids mean nothing here — by a heartbeat older than HEARTBEAT_STALE_MS.
+ * recognised and ignored: by a heartbeat older than HEARTBEAT_STALE_MS anywhere, and at once by its
+ * pid and start time when it ran in this process's pid namespace (same host, same container).
  */
 
 const RUN_FOLDER = "run";
@@ -29,6 +38,8 @@ interface InstanceRecord {
   /** Unique per instance: pids repeat across containers (each cuebot may be pid 1 in its own). */
   id: string;
   host: string;
+  /** Which kernel boot and which pid namespace the pid belongs to; null where /proc does not say. */
+  pidSpace: string | null;
   pid: number;
   /** The process's start time (Linux /proc), to tell a reused pid apart. */
   startTicks: string | null;
@@ -65,14 +76,28 @@ function startTicks(pid: number): string | null {
   }
 }
 
-function alive(record: InstanceRecord, file: string): boolean {
-  if (record.host !== hostname()) {
-    try {
-      return Date.now() - statSync(file).mtimeMs < HEARTBEAT_STALE_MS;
-    } catch {
-      return false;
-    }
+/** This process's kernel boot and pid namespace: pids compare only within one. */
+function pidSpace(): string | null {
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    return `${boot}/${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return null;
   }
+}
+
+function alive(record: InstanceRecord, file: string): boolean {
+  let fresh: boolean;
+  try {
+    fresh = Date.now() - statSync(file).mtimeMs < HEARTBEAT_STALE_MS;
+  } catch {
+    return false;
+  }
+  // A heartbeat stopped long ago is a dead instance wherever it ran. Only within this pid space does
+  // a pid say more (at once, after a kill -9); another container may share the host name, not pids.
+  if (!fresh) return false;
+  const space = pidSpace();
+  if (record.host !== hostname() || space === null || record.pidSpace !== space) return true;
   try {
     process.kill(record.pid, 0);
   } catch (error) {
@@ -138,6 +163,7 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
   const own: InstanceRecord = {
     id: crypto.randomUUID(),
     host: hostname(),
+    pidSpace: pidSpace(),
     pid: process.pid,
     startTicks: startTicks(process.pid),
     folder: claim.folder,

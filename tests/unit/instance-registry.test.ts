@@ -1,7 +1,17 @@
 // Who serves a data folder: a second instance without a shared Redis is refused; files left by
 // instances that are gone — on this host (pid gone) or another one (heartbeat stopped) — are not.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { InstanceConflictError, registerInstance, runningInstances } from "../../server/instance-registry.ts";
@@ -18,7 +28,17 @@ function dataDir(): string {
 }
 
 /** A record as another instance would have written it. */
-function foreign(dir: string, fields: { host: string; pid: number; redis?: string | null; ageMs?: number }) {
+function foreign(
+  dir: string,
+  fields: {
+    host: string;
+    pid: number;
+    redis?: string | null;
+    ageMs?: number;
+    pidSpace?: string;
+    startTicks?: string;
+  },
+) {
   const id = crypto.randomUUID();
   mkdirSync(join(dir, "run"), { recursive: true });
   const file = join(dir, "run", `serve-${id}.json`);
@@ -27,8 +47,9 @@ function foreign(dir: string, fields: { host: string; pid: number; redis?: strin
     JSON.stringify({
       id,
       host: fields.host,
+      pidSpace: fields.pidSpace ?? null,
       pid: fields.pid,
-      startTicks: null,
+      startTicks: fields.startTicks ?? null,
       folder: "data",
       redis: fields.redis ?? null,
       startedAt: Date.now() - (fields.ageMs ?? 0),
@@ -41,7 +62,21 @@ function foreign(dir: string, fields: { host: string; pid: number; redis?: strin
   return file;
 }
 
+function ownPidSpace(): string {
+  const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  return `${boot}/${readlinkSync("/proc/self/ns/pid")}`;
+}
+
 describe("instance registry", () => {
+  test("a container sharing this host name but not its pids is judged by its heartbeat, not by our pid 1", () => {
+    const dir = dataDir();
+    // Its pid 1 started at another time than the pid 1 here: a pid check would call it dead.
+    foreign(dir, { host: hostname(), pid: 1, pidSpace: "another-boot/pid:[4026532000]", startTicks: "7" });
+    expect(() => registerInstance(dir, { folder: "data", redisUrl: null })).toThrow(
+      "another cuebot serve (pid 1, without Redis)",
+    );
+  });
+
   test("an instance in another container (its own pid 1) is seen by its heartbeat and refuses a second without Redis", () => {
     const dir = dataDir();
     foreign(dir, { host: "cuebot-1", pid: 1 });
@@ -55,7 +90,7 @@ describe("instance registry", () => {
   test("a file whose heartbeat stopped, or whose process is gone from this host, is ignored and removed", () => {
     const dir = dataDir();
     const stale = foreign(dir, { host: "cuebot-1", pid: 1, ageMs: 60_000 });
-    const gone = foreign(dir, { host: hostname(), pid: 2 ** 22 + 12345 });
+    const gone = foreign(dir, { host: hostname(), pid: 2 ** 22 + 12345, pidSpace: ownPidSpace() });
     const mine = registerInstance(dir, { folder: "data", redisUrl: null });
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(gone)).toBe(false);
