@@ -44,6 +44,9 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
       refuseDatabaseUrl(config);
+      // The demo's simulated world must not meet the real one's limits, overlays or chat lease.
+      const ignoredRedis = options.demo && config.redisUrl !== null;
+      if (options.demo) config.redisUrl = null;
       let instance: RegisteredInstance;
       try {
         instance = registerInstance(config.dataDir, {
@@ -106,6 +109,8 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       if (leadership) ctx.onClose(() => void leadership.stop());
       else startNativeChat(ctx);
       startMaintenance(ctx);
+      if (ignoredRedis)
+        log.warn("demo mode ignores CUEBOT_REDIS_URL (--redis-url): the demo is one instance");
       if (demo) {
         log.info(
           `demo mode: simulated Twitch at ${demo.twitch.authUrl} and game provider at ${demo.game.url}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,

@@ -52,7 +52,12 @@ describe("cuebot serve", () => {
     const third = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
     expect((await fetch(`${third.url}/healthz`)).status).toBe(200);
     // A demo is a folder of its own: it runs beside the real one.
-    const demo = await scratch.serve(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    // The demo never joins a Redis the real install uses (here one that does not even answer).
+    const demo = await scratch.serve(
+      ["serve", "--demo", "--port", "0", "--data-dir", dataDir, "--redis-url", "redis://127.0.0.1:1"],
+      { cwd },
+    );
+    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_REDIS_URL");
     expect((await fetch(`${demo.url}/healthz`)).status).toBe(200);
     const secondDemo = await scratch.run(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
     expect(secondDemo.code).toBe(1);
@@ -168,7 +173,12 @@ describe("cuebot serve", () => {
     mkdirSync(join(dataDir, "demo"), { recursive: true });
     writeFileSync(leftover, "");
     seedAccount(join(dataDir, "demo"), "stale_from_last_run");
-    const demo = await scratch.serve(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    // The demo never joins a Redis the real install uses (here one that does not even answer).
+    const demo = await scratch.serve(
+      ["serve", "--demo", "--port", "0", "--data-dir", dataDir, "--redis-url", "redis://127.0.0.1:1"],
+      { cwd },
+    );
+    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_REDIS_URL");
     expect(demo.stdout()).toContain("demo mode");
     const users = await scratch.run(["users", "list", "--json", "--data-dir", join(dataDir, "demo")], {
       cwd,
