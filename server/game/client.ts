@@ -133,6 +133,9 @@ export interface CallBudget {
   pauseFor(ms: number): void;
 }
 
+/** How long a provider call may queue for a free slot in the per-minute budget, by default. */
+export const DEFAULT_MAX_QUEUE_MS = 2_000;
+
 /**
  * Queues a call for a budget slot: `take` takes one now (answering 0) or says how many ms until one
  * frees. Gives up with `rate_limited` when the wait would pass `maxQueueMs`.
@@ -164,7 +167,7 @@ export class ProviderBudget implements CallBudget {
     private readonly perMinute: number,
     private readonly clock: Clock,
     /** Longest time a call queues for a free slot (real time). */
-    private readonly maxQueueMs = 2_000,
+    private readonly maxQueueMs = DEFAULT_MAX_QUEUE_MS,
   ) {}
 
   /** Takes one slot, waiting at most `maxQueueMs`; throws `rate_limited` when none frees up in time. */

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { RedisClient } from "../redis/client.ts";
 import {
   type CallBudget,
+  DEFAULT_MAX_QUEUE_MS,
   DEFAULT_PROVIDER_TIMEOUT_MS,
   GameProviderClient,
   type ProviderAccount,
@@ -200,6 +201,8 @@ export class GameService {
       ? new SharedProviderStore({
           ...shared,
           providerTimeoutMs: options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+          maxQueueMs: options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS,
+          now: () => clock.now(),
         })
       : null;
     const route = (name: string) => (store ? { store, route: name } : null);

@@ -2,7 +2,7 @@ import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import type { RedisClient } from "../redis/client.ts";
 import { RedisScript } from "../redis/script.ts";
-import { ProviderError, type ProviderFailureKind, waitForSlot } from "./client.ts";
+import { DEFAULT_MAX_QUEUE_MS, ProviderError, type ProviderFailureKind, waitForSlot } from "./client.ts";
 
 /** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
 export interface ProviderEntry<T> {
@@ -16,6 +16,21 @@ interface StoredEntry {
   value?: unknown;
   missing?: { kind: ProviderFailureKind; message: string; status: number | null; code: number | null };
 }
+
+/** The entry and how long it has left, in one round trip; nil when there is none. */
+const READ = new RedisScript(`
+local v = redis.call('GET', KEYS[1])
+if not v then return false end
+return {v, redis.call('PTTL', KEYS[1])}
+`);
+
+/** The "no such data" answers that are cached; provider trouble never is. */
+const NOT_FOUND_KINDS: ReadonlySet<string> = new Set([
+  "player_not_found",
+  "no_region",
+  "no_recent_matches",
+  "no_rank",
+]);
 
 const UNLOCK = new RedisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -33,6 +48,10 @@ export interface SharedProviderOptions {
   timeoutMs: number;
   /** How long one provider call may take (the fetch lock outlives it a little). */
   providerTimeoutMs: number;
+  /** How long a call may queue for the per-minute budget before it (also within the lock). */
+  maxQueueMs: number;
+  /** This instance's clock, on which stored entries' ages are placed. */
+  now: () => number;
 }
 
 /**
@@ -43,15 +62,18 @@ export interface SharedProviderOptions {
  */
 export class SharedProviderStore {
   readonly #options: SharedProviderOptions;
+  readonly #lockMs: number;
 
   constructor(options: SharedProviderOptions) {
     this.#options = options;
+    this.#lockMs = options.maxQueueMs + options.providerTimeoutMs + 1000;
   }
 
   /**
-   * The stored entry if one is at least as new as `newerThan` allows (`fresh(entry)`), else the result
-   * of `produce` — fetched here when this instance wins the key's lock, or taken from the instance that
-   * won it once it stored it. `produce`'s entry is stored for `keepMs`.
+   * The stored entry if one is fresh enough for the caller (`fresh(entry)`), else the result of
+   * `produce` — fetched here when this instance holds the key's lock, or the entry the holder stored
+   * meanwhile. `produce`'s entry is stored for `keepMs`. The lock outlives a whole provider call
+   * (queueing for the budget included), so while one instance fetches the others only wait.
    */
   async getOrProduce<T>(
     route: string,
@@ -62,17 +84,23 @@ export class SharedProviderStore {
   ): Promise<ProviderEntry<T>> {
     const dataKey = `${this.#options.keyPrefix}game:${route}:${key}`;
     const lockKey = `${dataKey}:lock`;
+    const lockMs = this.#lockMs;
+    const deadline = performance.now() + lockMs;
     let token: string | null = null;
     try {
-      const stored = await this.#read<T>(dataKey);
-      if (stored && fresh(stored)) return stored;
-      token = crypto.randomUUID();
-      const lockMs = this.#options.providerTimeoutMs + 1000;
-      const won = await this.#call(this.#options.client.set(lockKey, token, { NX: true, PX: lockMs }));
-      if (won !== "OK") {
-        token = null;
-        const waited = await this.#awaitOther<T>(dataKey, lockKey, lockMs, fresh);
-        if (waited) return waited;
+      for (;;) {
+        const stored = await this.#read<T>(dataKey, keepMs);
+        if (stored && fresh(stored)) return stored;
+        const candidate = crypto.randomUUID();
+        const won = await this.#call(this.#options.client.set(lockKey, candidate, { NX: true, PX: lockMs }));
+        if (won === "OK") {
+          token = candidate;
+          break;
+        }
+        // Another instance fetches: wait for its answer, or for the lock to come free (its call failed
+        // or it died) and take it. After a whole lock's life without either, fetch here.
+        if (performance.now() >= deadline) break;
+        await Bun.sleep(POLL_MS);
       }
     } catch {
       // Redis away: fetch here, as a single instance would.
@@ -94,34 +122,33 @@ export class SharedProviderStore {
     }
   }
 
-  async #awaitOther<T>(
-    dataKey: string,
-    lockKey: string,
-    lockMs: number,
-    fresh: (entry: ProviderEntry<T>) => boolean,
-  ): Promise<ProviderEntry<T> | null> {
-    const deadline = performance.now() + lockMs;
-    while (performance.now() < deadline) {
-      await Bun.sleep(POLL_MS);
-      const stored = await this.#read<T>(dataKey);
-      if (stored && fresh(stored)) return stored;
-      // The fetching instance gave up (its call failed, or it died): fetch here.
-      if ((await this.#call(this.#options.client.exists(lockKey))) === 0) return null;
-    }
-    return null;
-  }
-
-  async #read<T>(dataKey: string): Promise<ProviderEntry<T> | null> {
-    const text = await this.#call(this.#options.client.get(dataKey));
-    if (typeof text !== "string") return null;
+  /**
+   * The stored entry, its age taken from Redis (how much of `keepMs` has run out) and placed on this
+   * instance's clock: instances' clocks may disagree, Redis's expiry does not. Anything that is not
+   * exactly a value or a known "no such data" answer is a miss.
+   */
+  async #read<T>(dataKey: string, keepMs: number): Promise<ProviderEntry<T> | null> {
+    const reply = await READ.run(
+      this.#options.client,
+      { keys: [dataKey], args: [] },
+      this.#options.timeoutMs,
+    );
+    if (!Array.isArray(reply) || typeof reply[0] !== "string" || typeof reply[1] !== "number") return null;
+    const [text, ttlMs] = reply as [string, number];
     try {
       const stored = JSON.parse(text) as StoredEntry;
-      if (typeof stored.at !== "number") return null;
+      const hasValue = stored.value !== undefined && stored.value !== null;
       const m = stored.missing;
+      const validMissing =
+        typeof m === "object" && m !== null && NOT_FOUND_KINDS.has(m.kind) && typeof m.message === "string";
+      if (hasValue === validMissing || (m !== undefined && !validMissing)) return null;
+      const at = this.#options.now() - Math.max(0, keepMs - Math.max(0, ttlMs));
       return {
-        at: stored.at,
-        ...(stored.value !== undefined ? { value: stored.value as T } : {}),
-        ...(m ? { missing: new ProviderError(m.kind, m.message, m.status, m.code) } : {}),
+        at,
+        ...(hasValue ? { value: stored.value as T } : {}),
+        ...(validMissing
+          ? { missing: new ProviderError(m.kind, m.message, m.status ?? null, m.code ?? null) }
+          : {}),
       };
     } catch {
       return null;
@@ -181,7 +208,7 @@ export class SharedProviderBudget {
           return 0;
         }
       },
-      this.options.maxQueueMs ?? 2_000,
+      this.options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS,
       this.perMinute,
     );
   }

@@ -33,7 +33,7 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
   let dataDir: string;
   const clients: RedisClient[] = [];
 
-  function instance(prefix: string, budget?: number): GameService {
+  function instance(prefix: string, budget?: number, clockOffsetMs = 0): GameService {
     const config = loadConfig({ dataDir, env: {} });
     config.game.apiUrl = sim.url;
     config.game.apiKey = sim.apiKey;
@@ -42,7 +42,7 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     return createGameService(
       {
         config,
-        clock: systemClock,
+        clock: { now: () => Date.now() + clockOffsetMs },
         log: createLogger({ level: "error", format: "json", write: () => {} }),
         sharedGame: { client, keyPrefix: prefix, timeoutMs: 200 },
       },
@@ -50,12 +50,17 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     );
   }
 
-  async function pair(budget?: number): Promise<[GameService, GameService]> {
+  let lastPrefix = "";
+  async function pair(
+    budget?: number,
+    clockOffsetsMs: [number, number] = [0, 0],
+  ): Promise<[GameService, GameService]> {
     const prefix = redisKeyPrefix("game");
+    lastPrefix = prefix;
     const services: GameService[] = [];
     for (let i = 0; i < 2; i++) {
       clients.push(await connectRedis(redis.url, { onError: () => {} }));
-      services.push(instance(prefix, budget));
+      services.push(instance(prefix, budget, clockOffsetsMs[i]));
     }
     return services as [GameService, GameService];
   }
@@ -103,6 +108,30 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     const afterMissing = sim.totalCalls();
     await expect(b.rank(missing, TTL_MS)).rejects.toMatchObject({ code: "player_not_found" });
     expect(sim.totalCalls()).toBe(afterMissing);
+  });
+
+  test("an answer's age comes from Redis, not from the clock of the instance that stored it", async () => {
+    // A's clock is 5 minutes behind: by its own timestamp the answer would look 5 minutes old to B.
+    const [a, b] = await pair(undefined, [-300_000, 0]);
+    await a.rank(KESTREL, TTL_MS);
+    const calls = sim.totalCalls();
+    expect((await b.rank(KESTREL, 30_000)).stale).toBe(false);
+    expect(sim.totalCalls()).toBe(calls);
+  });
+
+  test("a stored entry that is not exactly an answer is a miss, not a crash", async () => {
+    const [a] = await pair();
+    const writer = clients[clients.length - 1]!;
+    await writer.set(`${lastPrefix}game:account:kestrel#euw`, JSON.stringify({ at: 1 }), { PX: 60_000 });
+    await writer.set(
+      `${lastPrefix}game:mmr:eu/kestrel#euw`,
+      JSON.stringify({ at: 1, missing: { kind: "exploded", message: "?", status: null, code: null } }),
+      { PX: 60_000 },
+    );
+    const served = await a.rank(KESTREL, TTL_MS);
+    expect(served.value.account.name).toBe("Kestrel");
+    expect(sim.calls.account).toBe(1);
+    expect(sim.calls.mmr).toBe(1);
   });
 
   test("the per-minute budget is one for all instances", async () => {
