@@ -1,6 +1,7 @@
 import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import type { RedisClient } from "../redis/client.ts";
+import { releaseLock, takeLock } from "../redis/lock.ts";
 import { RedisScript } from "../redis/script.ts";
 import { DEFAULT_MAX_QUEUE_MS, ProviderError, type ProviderFailureKind, waitForSlot } from "./client.ts";
 
@@ -31,11 +32,6 @@ const NOT_FOUND_KINDS: ReadonlySet<string> = new Set([
   "no_recent_matches",
   "no_rank",
 ]);
-
-const UNLOCK = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`);
 
 /** How often a waiting instance looks whether the fetching one has stored its answer. */
 const POLL_MS = 20;
@@ -91,12 +87,8 @@ export class SharedProviderStore {
       for (;;) {
         const stored = await this.#read<T>(dataKey, keepMs);
         if (stored && fresh(stored)) return stored;
-        const candidate = crypto.randomUUID();
-        const won = await this.#call(this.#options.client.set(lockKey, candidate, { NX: true, PX: lockMs }));
-        if (won === "OK") {
-          token = candidate;
-          break;
-        }
+        token = await takeLock(this.#options.client, lockKey, lockMs, this.#options.timeoutMs);
+        if (token) break;
         // Another instance fetches: wait for its answer, or for the lock to come free (its call failed
         // or it died) and take it. After a whole lock's life without either, fetch here.
         if (performance.now() >= deadline) break;
@@ -111,14 +103,7 @@ export class SharedProviderStore {
       await this.#write(dataKey, entry, keepMs).catch(() => {});
       return entry;
     } finally {
-      if (token) {
-        const unlock = UNLOCK.run(
-          this.#options.client,
-          { keys: [lockKey], args: [token] },
-          this.#options.timeoutMs,
-        );
-        await unlock.catch(() => {});
-      }
+      if (token) await releaseLock(this.#options.client, lockKey, token, this.#options.timeoutMs);
     }
   }
 

@@ -7,6 +7,8 @@ import {
   storeProviderTokens,
 } from "../../db/oauth-tokens.ts";
 import type { Context } from "../context.ts";
+import { releaseLock, takeLock } from "../redis/lock.ts";
+import type { SharedStores } from "../shared-stores.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { endAllSessions } from "./sessions.ts";
@@ -18,7 +20,10 @@ export class ReauthRequiredError extends Error {
   }
 }
 
-type TokenContext = Pick<Context, "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts">;
+type TokenContext = Pick<
+  Context,
+  "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts" | "shared"
+>;
 
 export function saveProviderTokens(
   ctx: Pick<Context, "db" | "secrets" | "clock">,
@@ -63,26 +68,67 @@ export function refreshUserToken(ctx: TokenContext, account: Account): Promise<s
   const map = inFlight;
   const run = (async () => {
     const idp = ctx.identityProvider;
-    const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
-    if (!idp || !stored) throw new ReauthRequiredError(account.login);
+    const seen = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+    if (!idp || !seen) throw new ReauthRequiredError(account.login);
+    // Several instances: one refreshes at a time; whoever waited takes the tokens it stored.
+    const unlock = ctx.shared ? await refreshLock(ctx.shared, account.id) : null;
     try {
-      const fresh = await idp.refresh(stored.refreshToken);
-      saveProviderTokens(ctx, account.id, fresh);
-      return fresh.accessToken;
-    } catch (error) {
-      if (error instanceof IdentityProviderError && error.kind === "rejected") {
-        // Another process (an instance sharing the database) may have spent the same refresh token
-        // first and stored the rotated pair: then the grant is fine, and its new token is ours too.
-        const now = loadProviderTokens(ctx.db, ctx.secrets, account.id);
-        if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
-        markNeedsReauth(ctx, account);
-        throw new ReauthRequiredError(account.login);
-      }
-      throw error;
+      const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      if (!stored) throw new ReauthRequiredError(account.login);
+      if (stored.refreshToken !== seen.refreshToken) return stored.accessToken;
+      return await refreshStored(ctx, idp, account, stored);
+    } finally {
+      await unlock?.();
     }
   })().finally(() => map.delete(account.id));
   inFlight.set(account.id, run);
   return run;
+}
+
+/** How long one instance may hold an account's refresh before another goes ahead without it. */
+const REFRESH_LOCK_MS = 15_000;
+
+/**
+ * Takes the account's refresh lock in Redis, waiting while another instance holds it; returns its
+ * release. If Redis does not answer, the refresh goes ahead unlocked (the re-read after a refused
+ * refresh still catches most races).
+ */
+async function refreshLock(shared: SharedStores, accountId: number): Promise<() => Promise<void>> {
+  const key = `${shared.keyPrefix}refresh:${accountId}`;
+  const deadline = performance.now() + REFRESH_LOCK_MS;
+  try {
+    while (performance.now() < deadline) {
+      const token = await takeLock(shared.redis, key, REFRESH_LOCK_MS, shared.timeoutMs);
+      if (token) return () => releaseLock(shared.redis, key, token, shared.timeoutMs);
+      await Bun.sleep(50);
+    }
+  } catch {
+    // Redis away
+  }
+  return async () => {};
+}
+
+async function refreshStored(
+  ctx: TokenContext,
+  idp: NonNullable<Context["identityProvider"]>,
+  account: Account,
+  stored: NonNullable<ReturnType<typeof loadProviderTokens>>,
+): Promise<string> {
+  try {
+    const fresh = await idp.refresh(stored.refreshToken);
+    saveProviderTokens(ctx, account.id, fresh);
+    return fresh.accessToken;
+  } catch (error) {
+    if (error instanceof IdentityProviderError && error.kind === "rejected") {
+      // Another process (an instance sharing the database) may have spent the same refresh token
+      // first and stored the rotated pair: then the grant is fine, and its new token is ours too.
+      const now = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
+      markNeedsReauth(ctx, account);
+      throw new ReauthRequiredError(account.login);
+    }
+    throw error;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { RELEASE_IF_HELD } from "./lock.ts";
 import { RedisScript, type ScriptClient } from "./script.ts";
 
 /**
@@ -31,13 +32,6 @@ return 0
 `);
 
 /** Release: delete only if this owner still holds the lease (1), else 0. */
-const RELEASE = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-`);
 
 export interface LeaseOptions {
   client: ScriptClient;
@@ -97,7 +91,7 @@ export class RedisLease {
 
   /** Gives the lease up if still held, so a successor need not wait for the TTL. */
   async release(): Promise<boolean> {
-    return (await this.#run(RELEASE, [this.#keys[0]!])) === 1;
+    return (await this.#run(RELEASE_IF_HELD, [this.#keys[0]!])) === 1;
   }
 
   async #run(script: RedisScript, keys: string[]): Promise<number> {
