@@ -68,7 +68,14 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
           throw error;
         }
       }
-      const demo: DemoEnvironment | null = options.demo ? startDemo(config) : null;
+      let demo: DemoEnvironment | null = null;
+      try {
+        demo = options.demo ? startDemo(config) : null;
+      } catch (error) {
+        instance.release();
+        await shared?.close();
+        throw error;
+      }
       let ctx: ReturnType<typeof createContext>;
       try {
         prepareDataDir(config.dataDir);

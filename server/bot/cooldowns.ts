@@ -47,9 +47,11 @@ export class RedisCooldowns implements Cooldowns {
     return ms > 0 ? Math.ceil(ms / 1000) : 0;
   }
 
-  async start(accountId: number, command: string, seconds: number): Promise<void> {
-    if (seconds <= 0) return;
-    const set = this.client.set(this.#key(accountId, command), "1", { PX: seconds * 1000 });
+  /** Counted from `now` (when the run began), as in process: a slow command does not rest longer. */
+  async start(accountId: number, command: string, seconds: number, now: number): Promise<void> {
+    const ms = seconds * 1000 - Math.max(0, Date.now() - now);
+    if (seconds <= 0 || ms <= 0) return;
+    const set = this.client.set(this.#key(accountId, command), "1", { PX: Math.ceil(ms) });
     await answerWithin(set, this.options.timeoutMs);
   }
 

@@ -44,12 +44,14 @@ export class OverlayHub {
     });
   }
 
-  subscribe(accountId: number, listener: Listener): () => void {
+  /** `knownVersion`: the state the new overlay was just sent, so nothing older follows it. */
+  subscribe(accountId: number, listener: Listener, knownVersion = -1): () => void {
     let set = this.#listeners.get(accountId);
     if (!set) {
       set = new Set();
       this.#listeners.set(accountId, set);
     }
+    if (knownVersion > (this.#delivered.get(accountId) ?? -1)) this.#delivered.set(accountId, knownVersion);
     set.add(listener);
     return () => {
       set.delete(listener);

@@ -63,7 +63,7 @@ export class RedisOverlayBus implements OverlayBus {
     // After a reconnect node-redis subscribes again by itself; what was published meanwhile is lost.
     subscriber.on("ready", () => {
       this.#lastHeard = performance.now();
-      if (this.#subscribed) this.#handler?.(null);
+      if (this.#subscribed) this.#tell(null);
     });
   }
 
@@ -73,14 +73,17 @@ export class RedisOverlayBus implements OverlayBus {
       return;
     }
     const message = parse(text);
-    if (!message) return;
-    // A failing listener must not throw into the client's reply decoder.
+    if (message) this.#tell(message);
+  };
+
+  /** Hands a message (or a catch-up) to the hub; nothing it throws reaches node-redis's decoder. */
+  #tell(message: { accountId: number; state: StoredOverlayState } | null): void {
     try {
       this.#handler?.(message);
     } catch {
-      // the overlay that failed is the overlay's business
+      // an overlay that failed (or a database closing during shutdown) is not the bus's business
     }
-  };
+  }
 
   /** Subscribes; resolves once Redis confirmed, so no publish after start-up is missed. */
   async start(): Promise<void> {
@@ -106,7 +109,7 @@ export class RedisOverlayBus implements OverlayBus {
         await answerWithin(this.subscriber.unsubscribe(this.#channel), this.#timeoutMs).catch(() => {});
         await answerWithin(this.subscriber.subscribe(this.#channel, this.#onMessage), this.#timeoutMs);
         this.#lastHeard = performance.now();
-        this.#handler?.(null);
+        this.#tell(null);
       } catch {
         // tried again at the next beat
       } finally {

@@ -87,7 +87,7 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
       const current = loadOverlayState(ctx.db, account.id);
       if (current.version !== lastSeen) send(current);
       if (closed) return;
-      const unsubscribe = ctx.overlays.subscribe(account.id, send);
+      const unsubscribe = ctx.overlays.subscribe(account.id, send, current.version);
       const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
       const endOnShutdown = ctx.overlays.onShutdown(end);
       cleanup = () => {

@@ -49,4 +49,14 @@ describe("OverlayHub with a bus", () => {
     hear(1, state(7));
     expect(seen).toEqual([6, 7]);
   });
+
+  test("an overlay that was just sent the stored state is not then handed an older one from the bus", () => {
+    const { bus, hear } = loopbackBus();
+    const hub = new OverlayHub({ bus });
+    const seen: number[] = [];
+    hub.subscribe(1, (s) => seen.push(s.version), 8);
+    hear(1, state(7));
+    hear(1, state(9));
+    expect(seen).toEqual([9]);
+  });
 });
