@@ -144,7 +144,7 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     redis = await startRedis();
     cwd = scratch.dir("cuebot-cluster-");
     dataDir = await initDataDir(cwd);
-    seed(["alice", "bob", "carol", "dave", "erin"]);
+    seed(["alice", "bob", "carol", "dave", "erin", "frank"]);
     [a, b] = await Promise.all([instance(), instance()]);
   }, 30_000);
 
@@ -273,6 +273,41 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     } finally {
       await stream.close();
     }
+  }, 30_000);
+
+  test("Redis killed under load: every request still gets a documented answer at once, and service resumes by itself", async () => {
+    const key = accounts.frank!.apiKey;
+    const statuses = new Map<number, number>();
+    let stop = false;
+    const worker = async (server: ServeProcess) => {
+      while (!stop) {
+        const startedAt = performance.now();
+        const response = await magic8(server, key);
+        await response.arrayBuffer();
+        // Nobody waits on a Redis that is gone: the check's timeout bounds every answer.
+        expect(performance.now() - startedAt).toBeLessThan(3000);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    };
+    const load = [a, b, a, b].map((server) => worker(server));
+    await Bun.sleep(100);
+    await redis.kill();
+    await Bun.sleep(300);
+    await redis.restart();
+    // Once Redis is back, limits are checked again without anyone restarting anything (the load
+    // soon spends the fresh window, so "checked" is a 200 or a 429, no longer a 503).
+    const deadline = Date.now() + 10_000;
+    let okAfter = 0;
+    while (Date.now() < deadline && okAfter === 0) {
+      okAfter = (await magic8(b, key)).status !== 503 ? 1 : 0;
+      if (!okAfter) await Bun.sleep(50);
+    }
+    stop = true;
+    await Promise.all(load);
+    expect(okAfter).toBe(1);
+    // Only the documented answers: served, over the quota, or the store is away.
+    expect([...statuses.keys()].every((status) => [200, 429, 503].includes(status))).toBe(true);
+    expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
   }, 30_000);
 
   test("a frozen Redis (SIGSTOP) costs each request at most the check's timeout, and thawed it serves again", async () => {
