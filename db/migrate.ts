@@ -53,21 +53,25 @@ function appliedMillis(sqlite: Database): number[] {
  * a migration this binary does not know was written by a newer cuebot: refuse rather than guess.
  */
 export function migrate(sqlite: Database): SchemaStatus {
-  const pending = pendingMigrations(appliedMillis(sqlite), MIGRATIONS);
-  if (pending.length > 0) {
-    const insert = sqlite.prepare(`INSERT INTO ${TABLE} (hash, created_at) VALUES (?, ?)`);
-    sqlite.transaction(() => {
+  if (pendingMigrations(appliedMillis(sqlite), MIGRATIONS).length === 0) return status(sqlite, []);
+  // Several instances may start at once on a fresh folder: the write lock is taken first (IMMEDIATE),
+  // and what is pending is decided again under it, so the second one finds the work done.
+  const applied = sqlite
+    .transaction(() => {
+      const pending = pendingMigrations(appliedMillis(sqlite), MIGRATIONS);
+      const insert = sqlite.prepare(`INSERT INTO ${TABLE} (hash, created_at) VALUES (?, ?)`);
       for (const migration of pending) {
         for (const statement of migration.sql) {
           if (statement.trim()) sqlite.exec(statement);
         }
         insert.run(migration.hash, migration.folderMillis);
       }
-    })();
-  }
+      return pending;
+    })
+    .immediate();
   return status(
     sqlite,
-    pending.map((m) => m.tag),
+    applied.map((m) => m.tag),
   );
 }
 

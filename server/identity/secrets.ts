@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The secret key file is missing its content or damaged: nothing sealed with it can be opened. */
@@ -58,8 +58,19 @@ export class SecretBox {
 export function loadOrCreateSecretKey(dataDir: string): { key: Buffer; created: boolean } {
   const path = join(dataDir, SECRET_KEY_FILE);
   if (existsSync(path)) return { key: readSecretKey(path), created: false };
-  writeFileSync(path, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
-  chmodSync(path, 0o600);
+  // Written whole under a temporary name, then linked into place: linking fails if another process
+  // (a second instance starting at the same moment) got there first, and then its key is the key.
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(temporary, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    chmodSync(temporary, 0o600);
+    linkSync(temporary, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return { key: readSecretKey(path), created: false };
+  } finally {
+    rmSync(temporary, { force: true });
+  }
   return { key: readSecretKey(path), created: true };
 }
 

@@ -4,6 +4,8 @@
  * of each other, and answer the documented 503 while Redis is away, recovering by themselves.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { loadConfig } from "../../server/config.ts";
 import { createContext } from "../../server/context.ts";
 import { createSession } from "../../server/identity/sessions.ts";
@@ -152,6 +154,19 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     await scratch.cleanup();
     await redis?.stop();
   });
+
+  test("two instances started at the same moment on an empty data folder both come up, with one key and one schema", async () => {
+    for (let round = 0; round < 8; round++) {
+      const folder = join(scratch.dir("cuebot-cluster-fresh-"), "data");
+      const args = ["serve", "--port", "0", "--data-dir", folder, "--redis-url", redis.url];
+      const [one, two] = await Promise.all([scratch.serve(args, { cwd }), scratch.serve(args, { cwd })]);
+      expect((await fetch(`${one.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${two.url}/healthz`)).status).toBe(200);
+      expect(readdirSync(folder).filter((name) => name.startsWith("secret.key"))).toEqual(["secret.key"]);
+      expect(await one.stop()).toBe(0);
+      expect(await two.stop()).toBe(0);
+    }
+  }, 30_000);
 
   test("they share one bot quota exactly: alternate calls, the 31st in a minute is refused wherever it lands", async () => {
     const key = accounts.alice!.apiKey;
