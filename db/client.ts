@@ -47,6 +47,24 @@ function assertSqliteFile(path: string): void {
 }
 
 /**
+ * Switching a fresh file to WAL needs it to itself for a moment, and SQLite answers "database is
+ * locked" at once, without waiting, while another process (a second instance starting at the same
+ * moment) opens or migrates it. Retried for up to 10 s, like busy_timeout would.
+ */
+function switchToWal(sqlite: Database): void {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    try {
+      sqlite.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test((error as Error).message) || performance.now() > deadline) throw error;
+      Bun.sleepSync(10 + Math.random() * 20);
+    }
+  }
+}
+
+/**
  * Opens the database with the pragmas every connection needs. busy_timeout comes first so that the
  * WAL switch itself waits for a concurrent writer (the CLI and the server share the file).
  */
@@ -56,7 +74,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   try {
     sqlite = new Database(path, options.readonly ? { readonly: true } : { create: true, readwrite: true });
     sqlite.exec("PRAGMA busy_timeout = 10000");
-    if (!options.readonly) sqlite.exec("PRAGMA journal_mode = WAL");
+    if (!options.readonly) switchToWal(sqlite);
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
     sqlite.exec("PRAGMA temp_store = MEMORY");

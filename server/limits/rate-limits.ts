@@ -3,6 +3,7 @@ import { ClientIpResolver } from "../http/client-ip.ts";
 import type { Logger } from "../log.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
 import type { ScriptClient } from "../redis/script.ts";
+import { StoreUnavailableError } from "../redis/store-unavailable.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
@@ -71,6 +72,27 @@ export interface RateLimitOptions {
   shared?: SharedLimitStore;
 }
 
+/**
+ * Per-address limits with Redis away: pages, assets and anonymous API calls fall back to this
+ * instance's own counters (each instance then admits up to the limit: bounded, and the site stays
+ * up); `/auth` — a security limit — fails closed with the 503 like the account quotas.
+ */
+class FailLocalIpLimiter implements IpLimiter {
+  constructor(
+    private readonly shared: RedisIpQuotas,
+    private readonly local: IpQuotas,
+  ) {}
+
+  check(scope: IpLimitScope, ip: string): Decided {
+    const decided = this.shared.check(scope, ip);
+    if (scope === "auth") return decided;
+    return decided.catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) return this.local.check(scope, ip);
+      throw error;
+    });
+  }
+}
+
 export function createRateLimits(options: RateLimitOptions): RateLimits {
   const clientIp = new ClientIpResolver({
     trustProxy: options.trustProxy,
@@ -80,9 +102,10 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
   if (options.shared) {
     const store = { ...options.shared };
     const perIp = new RedisIpQuotas(store);
+    const local = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
     return {
       accounts: new RedisAccountQuotas(store),
-      perIp,
+      perIp: new FailLocalIpLimiter(perIp, local),
       failedAuth: perIp.failedAuth,
       clientIp,
       shared: true,

@@ -262,8 +262,14 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
       const text = await fetch(`${server.url}/api/bot/magic8?apiKey=${key}&q=x&format=text`);
       expect(text.status).toBe(200);
       expect(await text.text()).toContain("try again in a few seconds");
-      // Health does not depend on Redis.
+      // Health does not depend on Redis; pages fall back to this instance's own per-address counters,
+      // so the site stays up; logins, a security limit, wait for Redis like the quotas.
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const page = await fetch(`${server.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("x-ratelimit-limit")).toBe("300");
+      const login = await fetch(`${server.url}/auth/login`, { redirect: "manual" });
+      expect(login.status).toBe(503);
     }
 
     await redis.restart();
