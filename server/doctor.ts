@@ -270,7 +270,11 @@ export async function checkRedis(config: Config): Promise<CheckResult | null> {
     await client.ping();
     const info = await client.info("server");
     const version = /redis_version:(\S+)/.exec(String(info))?.[1] ?? "?";
-    return result(name, "ok", `${where} answers (Redis ${version}); not used by \`serve\` in this version`);
+    return result(
+      name,
+      "ok",
+      `${where} answers (Redis ${version}); \`serve\` shares limits, cooldowns, overlays and chat through it`,
+    );
   } catch (error) {
     const reason = (lastError as Error | null)?.message || (error as Error).message;
     return result(name, "fail", `${where}: ${reason}`);

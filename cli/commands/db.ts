@@ -114,7 +114,7 @@ export function registerDbCommands(program: Command, io: CliIo, globals: () => G
             `copied ${rows} rows into ${redactUrl(to.url)}; row counts match and ${keys.apiKeys} API keys and ${keys.overlayTokens} overlay tokens still work`,
           );
           io.out(
-            "Next: serve with --database-url set to that URL, and keep this data folder's secret.key with it.",
+            "The copy is ready; this version still serves from the data folder (serve refuses --database-url). Keep this folder's secret.key with the copy.",
           );
         }
       } finally {

@@ -172,15 +172,14 @@ export class ProviderBudget implements CallBudget {
 
   /** Takes one slot, waiting at most `maxQueueMs`; throws `rate_limited` when none frees up in time. */
   acquire(): Promise<void> {
-    return waitForSlot(
-      () => {
-        const wait = this.waitMs();
-        if (wait === 0) this.#sent.push(this.clock.now());
-        return wait;
-      },
-      this.maxQueueMs,
-      this.perMinute,
-    );
+    return waitForSlot(() => this.tryTake(), this.maxQueueMs, this.perMinute);
+  }
+
+  /** Takes a slot now (0), or says how many ms until one frees (nothing taken). */
+  tryTake(): number {
+    const wait = this.waitMs();
+    if (wait === 0) this.#sent.push(this.clock.now());
+    return wait;
   }
 
   /** Milliseconds until a slot is free (0 = now). */

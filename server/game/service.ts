@@ -195,6 +195,7 @@ export class GameService {
           keyPrefix: shared.keyPrefix,
           timeoutMs: shared.timeoutMs,
           maxQueueMs: options.maxQueueMs,
+          clock,
         })
       : new ProviderBudget(config.game.budgetPerMinute, clock, options.maxQueueMs);
     const store = shared

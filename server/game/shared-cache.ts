@@ -1,9 +1,16 @@
+import type { Clock } from "../clock.ts";
 import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import type { RedisClient } from "../redis/client.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
 import { RedisScript } from "../redis/script.ts";
-import { DEFAULT_MAX_QUEUE_MS, ProviderError, type ProviderFailureKind, waitForSlot } from "./client.ts";
+import {
+  DEFAULT_MAX_QUEUE_MS,
+  ProviderBudget,
+  ProviderError,
+  type ProviderFailureKind,
+  waitForSlot,
+} from "./client.ts";
 
 /** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
 export interface ProviderEntry<T> {
@@ -160,18 +167,21 @@ export class SharedProviderStore {
 /**
  * The provider key's per-minute budget shared by every instance: one exact sliding log in Redis, and a
  * pause the provider imposed (a 429) seen by all. Same answers as ProviderBudget: a call waits at most
- * `maxQueueMs` for a slot, then fails `rate_limited`. When Redis does not answer, the call goes ahead:
- * the provider's own limit still stands behind it.
+ * `maxQueueMs` for a slot, then fails `rate_limited`. When Redis does not answer, the instance counts
+ * against a budget of its own, as a single instance does.
  */
 export class SharedProviderBudget {
   readonly #log: RedisSlidingLog<string>;
   readonly #pauseKey: string;
+  /** With Redis away, this instance keeps its own budget, as a single instance would. */
+  readonly #local: ProviderBudget;
 
   constructor(
     private readonly client: RedisClient,
     private readonly perMinute: number,
-    private readonly options: { keyPrefix: string; timeoutMs: number; maxQueueMs?: number },
+    private readonly options: { keyPrefix: string; timeoutMs: number; maxQueueMs?: number; clock: Clock },
   ) {
+    this.#local = new ProviderBudget(perMinute, options.clock, options.maxQueueMs);
     this.#log = new RedisSlidingLog<string>({
       client,
       windowMs: MINUTE_MS,
@@ -190,7 +200,7 @@ export class SharedProviderBudget {
           const decision = await this.#log.check("key", this.perMinute);
           return decision.allowed ? 0 : decision.retryAfterSeconds * 1000;
         } catch {
-          return 0;
+          return this.#local.tryTake();
         }
       },
       this.options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS,

@@ -106,6 +106,9 @@ describe.skipIf(!redisAvailable)("cuebot doctor with CUEBOT_REDIS_URL", () => {
     const { check } = await doctor({ CUEBOT_REDIS_URL: redis.url });
     expect(check("Redis")?.status).toBe("ok");
     expect(check("Redis")?.detail).toMatch(/answers \(Redis \d+\.\d+/);
+    expect(check("Redis")?.detail).toContain(
+      "`serve` shares limits, cooldowns, overlays and chat through it",
+    );
   });
 
   test("nothing listening: a failure, and doctor still ends", async () => {

@@ -142,6 +142,19 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     expect(sim.totalCalls()).toBe(3);
   });
 
+  test("with Redis away each instance keeps a budget of its own", async () => {
+    const [a] = await pair(2);
+    await redis.kill();
+    try {
+      // Two calls fit (Kestrel's account and rank); the third would pass the per-minute budget.
+      await a.rank(KESTREL, TTL_MS);
+      await expect(a.rank(NIGHT_OWL, TTL_MS)).rejects.toMatchObject({ code: "upstream_error" });
+      expect(sim.totalCalls()).toBe(2);
+    } finally {
+      await redis.restart();
+    }
+  });
+
   test("with Redis away each instance fetches by itself", async () => {
     const [a, b] = await pair();
     await redis.kill();
