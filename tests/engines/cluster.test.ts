@@ -146,7 +146,7 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     redis = await startRedis();
     cwd = scratch.dir("cuebot-cluster-");
     dataDir = await initDataDir(cwd);
-    seed(["alice", "bob", "carol", "dave", "erin", "frank"]);
+    seed(["alice", "bob", "carol", "dave", "erin", "frank", "grace"]);
     [a, b] = await Promise.all([instance(), instance()]);
   }, 30_000);
 
@@ -212,6 +212,19 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     expect(((await game.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
     expect(game.headers.get("x-ratelimit-limit")).toBe("30");
     expect(game.headers.get("x-ratelimit-remaining")).toBe(String(remaining - 1));
+  });
+
+  test("a key regenerated from the dashboard on one instance is refused by the other on its next request", async () => {
+    const grace = accounts.grace!;
+    expect((await magic8(b, grace.apiKey)).status).toBe(200);
+    const regenerated = await fetch(`${a.url}/api/dashboard/security/regenerate-key`, {
+      method: "POST",
+      headers: { cookie: `app_sess=${grace.session}`, origin: PUBLIC_URL },
+    });
+    expect(regenerated.status).toBe(200);
+    const fresh = ((await regenerated.json()) as { data: { apiKey: string } }).data.apiKey;
+    expect((await magic8(b, grace.apiKey)).status).toBe(401);
+    expect((await magic8(b, fresh)).status).toBe(200);
   });
 
   test("a command cooldown started on one instance holds on the other", async () => {
