@@ -8,6 +8,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
 import { REPO_ROOT, runCuebot, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
+import { redisAvailable, startRedis } from "../helpers/engines.ts";
 
 const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
 if (SKIP) console.warn("binary: CUEBOT_SKIP_BINARY=1, skipping the tests of the compiled dist/cuebot");
@@ -213,5 +214,44 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
         stderr: `cuebot: data folder ${rootOwned} is not writable (EACCES)\n`,
       });
     },
+  );
+
+  test.skipIf(!redisAvailable)(
+    "two binaries with --redis-url share one quota: the minified build waits for the shared limits",
+    async () => {
+      const redis = await startRedis();
+      try {
+        const own = scratch.dir();
+        const dataDir = join(own, "data");
+        expect((await runCuebot(["init", "--data-dir", dataDir], { cwd: own, command: [binary] })).code).toBe(
+          0,
+        );
+        const { apiKey } = seedAccount(dataDir, "alice");
+        const args = ["serve", "--port", "0", "--data-dir", dataDir, "--redis-url", redis.url];
+        const [a, b] = await Promise.all([
+          scratch.serve(args, { cwd: own, command: [binary] }),
+          scratch.serve(args, { cwd: own, command: [binary] }),
+        ]);
+        const remaining: (string | null)[] = [];
+        for (let i = 0; i < 30; i++) {
+          const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/bot/coinflip?apiKey=${apiKey}`);
+          expect(response.status).toBe(200);
+          remaining.push(response.headers.get("x-ratelimit-remaining"));
+        }
+        expect(remaining).toEqual(Array.from({ length: 30 }, (_, i) => String(29 - i)));
+        expect((await fetch(`${b.url}/api/bot/coinflip?apiKey=${apiKey}`)).status).toBe(429);
+        // The game route's derive and the per-address hook are awaited too.
+        const game = await fetch(`${a.url}/api/game/rank/eu/Kestrel/EUW?apiKey=${apiKey}`);
+        expect(game.status).toBe(429);
+        const page = await fetch(`${a.url}/`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get("x-ratelimit-limit")).toBe("300");
+        expect(await a.stop()).toBe(0);
+        expect(await b.stop()).toBe(0);
+      } finally {
+        await redis.stop();
+      }
+    },
+    60_000,
   );
 });
