@@ -230,6 +230,19 @@ describe("cuebot serve", () => {
     expect(result.stdout).not.toContain("listening on");
   });
 
+  test("a --redis-url that is not a Redis URL stops start-up with exit 1 and one line naming the flag", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(
+      ["serve", "--port", "0", "--data-dir", join(cwd, "data"), "--redis-url", "mysql://root:s3cret@db/x"],
+      { cwd },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("--redis-url");
+    expect(result.stderr).toContain("must start with redis://, rediss:// or redis+unix://");
+    expect(result.stderr).not.toContain("s3cret");
+  });
+
   test("a Redis that does not answer at start stops start-up with exit 1, naming it without its password", async () => {
     const cwd = scratch.dir();
     const dataDir = join(cwd, "data");
