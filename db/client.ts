@@ -49,7 +49,8 @@ function assertSqliteFile(path: string): void {
 /**
  * Switching a fresh file to WAL needs it to itself for a moment, and SQLite answers "database is
  * locked" at once, without waiting, while another process (a second instance starting at the same
- * moment) opens or migrates it. Retried for up to 10 s, like busy_timeout would.
+ * moment) opens or migrates it. Retried for about 10 s (an attempt may itself wait out busy_timeout
+ * while the other holds the file exclusively).
  */
 function switchToWal(sqlite: Database): void {
   const deadline = performance.now() + 10_000;

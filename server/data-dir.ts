@@ -43,8 +43,14 @@ export function prepareDataDir(dataDir: string): DataDirState {
   const configPath = join(dataDir, CONFIG_FILE);
   let configCreated = false;
   if (!existsSync(configPath)) {
-    writeConfigFile(dataDir, {});
-    configCreated = true;
+    // Exclusive: a second instance starting at the same moment never truncates the first one's file.
+    try {
+      writeFileSync(configPath, `${JSON.stringify({}, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+      chmodSync(configPath, 0o600);
+      configCreated = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
   }
   return { created, secretCreated, configCreated };
 }

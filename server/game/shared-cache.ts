@@ -210,6 +210,8 @@ export class SharedProviderBudget {
 
   pauseFor(ms: number): void {
     if (ms <= 0) return;
+    // Also here: with Redis away this instance's own budget must respect the provider's pause too.
+    this.#local.pauseFor(ms);
     const set = this.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) });
     answerWithin(set, this.options.timeoutMs).catch(() => {});
   }

@@ -55,23 +55,55 @@ export class SecretBox {
 }
 
 /** Reads `<dataDir>/secret.key`, creating it (mode 0600) when missing. Never replaces an existing key. */
-export function loadOrCreateSecretKey(dataDir: string): { key: Buffer; created: boolean } {
+export function loadOrCreateSecretKey(
+  dataDir: string,
+  /** How the finished file is put in place (tests stand in a file system without hard links). */
+  link: (from: string, to: string) => void = linkSync,
+): { key: Buffer; created: boolean } {
   const path = join(dataDir, SECRET_KEY_FILE);
-  if (existsSync(path)) return { key: readSecretKey(path), created: false };
+  if (existsSync(path)) return { key: readWhenWhole(path), created: false };
+  const content = `${randomBytes(32).toString("hex")}\n`;
   // Written whole under a temporary name, then linked into place: linking fails if another process
   // (a second instance starting at the same moment) got there first, and then its key is the key.
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(temporary, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  writeFileSync(temporary, content, { mode: 0o600, flag: "wx" });
   try {
     chmodSync(temporary, 0o600);
-    linkSync(temporary, path);
+    link(temporary, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return { key: readSecretKey(path), created: false };
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") return { key: readWhenWhole(path), created: false };
+    if (!NO_HARD_LINKS.has(code)) throw error;
+    // A file system without hard links (vfat, some network mounts): create it in place instead.
+    try {
+      writeFileSync(path, content, { mode: 0o600, flag: "wx" });
+    } catch (inPlace) {
+      if ((inPlace as NodeJS.ErrnoException).code !== "EEXIST") throw inPlace;
+      return { key: readWhenWhole(path), created: false };
+    }
   } finally {
     rmSync(temporary, { force: true });
   }
   return { key: readSecretKey(path), created: true };
+}
+
+/** Errors of a file system that cannot make hard links. */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
+/**
+ * A key another process is writing this very moment may still be empty (where it could not be linked
+ * into place whole): read again for a moment before calling it broken.
+ */
+function readWhenWhole(path: string): Buffer {
+  const deadline = performance.now() + 1000;
+  for (;;) {
+    try {
+      return readSecretKey(path);
+    } catch (error) {
+      if (!(error instanceof SecretKeyError) || performance.now() > deadline) throw error;
+      Bun.sleepSync(10);
+    }
+  }
 }
 
 export function readSecretKey(path: string): Buffer {

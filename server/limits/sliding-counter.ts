@@ -20,8 +20,9 @@ export interface SlidingCounterOptions {
 /**
  * The sliding-window counter (Cloudflare's): the previous window's count weighted by how much of it
  * still overlaps the rolling window, plus the current count. Two integers per key instead of a log,
- * so it suits per-IP limits where keys are many and anyone can mint new ones; measured to admit at most
- * ~110 % of the limit in the worst 60 s span (platform notes §4.3). Keys are client addresses (IPv6 by
+ * so it suits per-IP limits where keys are many and anyone can mint new ones. An estimate: it admitted
+ * 102–110 % of the limit under random overload (platform notes §0.4), but a burst timed at a window's
+ * end followed by steady requests can pass up to about 2× within one 60 s span. Keys are client addresses (IPv6 by
  * /64, see AddressTable) in a table of fixed size: a flood of distinct addresses reuses the slots of
  * the quietest ones (resetting their counts) and allocates nothing.
  */

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { systemClock } from "../../server/clock.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createGameService, type GameService, type PlayerQuery } from "../../server/game/service.ts";
+import { SharedProviderBudget } from "../../server/game/shared-cache.ts";
 import { createLogger } from "../../server/log.ts";
 import { connectRedis, type RedisClient } from "../../server/redis/client.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
@@ -150,6 +151,25 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
       await a.rank(KESTREL, TTL_MS);
       await expect(a.rank(NIGHT_OWL, TTL_MS)).rejects.toMatchObject({ code: "upstream_error" });
       expect(sim.totalCalls()).toBe(2);
+    } finally {
+      await redis.restart();
+    }
+  });
+
+  test("with Redis away a pause the provider asked for (429) still holds on this instance", async () => {
+    const client = await connectRedis(redis.url, { onError: () => {} });
+    clients.push(client);
+    const budget = new SharedProviderBudget(client, 30, {
+      keyPrefix: redisKeyPrefix("pause"),
+      timeoutMs: 200,
+      maxQueueMs: 50,
+      clock: systemClock,
+    });
+    await redis.kill();
+    try {
+      await budget.acquire();
+      budget.pauseFor(30_000);
+      await expect(budget.acquire()).rejects.toMatchObject({ kind: "rate_limited" });
     } finally {
       await redis.restart();
     }
