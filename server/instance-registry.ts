@@ -97,7 +97,12 @@ function alive(record: InstanceRecord, file: string): boolean {
   // a pid say more (at once, after a kill -9); another container may share the host name, not pids.
   if (!fresh) return false;
   const space = pidSpace();
-  if (record.host !== hostname() || space === null || record.pidSpace !== space) return true;
+  if (record.host !== hostname() || space === null) return true;
+  if (record.pidSpace !== space) {
+    // Same host name and our own pid in another pid space: this container's previous run, restarted
+    // after a crash (each run of a container is pid 1 in a new namespace), not a sibling.
+    return record.pid !== process.pid;
+  }
   try {
     process.kill(record.pid, 0);
   } catch (error) {

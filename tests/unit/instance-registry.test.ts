@@ -87,6 +87,19 @@ describe("instance registry", () => {
     expect(runningInstances(dir)).toMatchObject([{ pid: 1, host: "cuebot-1", withRedis: false }]);
   });
 
+  test("this container's previous run (same host name, our pid, another pid namespace) does not block a restart", () => {
+    const dir = dataDir();
+    const previous = foreign(dir, {
+      host: hostname(),
+      pid: process.pid,
+      pidSpace: "another-boot/pid:[4026532999]",
+      startTicks: "7",
+    });
+    const mine = registerInstance(dir, { folder: "data", redisUrl: null });
+    expect(existsSync(previous)).toBe(false);
+    mine.release();
+  });
+
   test("a file whose heartbeat stopped, or whose process is gone from this host, is ignored and removed", () => {
     const dir = dataDir();
     const stale = foreign(dir, { host: "cuebot-1", pid: 1, ageMs: 60_000 });
