@@ -4,28 +4,20 @@ import { afterEach, describe, expect, test } from "bun:test";
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
-  rmSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { InstanceConflictError, registerInstance, runningInstances } from "../../server/instance-registry.ts";
+import { Scratch } from "../helpers/cli.ts";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cuebot-registry-"));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = new Scratch();
+afterEach(() => scratch.cleanup());
+const dataDir = () => scratch.dir("cuebot-unit-");
 
 /** A record as another instance would have written it. */
 function foreign(

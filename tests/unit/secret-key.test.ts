@@ -1,20 +1,14 @@
 // secret.key is created once, whole, and never replaced — also where the file system cannot make
 // hard links (vfat, some network mounts) and when another instance created it a moment earlier.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadOrCreateSecretKey } from "../../server/identity/secrets.ts";
+import { Scratch } from "../helpers/cli.ts";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cuebot-secret-"));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = new Scratch();
+afterEach(() => scratch.cleanup());
+const folder = () => scratch.dir("cuebot-unit-");
 const noHardLinks = () => {
   throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
 };
