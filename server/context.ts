@@ -182,9 +182,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
         log,
         trustProxy: config.trustProxy,
         testAddressHeader: options.testClientAddressHeader,
-        shared: shared
-          ? { client: shared.redis, keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs }
-          : undefined,
+        shared: shared?.store,
       }),
       caches,
       identityProvider:
@@ -197,9 +195,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
           : null,
       events,
       settingsCache,
-      cooldowns: shared
-        ? new RedisCooldowns(shared.redis, { keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs })
-        : new CommandCooldowns(),
+      cooldowns: shared ? new RedisCooldowns(shared.store) : new CommandCooldowns(),
       overlays: new OverlayHub(
         shared
           ? {
@@ -220,9 +216,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
         config,
         clock,
         log,
-        ...(shared
-          ? { sharedGame: { client: shared.redis, keyPrefix: shared.keyPrefix, timeoutMs: shared.timeoutMs } }
-          : {}),
+        ...(shared ? { sharedGame: shared.store } : {}),
       }),
       chat: storedChatRuntime({ db: database.db, secrets, accounts }),
       demoChat: null,

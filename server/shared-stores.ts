@@ -2,6 +2,7 @@ import type { Logger } from "./log.ts";
 import { RedisOverlayBus } from "./overlay/redis-bus.ts";
 import { answerWithin } from "./redis/bounded.ts";
 import { connectRedis, type RedisClient } from "./redis/client.ts";
+import type { RedisStore } from "./redis/store.ts";
 import { redactUrl } from "./store-urls.ts";
 
 /** Every key and channel cuebot uses in Redis starts with this. */
@@ -27,6 +28,8 @@ export interface SharedStores {
   overlayBus: RedisOverlayBus;
   keyPrefix: string;
   timeoutMs: number;
+  /** The command connection with its key prefix and call timeout, as the shared pieces take it. */
+  store: RedisStore;
   /** The Redis URL without its password, for logs. */
   redactedUrl: string;
   close(): Promise<void>;
@@ -67,6 +70,7 @@ export async function connectSharedStores(
       overlayBus,
       keyPrefix: REDIS_KEY_PREFIX,
       timeoutMs: REDIS_TIMEOUT_MS,
+      store: { client: redis, keyPrefix: REDIS_KEY_PREFIX, timeoutMs: REDIS_TIMEOUT_MS },
       redactedUrl,
       close() {
         // Safe to call twice (serve closes them, and so does the context on its way down).

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { MaybePromise } from "../maybe-promise.ts";
 import { answerWithin } from "../redis/bounded.ts";
-import type { RedisClient } from "../redis/client.ts";
+import type { RedisStore } from "../redis/store.ts";
 
 /**
  * Per-channel command cooldowns: after a successful run, the command rests for the channel's
@@ -37,13 +37,11 @@ export class CommandCooldowns implements Cooldowns {
  * one SET when a cooldown starts. A store that does not answer rejects with StoreUnavailableError.
  */
 export class RedisCooldowns implements Cooldowns {
-  constructor(
-    readonly client: RedisClient,
-    readonly options: { keyPrefix: string; timeoutMs: number },
-  ) {}
+  constructor(readonly store: RedisStore) {}
 
   async remainingSeconds(accountId: number, command: string): Promise<number> {
-    const ms = await answerWithin(this.client.pTTL(this.#key(accountId, command)), this.options.timeoutMs);
+    const { client, timeoutMs } = this.store;
+    const ms = await answerWithin(client.pTTL(this.#key(accountId, command)), timeoutMs);
     return ms > 0 ? Math.ceil(ms / 1000) : 0;
   }
 
@@ -51,11 +49,11 @@ export class RedisCooldowns implements Cooldowns {
   async start(accountId: number, command: string, seconds: number, now: number): Promise<void> {
     const ms = seconds * 1000 - Math.max(0, Date.now() - now);
     if (seconds <= 0 || ms <= 0) return;
-    const set = this.client.set(this.#key(accountId, command), "1", { PX: Math.ceil(ms) });
-    await answerWithin(set, this.options.timeoutMs);
+    const set = this.store.client.set(this.#key(accountId, command), "1", { PX: Math.ceil(ms) });
+    await answerWithin(set, this.store.timeoutMs);
   }
 
   #key(accountId: number, command: string): string {
-    return `${this.options.keyPrefix}cd:${accountId}:${command}`;
+    return `${this.store.keyPrefix}cd:${accountId}:${command}`;
   }
 }

@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Logger } from "../log.ts";
-import type { RedisClient } from "../redis/client.ts";
+import type { RedisStore } from "../redis/store.ts";
 import {
   type CallBudget,
   DEFAULT_MAX_QUEUE_MS,
@@ -148,7 +148,7 @@ export interface GameServiceDeps {
   clock: Clock;
   log: Logger;
   /** Redis shared by several instances: one provider budget, one fetch per key cluster-wide. */
-  sharedGame?: { client: RedisClient; keyPrefix: string; timeoutMs: number };
+  sharedGame?: RedisStore;
 }
 
 export interface GameServiceOptions {
@@ -191,9 +191,7 @@ export class GameService {
     const { config, clock, log, sharedGame: shared } = deps;
     this.#clock = clock;
     this.budget = shared
-      ? new SharedProviderBudget(shared.client, config.game.budgetPerMinute, {
-          keyPrefix: shared.keyPrefix,
-          timeoutMs: shared.timeoutMs,
+      ? new SharedProviderBudget(shared, config.game.budgetPerMinute, {
           maxQueueMs: options.maxQueueMs,
           clock,
         })

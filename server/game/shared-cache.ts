@@ -1,9 +1,9 @@
 import type { Clock } from "../clock.ts";
 import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
 import { answerWithin } from "../redis/bounded.ts";
-import type { RedisClient } from "../redis/client.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
 import { RedisScript } from "../redis/script.ts";
+import type { RedisStore } from "../redis/store.ts";
 import {
   DEFAULT_MAX_QUEUE_MS,
   ProviderBudget,
@@ -44,11 +44,7 @@ const NOT_FOUND_KINDS: ReadonlySet<string> = new Set([
 const POLL_MS = 20;
 const MINUTE_MS = 60_000;
 
-export interface SharedProviderOptions {
-  client: RedisClient;
-  keyPrefix: string;
-  /** Per Redis call. */
-  timeoutMs: number;
+export interface SharedProviderOptions extends RedisStore {
   /** How long one provider call may take (the fetch lock outlives it a little). */
   providerTimeoutMs: number;
   /** How long a call may queue for the per-minute budget before it (also within the lock). */
@@ -177,25 +173,25 @@ export class SharedProviderBudget {
   readonly #local: ProviderBudget;
 
   constructor(
-    private readonly client: RedisClient,
+    private readonly store: RedisStore,
     private readonly perMinute: number,
-    private readonly options: { keyPrefix: string; timeoutMs: number; maxQueueMs?: number; clock: Clock },
+    private readonly options: { maxQueueMs?: number; clock: Clock },
   ) {
     this.#local = new ProviderBudget(perMinute, options.clock, options.maxQueueMs);
     this.#log = new RedisSlidingLog<string>({
-      client,
+      client: store.client,
       windowMs: MINUTE_MS,
-      prefix: `${options.keyPrefix}game:budget:`,
-      timeoutMs: options.timeoutMs,
+      prefix: `${store.keyPrefix}game:budget:`,
+      timeoutMs: store.timeoutMs,
     });
-    this.#pauseKey = `${options.keyPrefix}game:paused`;
+    this.#pauseKey = `${store.keyPrefix}game:paused`;
   }
 
   acquire(): Promise<void> {
     return waitForSlot(
       async () => {
         try {
-          const paused = await answerWithin(this.client.pTTL(this.#pauseKey), this.options.timeoutMs);
+          const paused = await answerWithin(this.store.client.pTTL(this.#pauseKey), this.store.timeoutMs);
           if (paused > 0) return paused;
           const decision = await this.#log.check("key", this.perMinute);
           return decision.allowed ? 0 : decision.retryAfterSeconds * 1000;
@@ -212,7 +208,7 @@ export class SharedProviderBudget {
     if (ms <= 0) return;
     // Also here: with Redis away this instance's own budget must respect the provider's pause too.
     this.#local.pauseFor(ms);
-    const set = this.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) });
-    answerWithin(set, this.options.timeoutMs).catch(() => {});
+    const set = this.store.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) });
+    answerWithin(set, this.store.timeoutMs).catch(() => {});
   }
 }

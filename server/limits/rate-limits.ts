@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import { ClientIpResolver } from "../http/client-ip.ts";
 import type { Logger } from "../log.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
-import type { ScriptClient } from "../redis/script.ts";
+import type { RedisStore } from "../redis/store.ts";
 import { StoreUnavailableError } from "../redis/store-unavailable.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import type { LimitDecision } from "./decision.ts";
@@ -51,15 +51,6 @@ export interface RateLimits {
   shared: boolean;
 }
 
-/** Where shared limits live; every instance given the same client URL and prefix shares them. */
-export interface SharedLimitStore {
-  client: ScriptClient;
-  /** Prepended to every key (`cuebot:`). */
-  keyPrefix: string;
-  /** Longest wait for one check; past it the request is answered 503 store_unavailable. */
-  timeoutMs: number;
-}
-
 export interface RateLimitOptions {
   clock: Clock;
   log: Logger;
@@ -68,8 +59,8 @@ export interface RateLimitOptions {
   testAddressHeader?: string;
   /** Addresses remembered per per-IP limit (in process). */
   maxIpKeys?: number;
-  /** Redis: the limits are shared by every instance using it. */
-  shared?: SharedLimitStore;
+  /** Redis: the limits are shared by every instance using it (a check past its timeout is a 503). */
+  shared?: RedisStore;
 }
 
 /**
@@ -100,7 +91,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     testAddressHeader: options.testAddressHeader,
   });
   if (options.shared) {
-    const store = { ...options.shared };
+    const store = options.shared;
     const perIp = new RedisIpQuotas(store);
     const local = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
     return {

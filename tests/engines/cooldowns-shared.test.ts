@@ -17,7 +17,7 @@ describe.skipIf(!redisAvailable)("RedisCooldowns", () => {
   });
 
   test("a cooldown started for a run that began 4 s ago has 6 of its 10 s left, like the in-process one", async () => {
-    const shared = new RedisCooldowns(client, { keyPrefix: redisKeyPrefix("cd"), timeoutMs: 200 });
+    const shared = new RedisCooldowns({ client, keyPrefix: redisKeyPrefix("cd"), timeoutMs: 200 });
     const local = new CommandCooldowns();
     const began = Date.now() - 4000;
     await shared.start(1, "shoutout", 10, began);

@@ -159,12 +159,14 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
   test("with Redis away a pause the provider asked for (429) still holds on this instance", async () => {
     const client = await connectRedis(redis.url, { onError: () => {} });
     clients.push(client);
-    const budget = new SharedProviderBudget(client, 30, {
-      keyPrefix: redisKeyPrefix("pause"),
-      timeoutMs: 200,
-      maxQueueMs: 50,
-      clock: systemClock,
-    });
+    const budget = new SharedProviderBudget(
+      { client, keyPrefix: redisKeyPrefix("pause"), timeoutMs: 200 },
+      30,
+      {
+        maxQueueMs: 50,
+        clock: systemClock,
+      },
+    );
     await redis.kill();
     try {
       await budget.acquire();
