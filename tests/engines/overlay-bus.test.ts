@@ -70,4 +70,26 @@ describe.skipIf(!redisAvailable)("overlay bus", () => {
     a.hub.publish(7, stored);
     expect(await waitFor(() => b.heard.some((s) => s.version === 3), 2000)).toBe(true);
   });
+
+  test("anything else on the channel (junk, wrong shapes, another sender's heartbeat) is ignored", async () => {
+    let stored = state(0, "");
+    const a = await instance(() => stored);
+    const channel = "cuebot:overlay";
+    for (const junk of [
+      "not json",
+      "{}",
+      JSON.stringify({ a: 7, s: { version: "2", updatedAt: 1, state: {} } }),
+      JSON.stringify({ a: 7, s: { version: 2, updatedAt: "x", state: {} } }),
+      JSON.stringify({ a: 7, s: { version: 2, updatedAt: 1, state: [] } }),
+      JSON.stringify({ a: "7", s: { version: 2, updatedAt: 1, state: {} } }),
+      crypto.randomUUID(),
+    ]) {
+      await a.shared.redis.publish(channel, junk);
+    }
+    stored = state(4, "real");
+    a.hub.publish(7, stored);
+    expect(await waitFor(() => a.heard.length === 1, 2000)).toBe(true);
+    await Bun.sleep(50);
+    expect(a.heard.map((s) => s.version)).toEqual([4]);
+  });
 });
