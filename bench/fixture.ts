@@ -76,23 +76,23 @@ export async function createFixture(streamerCount: number): Promise<Fixture> {
   const ctx = createContext(config, {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
-  const seed = (i: number): BotAccount => {
+  const seed = async (store: typeof ctx, i: number): Promise<BotAccount> => {
     const login = i === streamerCount ? "benchrefused" : `benchstreamer${i}`;
-    const { account, apiKey } = provisionAccount(ctx, {
+    const { account, apiKey } = await provisionAccount(store, {
       twitchUserId: String(500_000 + i),
       login,
       displayName: login,
     });
     const issued = twitch.issueUserToken(login, FOLLOW_SCOPES);
-    saveProviderTokens(ctx, account.id, { ...issued, scopes: FOLLOW_SCOPES, expiresIn: 4 * 3600 });
-    if (i !== streamerCount) setAccountRole(ctx.db, account.id, "Partner", Date.now());
+    await saveProviderTokens(store, account.id, { ...issued, scopes: FOLLOW_SCOPES, expiresIn: 4 * 3600 });
+    if (i !== streamerCount) await setAccountRole(store.db, account.id, "Partner", Date.now());
     return { login, apiKey };
   };
   const streamers: BotAccount[] = [];
-  ctx.db.transaction(() => {
-    for (let i = 0; i < streamerCount; i++) streamers.push(seed(i));
+  await ctx.db.transaction(async (tx) => {
+    for (let i = 0; i < streamerCount; i++) streamers.push(await seed({ ...ctx, db: tx }, i));
   });
-  const refused = seed(streamerCount);
+  const refused = await seed(ctx, streamerCount);
   ctx.close();
 
   return {

@@ -1,34 +1,38 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { chatBots, chatSettings, commandSettings, events, overlayState } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 /** Read-only views of an account's settings, overlay state and events, for the data export. */
 
-export function listCommandSettings(db: Db, accountId: number) {
-  return db
-    .select()
-    .from(commandSettings)
-    .where(eq(commandSettings.accountId, accountId))
-    .orderBy(asc(commandSettings.command))
-    .all()
-    .map((row) => ({
-      command: row.command,
-      enabled: row.enabled,
-      cooldownSeconds: row.cooldownSeconds,
-      options: JSON.parse(row.options) as Record<string, unknown>,
-      aliases: row.aliases === null ? null : (JSON.parse(row.aliases) as string[]),
-      updatedAt: new Date(row.updatedAt).toISOString(),
-    }));
+export async function listCommandSettings(s: DataStore, accountId: number) {
+  const rows = await s.all((db, t) =>
+    db
+      .select()
+      .from(t.commandSettings)
+      .where(eq(t.commandSettings.accountId, accountId))
+      .orderBy(asc(t.commandSettings.command)),
+  );
+  return rows.map((row) => ({
+    command: row.command,
+    enabled: row.enabled,
+    cooldownSeconds: row.cooldownSeconds,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    aliases: row.aliases === null ? null : (JSON.parse(row.aliases) as string[]),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  }));
 }
 
 /** Native chat for the export: the switch, the last state, and the linked bot's login (never its tokens). */
-export function readChatExport(db: Db, accountId: number) {
-  const settings = db.select().from(chatSettings).where(eq(chatSettings.accountId, accountId)).get();
-  const bot = db
-    .select({ login: chatBots.login, twitchUserId: chatBots.twitchUserId })
-    .from(chatBots)
-    .where(eq(chatBots.accountId, accountId))
-    .get();
+export async function readChatExport(s: DataStore, accountId: number) {
+  const settings = await s.first((db, t) =>
+    db.select().from(t.chatSettings).where(eq(t.chatSettings.accountId, accountId)).limit(1),
+  );
+  const bot = await s.first((db, t) =>
+    db
+      .select({ login: t.chatBots.login, twitchUserId: t.chatBots.twitchUserId })
+      .from(t.chatBots)
+      .where(eq(t.chatBots.accountId, accountId))
+      .limit(1),
+  );
   return {
     enabled: settings?.enabled ?? false,
     state: settings?.state ?? "off",
@@ -36,8 +40,10 @@ export function readChatExport(db: Db, accountId: number) {
   };
 }
 
-export function readOverlayState(db: Db, accountId: number) {
-  const row = db.select().from(overlayState).where(eq(overlayState.accountId, accountId)).get();
+export async function readOverlayState(s: DataStore, accountId: number) {
+  const row = await s.first((db, t) =>
+    db.select().from(t.overlayState).where(eq(t.overlayState.accountId, accountId)).limit(1),
+  );
   return row
     ? {
         state: JSON.parse(row.state) as Record<string, unknown>,
@@ -47,18 +53,19 @@ export function readOverlayState(db: Db, accountId: number) {
     : null;
 }
 
-export function listEvents(db: Db, accountId: number) {
-  return db
-    .select()
-    .from(events)
-    .where(eq(events.accountId, accountId))
-    .orderBy(asc(events.at), asc(events.id))
-    .all()
-    .map((row) => ({
-      at: new Date(row.at).toISOString(),
-      command: row.command,
-      caller: row.caller,
-      outcome: row.outcome,
-      latencyMs: row.latencyMs,
-    }));
+export async function listEvents(s: DataStore, accountId: number) {
+  const rows = await s.all((db, t) =>
+    db
+      .select()
+      .from(t.events)
+      .where(eq(t.events.accountId, accountId))
+      .orderBy(asc(t.events.at), asc(t.events.id)),
+  );
+  return rows.map((row) => ({
+    at: new Date(row.at).toISOString(),
+    command: row.command,
+    caller: row.caller,
+    outcome: row.outcome,
+    latencyMs: row.latencyMs,
+  }));
 }

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { accounts, type Role } from "./schema.ts";
+import type { accounts, Role } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export type Account = typeof accounts.$inferSelect;
 
@@ -17,71 +17,100 @@ export function normalizeLogin(login: string): string {
   return login.trim().replace(/^@/, "").toLowerCase();
 }
 
-export function insertAccount(db: Db, profile: AccountProfile, now: number): Account {
-  return db
-    .insert(accounts)
-    .values({
-      twitchUserId: profile.twitchUserId,
-      login: normalizeLogin(profile.login),
-      displayName: profile.displayName,
-      profileImageUrl: profile.profileImageUrl ?? "",
-      timezone: profile.timezone ?? "UTC",
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .get();
+export async function insertAccount(s: DataStore, profile: AccountProfile, now: number): Promise<Account> {
+  const row = await s.first((db, t) =>
+    db
+      .insert(t.accounts)
+      .values({
+        twitchUserId: profile.twitchUserId,
+        login: normalizeLogin(profile.login),
+        displayName: profile.displayName,
+        profileImageUrl: profile.profileImageUrl ?? "",
+        timezone: profile.timezone ?? "UTC",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
+  return row!;
 }
 
-export function updateAccountProfile(db: Db, id: number, profile: AccountProfile, now: number): Account {
-  return db
-    .update(accounts)
-    .set({
-      login: normalizeLogin(profile.login),
-      displayName: profile.displayName,
-      profileImageUrl: profile.profileImageUrl ?? "",
-      ...(profile.timezone ? { timezone: profile.timezone } : {}),
-      needsReauth: false,
-      updatedAt: now,
-    })
-    .where(eq(accounts.id, id))
-    .returning()
-    .get();
+export async function updateAccountProfile(
+  s: DataStore,
+  id: number,
+  profile: AccountProfile,
+  now: number,
+): Promise<Account> {
+  const row = await s.first((db, t) =>
+    db
+      .update(t.accounts)
+      .set({
+        login: normalizeLogin(profile.login),
+        displayName: profile.displayName,
+        profileImageUrl: profile.profileImageUrl ?? "",
+        ...(profile.timezone ? { timezone: profile.timezone } : {}),
+        needsReauth: false,
+        updatedAt: now,
+      })
+      .where(eq(t.accounts.id, id))
+      .returning(),
+  );
+  return row!;
 }
 
-export function findAccountByLogin(db: Db, login: string): Account | undefined {
-  return db
-    .select()
-    .from(accounts)
-    .where(eq(accounts.login, normalizeLogin(login)))
-    .get();
+export function findAccountByLogin(s: DataStore, login: string): Promise<Account | undefined> {
+  return s.first((db, t) =>
+    db
+      .select()
+      .from(t.accounts)
+      .where(eq(t.accounts.login, normalizeLogin(login)))
+      .limit(1),
+  );
 }
 
-export function findAccountById(db: Db, id: number): Account | undefined {
-  return db.select().from(accounts).where(eq(accounts.id, id)).get();
+export function findAccountById(s: DataStore, id: number): Promise<Account | undefined> {
+  return s.first((db, t) => db.select().from(t.accounts).where(eq(t.accounts.id, id)).limit(1));
 }
 
-export function findAccountByTwitchId(db: Db, twitchUserId: string): Account | undefined {
-  return db.select().from(accounts).where(eq(accounts.twitchUserId, twitchUserId)).get();
+export function findAccountByTwitchId(s: DataStore, twitchUserId: string): Promise<Account | undefined> {
+  return s.first((db, t) =>
+    db.select().from(t.accounts).where(eq(t.accounts.twitchUserId, twitchUserId)).limit(1),
+  );
 }
 
-export function listAccounts(db: Db): Account[] {
-  return db.select().from(accounts).orderBy(asc(accounts.login)).all();
+export function listAccounts(s: DataStore): Promise<Account[]> {
+  return s.all((db, t) => db.select().from(t.accounts).orderBy(asc(t.accounts.login)));
 }
 
-export function setAccountRole(db: Db, id: number, role: Role, now: number): void {
-  db.update(accounts).set({ role, updatedAt: now }).where(eq(accounts.id, id)).run();
+export function setAccountRole(s: DataStore, id: number, role: Role, now: number): Promise<void> {
+  return s.run((db, t) => db.update(t.accounts).set({ role, updatedAt: now }).where(eq(t.accounts.id, id)));
 }
 
-export function setPanelLimitOverride(db: Db, id: number, override: number | null, now: number): void {
-  db.update(accounts).set({ panelLimitOverride: override, updatedAt: now }).where(eq(accounts.id, id)).run();
+export function setPanelLimitOverride(
+  s: DataStore,
+  id: number,
+  override: number | null,
+  now: number,
+): Promise<void> {
+  return s.run((db, t) =>
+    db.update(t.accounts).set({ panelLimitOverride: override, updatedAt: now }).where(eq(t.accounts.id, id)),
+  );
 }
 
-export function setNeedsReauth(db: Db, id: number, needsReauth: boolean, now: number): void {
-  db.update(accounts).set({ needsReauth, updatedAt: now }).where(eq(accounts.id, id)).run();
+export function setNeedsReauth(s: DataStore, id: number, needsReauth: boolean, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db.update(t.accounts).set({ needsReauth, updatedAt: now }).where(eq(t.accounts.id, id)),
+  );
+}
+
+/** Renames an account whose login another Twitch user now holds, so the newcomer can have it. */
+export function releaseLogin(s: DataStore, id: number, placeholder: string, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db.update(t.accounts).set({ login: placeholder, updatedAt: now }).where(eq(t.accounts.id, id)),
+  );
 }
 
 /** Removes the account; every row that belongs to it goes with it (ON DELETE CASCADE). */
-export function deleteAccountRow(db: Db, id: number): void {
-  db.delete(accounts).where(eq(accounts.id, id)).run();
+export function deleteAccountRow(s: DataStore, id: number): Promise<void> {
+  return s.run((db, t) => db.delete(t.accounts).where(eq(t.accounts.id, id)));
 }

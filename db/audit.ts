@@ -1,6 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { auditLog } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export type AuditAction =
   | "account.create"
@@ -23,17 +22,17 @@ export interface AuditEntry {
   detail?: Record<string, string | number | boolean | null>;
 }
 
-export function recordAudit(db: Db, entry: AuditEntry, now: number): void {
-  db.insert(auditLog)
-    .values({
+export function recordAudit(s: DataStore, entry: AuditEntry, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db.insert(t.auditLog).values({
       at: now,
       accountId: entry.accountId,
       login: entry.login,
       actor: entry.actor,
       action: entry.action,
       detail: JSON.stringify(entry.detail ?? {}),
-    })
-    .run();
+    }),
+  );
 }
 
 export interface AuditRecord {
@@ -43,21 +42,22 @@ export interface AuditRecord {
   detail: Record<string, unknown>;
 }
 
-export function listAudit(db: Db, accountId: number): AuditRecord[] {
-  return db
-    .select()
-    .from(auditLog)
-    .where(eq(auditLog.accountId, accountId))
-    .orderBy(asc(auditLog.at), asc(auditLog.id))
-    .all()
-    .map((row) => ({
-      at: new Date(row.at).toISOString(),
-      actor: row.actor,
-      action: row.action,
-      detail: JSON.parse(row.detail) as Record<string, unknown>,
-    }));
+export async function listAudit(s: DataStore, accountId: number): Promise<AuditRecord[]> {
+  const rows = await s.all((db, t) =>
+    db
+      .select()
+      .from(t.auditLog)
+      .where(eq(t.auditLog.accountId, accountId))
+      .orderBy(asc(t.auditLog.at), asc(t.auditLog.id)),
+  );
+  return rows.map((row) => ({
+    at: new Date(row.at).toISOString(),
+    actor: row.actor,
+    action: row.action,
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+  }));
 }
 
-export function deleteAuditOf(db: Db, accountId: number): void {
-  db.delete(auditLog).where(eq(auditLog.accountId, accountId)).run();
+export function deleteAuditOf(s: DataStore, accountId: number): Promise<void> {
+  return s.run((db, t) => db.delete(t.auditLog).where(eq(t.auditLog.accountId, accountId)));
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { SecretBox } from "../server/identity/secrets.ts";
-import type { Db } from "./client.ts";
-import { type ChatState, chatBots, chatSettings } from "./schema.ts";
+import type { ChatState, chatSettings } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 /** What is stored of an account's native chat: the streamer's switch and the last reported state. */
 export interface StoredChatSettings {
@@ -12,9 +12,7 @@ export interface StoredChatSettings {
   updatedAt: number;
 }
 
-export function readChatSettings(db: Db, accountId: number): StoredChatSettings | null {
-  const row = db.select().from(chatSettings).where(eq(chatSettings.accountId, accountId)).get();
-  if (!row) return null;
+function toSettings(row: typeof chatSettings.$inferSelect): StoredChatSettings {
   return {
     enabled: row.enabled,
     state: row.state,
@@ -24,55 +22,62 @@ export function readChatSettings(db: Db, accountId: number): StoredChatSettings 
   };
 }
 
+export async function readChatSettings(s: DataStore, accountId: number): Promise<StoredChatSettings | null> {
+  const row = await s.first((db, t) =>
+    db.select().from(t.chatSettings).where(eq(t.chatSettings.accountId, accountId)).limit(1),
+  );
+  return row ? toSettings(row) : null;
+}
+
 /** Turns native chat on or off for an account (the state is then reported by the running server). */
-export function writeChatEnabled(db: Db, accountId: number, enabled: boolean, now: number): void {
-  db.insert(chatSettings)
-    .values({ accountId, enabled, updatedAt: now })
-    .onConflictDoUpdate({ target: chatSettings.accountId, set: { enabled, updatedAt: now } })
-    .run();
+export function writeChatEnabled(
+  s: DataStore,
+  accountId: number,
+  enabled: boolean,
+  now: number,
+): Promise<void> {
+  return s.run((db, t) =>
+    db
+      .insert(t.chatSettings)
+      .values({ accountId, enabled, updatedAt: now })
+      .onConflictDoUpdate({ target: t.chatSettings.accountId, set: { enabled, updatedAt: now } }),
+  );
 }
 
 /** Records the connection state the running server sees (for the panel after a restart, and the CLI). */
 export function writeChatState(
-  db: Db,
+  s: DataStore,
   accountId: number,
   state: ChatState,
   reason: string | null,
   now: number,
-): void {
-  db.insert(chatSettings)
-    .values({ accountId, state, stateSince: now, reason, updatedAt: now })
-    .onConflictDoUpdate({
-      target: chatSettings.accountId,
-      set: { state, stateSince: now, reason, updatedAt: now },
-    })
-    .run();
+): Promise<void> {
+  return s.run((db, t) =>
+    db
+      .insert(t.chatSettings)
+      .values({ accountId, state, stateSince: now, reason, updatedAt: now })
+      .onConflictDoUpdate({
+        target: t.chatSettings.accountId,
+        set: { state, stateSince: now, reason, updatedAt: now },
+      }),
+  );
 }
 
 /** Accounts whose streamer turned native chat on. */
-export function listChatEnabledAccounts(db: Db): number[] {
-  return db
-    .select({ accountId: chatSettings.accountId })
-    .from(chatSettings)
-    .where(eq(chatSettings.enabled, true))
-    .all()
-    .map((r) => r.accountId);
+export async function listChatEnabledAccounts(s: DataStore): Promise<number[]> {
+  const rows = await s.all((db, t) =>
+    db
+      .select({ accountId: t.chatSettings.accountId })
+      .from(t.chatSettings)
+      .where(eq(t.chatSettings.enabled, true)),
+  );
+  return rows.map((r) => r.accountId);
 }
 
 /** Every account with a chat row, with what the running server last reported (CLI listing). */
-export function listChatStates(db: Db): ({ accountId: number } & StoredChatSettings)[] {
-  return db
-    .select()
-    .from(chatSettings)
-    .all()
-    .map((row) => ({
-      accountId: row.accountId,
-      enabled: row.enabled,
-      state: row.state,
-      stateSince: row.stateSince,
-      reason: row.reason,
-      updatedAt: row.updatedAt,
-    }));
+export async function listChatStates(s: DataStore): Promise<({ accountId: number } & StoredChatSettings)[]> {
+  const rows = await s.all((db, t) => db.select().from(t.chatSettings));
+  return rows.map((row) => ({ accountId: row.accountId, ...toSettings(row) }));
 }
 
 /** A separate account that reads and speaks in a channel's chat (linked with its own login). */
@@ -90,12 +95,12 @@ export interface ChatBotAccount {
 const SEAL = "chat-bot-token";
 
 export function storeChatBot(
-  db: Db,
+  s: DataStore,
   box: SecretBox,
   accountId: number,
   bot: ChatBotAccount,
   now: number,
-): void {
+): Promise<void> {
   const row = {
     accountId,
     twitchUserId: bot.twitchUserId,
@@ -109,17 +114,25 @@ export function storeChatBot(
     createdAt: now,
     updatedAt: now,
   };
-  db.insert(chatBots)
-    .values(row)
-    .onConflictDoUpdate({
-      target: chatBots.accountId,
-      set: { ...row, accountId: undefined, createdAt: undefined },
-    })
-    .run();
+  return s.run((db, t) =>
+    db
+      .insert(t.chatBots)
+      .values(row)
+      .onConflictDoUpdate({
+        target: t.chatBots.accountId,
+        set: { ...row, accountId: undefined, createdAt: undefined },
+      }),
+  );
 }
 
-export function loadChatBot(db: Db, box: SecretBox, accountId: number): ChatBotAccount | null {
-  const row = db.select().from(chatBots).where(eq(chatBots.accountId, accountId)).get();
+export async function loadChatBot(
+  s: DataStore,
+  box: SecretBox,
+  accountId: number,
+): Promise<ChatBotAccount | null> {
+  const row = await s.first((db, t) =>
+    db.select().from(t.chatBots).where(eq(t.chatBots.accountId, accountId)).limit(1),
+  );
   if (!row) return null;
   return {
     twitchUserId: row.twitchUserId,
@@ -133,13 +146,15 @@ export function loadChatBot(db: Db, box: SecretBox, accountId: number): ChatBotA
   };
 }
 
-export function markChatBotNeedsReauth(db: Db, accountId: number, now: number): void {
-  db.update(chatBots)
-    .set({ needsReauth: true, updatedAt: now })
-    .where(eq(chatBots.accountId, accountId))
-    .run();
+export function markChatBotNeedsReauth(s: DataStore, accountId: number, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db
+      .update(t.chatBots)
+      .set({ needsReauth: true, updatedAt: now })
+      .where(eq(t.chatBots.accountId, accountId)),
+  );
 }
 
-export function deleteChatBot(db: Db, accountId: number): void {
-  db.delete(chatBots).where(eq(chatBots.accountId, accountId)).run();
+export function deleteChatBot(s: DataStore, accountId: number): Promise<void> {
+  return s.run((db, t) => db.delete(t.chatBots).where(eq(t.chatBots.accountId, accountId)));
 }

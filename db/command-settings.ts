@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { commandSettings } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export interface StoredCommandSettings {
   enabled: boolean;
@@ -11,16 +10,18 @@ export interface StoredCommandSettings {
   updatedAt: number;
 }
 
-export function readCommandSettings(
-  db: Db,
+export async function readCommandSettings(
+  s: DataStore,
   accountId: number,
   command: string,
-): StoredCommandSettings | undefined {
-  const row = db
-    .select()
-    .from(commandSettings)
-    .where(and(eq(commandSettings.accountId, accountId), eq(commandSettings.command, command)))
-    .get();
+): Promise<StoredCommandSettings | undefined> {
+  const row = await s.first((db, t) =>
+    db
+      .select()
+      .from(t.commandSettings)
+      .where(and(eq(t.commandSettings.accountId, accountId), eq(t.commandSettings.command, command)))
+      .limit(1),
+  );
   if (!row) return undefined;
   return {
     enabled: row.enabled,
@@ -32,12 +33,12 @@ export function readCommandSettings(
 }
 
 export function writeCommandSettings(
-  db: Db,
+  s: DataStore,
   accountId: number,
   command: string,
   settings: Omit<StoredCommandSettings, "updatedAt">,
   now: number,
-): void {
+): Promise<void> {
   const row = {
     accountId,
     command,
@@ -47,17 +48,19 @@ export function writeCommandSettings(
     aliases: settings.aliases === null ? null : JSON.stringify(settings.aliases),
     updatedAt: now,
   };
-  db.insert(commandSettings)
-    .values(row)
-    .onConflictDoUpdate({
-      target: [commandSettings.accountId, commandSettings.command],
-      set: {
-        enabled: row.enabled,
-        cooldownSeconds: row.cooldownSeconds,
-        options: row.options,
-        aliases: row.aliases,
-        updatedAt: now,
-      },
-    })
-    .run();
+  return s.run((db, t) =>
+    db
+      .insert(t.commandSettings)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [t.commandSettings.accountId, t.commandSettings.command],
+        set: {
+          enabled: row.enabled,
+          cooldownSeconds: row.cooldownSeconds,
+          options: row.options,
+          aliases: row.aliases,
+          updatedAt: now,
+        },
+      }),
+  );
 }

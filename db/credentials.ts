@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { SecretBox } from "../server/identity/secrets.ts";
 import { sha256Hex } from "../server/identity/secrets.ts";
-import type { Db } from "./client.ts";
-import { apiKeys, overlayTokens } from "./schema.ts";
+import type { DataStore, Tables } from "./store.ts";
 
 /**
  * API keys and overlay tokens share one storage scheme: a SHA-256 lookup hash plus an AES-GCM sealed
@@ -10,20 +9,19 @@ import { apiKeys, overlayTokens } from "./schema.ts";
  */
 export type CredentialKind = "api-key" | "overlay-token";
 
-const TABLES = { "api-key": apiKeys, "overlay-token": overlayTokens } as const;
+const table = (t: Tables, kind: CredentialKind) => (kind === "api-key" ? t.apiKeys : t.overlayTokens);
 
 /** `last_used_at` is written at most this often per credential, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export function storeCredential(
-  db: Db,
+  s: DataStore,
   box: SecretBox,
   kind: CredentialKind,
   accountId: number,
   value: string,
   now: number,
-): void {
-  const table = TABLES[kind];
+): Promise<void> {
   const row = {
     accountId,
     lookupHash: sha256Hex(value),
@@ -31,10 +29,12 @@ export function storeCredential(
     createdAt: now,
     lastUsedAt: null,
   };
-  db.insert(table)
-    .values(row)
-    .onConflictDoUpdate({ target: table.accountId, set: { ...row, accountId: undefined } })
-    .run();
+  return s.run((db, t) =>
+    db
+      .insert(table(t, kind))
+      .values(row)
+      .onConflictDoUpdate({ target: table(t, kind).accountId, set: { ...row, accountId: undefined } }),
+  );
 }
 
 export interface CredentialMatch {
@@ -42,33 +42,53 @@ export interface CredentialMatch {
   lastUsedAt: number | null;
 }
 
-export function findCredential(db: Db, kind: CredentialKind, value: string): CredentialMatch | undefined {
-  const table = TABLES[kind];
-  return db
-    .select({ accountId: table.accountId, lastUsedAt: table.lastUsedAt })
-    .from(table)
-    .where(eq(table.lookupHash, sha256Hex(value)))
-    .get();
+export function findCredential(
+  s: DataStore,
+  kind: CredentialKind,
+  value: string,
+): Promise<CredentialMatch | undefined> {
+  return s.first((db, t) =>
+    db
+      .select({ accountId: table(t, kind).accountId, lastUsedAt: table(t, kind).lastUsedAt })
+      .from(table(t, kind))
+      .where(eq(table(t, kind).lookupHash, sha256Hex(value)))
+      .limit(1),
+  );
 }
 
-export function revealCredential(
-  db: Db,
+export async function revealCredential(
+  s: DataStore,
   box: SecretBox,
   kind: CredentialKind,
   accountId: number,
-): string | null {
-  const table = TABLES[kind];
-  const row = db
-    .select({ encrypted: table.encrypted })
-    .from(table)
-    .where(eq(table.accountId, accountId))
-    .get();
+): Promise<string | null> {
+  const row = await s.first((db, t) =>
+    db
+      .select({ encrypted: table(t, kind).encrypted })
+      .from(table(t, kind))
+      .where(eq(table(t, kind).accountId, accountId))
+      .limit(1),
+  );
   return row ? box.open(kind, row.encrypted, accountId) : null;
 }
 
-export function touchCredential(db: Db, kind: CredentialKind, match: CredentialMatch, now: number): void {
+/**
+ * Notes that the credential was used, at most once a minute. Best effort: the write is not awaited by
+ * requests, and a failure is reported to `onError`.
+ */
+export function touchCredential(
+  s: DataStore,
+  kind: CredentialKind,
+  match: CredentialMatch,
+  now: number,
+  onError: (error: unknown) => void,
+): void {
   if (match.lastUsedAt !== null && now - match.lastUsedAt < TOUCH_INTERVAL_MS) return;
-  const table = TABLES[kind];
-  db.update(table).set({ lastUsedAt: now }).where(eq(table.accountId, match.accountId)).run();
   match.lastUsedAt = now;
+  s.run((db, t) =>
+    db
+      .update(table(t, kind))
+      .set({ lastUsedAt: now })
+      .where(eq(table(t, kind).accountId, match.accountId)),
+  ).catch(onError);
 }

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { CommandEvent } from "./events.ts";
+import type { SqliteStore } from "./store.ts";
 
 /**
  * Where command calls are recorded for analytics and the activity feed. Narrow on purpose: a shared
@@ -8,8 +9,11 @@ import type { CommandEvent } from "./events.ts";
 export interface EventSink {
   /** Records one call; it is stored within the sink's bound (see WriteBehindEventSink). */
   record(event: CommandEvent): void;
-  /** Stores everything recorded so far, now: before reading events, deleting an account, closing. */
-  flush(): void;
+  /**
+   * Stores everything recorded so far: before reading events, deleting an account, closing. Settles
+   * once it is stored (on SQLite, at once unless a transaction is open).
+   */
+  flush(): Promise<void>;
 }
 
 export interface WriteBehindOptions {
@@ -42,7 +46,10 @@ export class WriteBehindEventSink implements EventSink {
   #pending: CommandEvent[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(sqlite: Database, options: WriteBehindOptions = {}) {
+  readonly #store: Pick<SqliteStore, "whenIdle">;
+
+  constructor(sqlite: Database, store: Pick<SqliteStore, "whenIdle">, options: WriteBehindOptions = {}) {
+    this.#store = store;
     this.#insert = sqlite.prepare(
       "INSERT INTO events (account_id, at, command, caller, outcome, latency_ms) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -56,20 +63,28 @@ export class WriteBehindEventSink implements EventSink {
 
   record(event: CommandEvent): void {
     this.#pending.push(event);
-    if (this.#pending.length >= this.#maxRows) this.flush();
+    if (this.#pending.length >= this.#maxRows) void this.flush();
     else if (this.#timer === null) {
-      this.#timer = setTimeout(() => this.flush(), this.#maxDelayMs);
+      this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
       // A CLI command that recorded something must still exit; close() flushes what is left.
       this.#timer.unref?.();
     }
   }
 
-  flush(): void {
+  flush(): Promise<void> {
     if (this.#timer !== null) {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
-    if (this.#pending.length === 0) return;
+    if (this.#pending.length === 0) return Promise.resolve();
+    // A transaction of the store is open on this connection: these rows wait for its end, not join it.
+    const idle = this.#store.whenIdle();
+    if (idle) return idle.then(() => this.flush());
+    this.#writePending();
+    return Promise.resolve();
+  }
+
+  #writePending(): void {
     const rows = this.#pending;
     this.#pending = [];
     try {

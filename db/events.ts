@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { events } from "./schema.ts";
+import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { DataStore, Tables } from "./store.ts";
 
 /**
  * Activity-feed notes that are not command calls (a chat reply Twitch dropped, outcome
  * `reply_dropped:<reason>`) stay out of the analytics counts.
  */
 export const REPLY_DROPPED = "reply_dropped";
-const IS_CALL = sql`${events.outcome} not like 'reply_dropped%'`;
+const isCall = (t: Tables) => sql`${t.events.outcome} not like 'reply_dropped%'`;
+
+/** Aggregates come back as bigint or numeric text from PostgreSQL: numbers on both dialects. */
+const count = () => sql<number>`count(*)`.mapWith(Number);
 
 export interface CommandEvent {
   accountId: number;
@@ -19,13 +21,12 @@ export interface CommandEvent {
   latencyMs: number;
 }
 
-export function insertEvent(db: Db, event: CommandEvent): void {
-  db.insert(events).values(event).run();
-}
-
 /** Removes events older than `before`; returns how many went. */
-export function pruneEvents(db: Db, before: number): number {
-  return db.delete(events).where(lt(events.at, before)).returning({ id: events.id }).all().length;
+export async function pruneEvents(s: DataStore, before: number): Promise<number> {
+  const gone = await s.all((db, t) =>
+    db.delete(t.events).where(lt(t.events.at, before)).returning({ id: t.events.id }),
+  );
+  return gone.length;
 }
 
 export interface EventRow {
@@ -38,21 +39,32 @@ export interface EventRow {
 }
 
 /** Newest first, strictly older than the `beforeId` cursor when given. */
-export function recentEvents(db: Db, accountId: number, limit: number, beforeId?: number): EventRow[] {
-  return db
-    .select({
-      id: events.id,
-      at: events.at,
-      command: events.command,
-      caller: events.caller,
-      outcome: events.outcome,
-      latencyMs: events.latencyMs,
-    })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), beforeId === undefined ? undefined : lt(events.id, beforeId)))
-    .orderBy(desc(events.id))
-    .limit(limit)
-    .all();
+export function recentEvents(
+  s: DataStore,
+  accountId: number,
+  limit: number,
+  beforeId?: number,
+): Promise<EventRow[]> {
+  return s.all((db, t) =>
+    db
+      .select({
+        id: t.events.id,
+        at: t.events.at,
+        command: t.events.command,
+        caller: t.events.caller,
+        outcome: t.events.outcome,
+        latencyMs: t.events.latencyMs,
+      })
+      .from(t.events)
+      .where(
+        and(
+          eq(t.events.accountId, accountId),
+          beforeId === undefined ? undefined : lt(t.events.id, beforeId),
+        ),
+      )
+      .orderBy(desc(t.events.id))
+      .limit(limit),
+  );
 }
 
 export interface CommandStats {
@@ -62,79 +74,102 @@ export interface CommandStats {
   avgLatencyMs: number;
 }
 
-export function commandStats(db: Db, accountId: number, since: number): CommandStats[] {
-  return db
-    .select({
-      command: events.command,
-      calls: sql<number>`count(*)`,
-      ok: sql<number>`sum(case when ${events.outcome} = 'ok' then 1 else 0 end)`,
-      avgLatencyMs: sql<number>`round(avg(${events.latencyMs}))`,
-    })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
-    .groupBy(events.command)
-    .orderBy(asc(events.command))
-    .all();
+export function commandStats(s: DataStore, accountId: number, since: number): Promise<CommandStats[]> {
+  return s.all((db, t) =>
+    db
+      .select({
+        command: t.events.command,
+        calls: count(),
+        ok: sql<number>`sum(case when ${t.events.outcome} = 'ok' then 1 else 0 end)`.mapWith(Number),
+        avgLatencyMs: sql<number>`round(avg(${t.events.latencyMs}))`.mapWith(Number),
+      })
+      .from(t.events)
+      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .groupBy(t.events.command)
+      .orderBy(asc(t.events.command)),
+  );
 }
 
-const utcDay = sql<string>`strftime('%Y-%m-%d', ${events.at} / 1000, 'unixepoch')`;
+/** The UTC day (`YYYY-MM-DD`) of an event, in the store's dialect. */
+function utcDay(s: DataStore, t: Tables): SQL<string> {
+  return s.dialect === "sqlite"
+    ? sql<string>`strftime('%Y-%m-%d', ${t.events.at} / 1000, 'unixepoch')`
+    : sql<string>`to_char(to_timestamp(${t.events.at} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD')`;
+}
 
 /** Calls per UTC day (`YYYY-MM-DD`). */
-export function dailyCalls(db: Db, accountId: number, since: number): { day: string; calls: number }[] {
-  return db
-    .select({ day: utcDay, calls: sql<number>`count(*)` })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
-    .groupBy(utcDay)
-    .orderBy(asc(utcDay))
-    .all();
+export function dailyCalls(
+  s: DataStore,
+  accountId: number,
+  since: number,
+): Promise<{ day: string; calls: number }[]> {
+  return s.all((db, t) => {
+    const day = utcDay(s, t);
+    return db
+      .select({ day, calls: count() })
+      .from(t.events)
+      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .groupBy(day)
+      .orderBy(asc(day));
+  });
 }
 
 /** Calls per UTC day and command (the dashboard's usage chart). */
 export function dailyCommandCalls(
-  db: Db,
+  s: DataStore,
   accountId: number,
   since: number,
-): { day: string; command: string; calls: number }[] {
-  return db
-    .select({ day: utcDay, command: events.command, calls: sql<number>`count(*)` })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL))
-    .groupBy(utcDay, events.command)
-    .orderBy(asc(utcDay), asc(events.command))
-    .all();
+): Promise<{ day: string; command: string; calls: number }[]> {
+  return s.all((db, t) => {
+    const day = utcDay(s, t);
+    return db
+      .select({ day, command: t.events.command, calls: count() })
+      .from(t.events)
+      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .groupBy(day, t.events.command)
+      .orderBy(asc(day), asc(t.events.command));
+  });
 }
 
 /** The viewers who called commands most often (panel tests and unknown callers left out). */
 export function topCallers(
-  db: Db,
+  s: DataStore,
   accountId: number,
   since: number,
   limit: number,
-): { caller: string; calls: number }[] {
-  const calls = sql<number>`count(*)`;
-  return db
-    .select({ caller: events.caller, calls })
-    .from(events)
-    .where(
-      and(
-        eq(events.accountId, accountId),
-        gte(events.at, since),
-        IS_CALL,
-        sql`${events.caller} != '' and ${events.caller} != '(panel test)'`,
-      ),
-    )
-    .groupBy(events.caller)
-    .orderBy(desc(calls), asc(events.caller))
-    .limit(limit)
-    .all();
+): Promise<{ caller: string; calls: number }[]> {
+  return s.all((db, t) => {
+    const calls = count();
+    return db
+      .select({ caller: t.events.caller, calls })
+      .from(t.events)
+      .where(
+        and(
+          eq(t.events.accountId, accountId),
+          gte(t.events.at, since),
+          isCall(t),
+          sql`${t.events.caller} != '' and ${t.events.caller} != '(panel test)'`,
+        ),
+      )
+      .groupBy(t.events.caller)
+      .orderBy(desc(calls), asc(t.events.caller))
+      .limit(limit);
+  });
 }
 
-export function distinctCallers(db: Db, accountId: number, since: number): number {
-  const row = db
-    .select({ n: sql<number>`count(distinct ${events.caller})` })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), gte(events.at, since), IS_CALL, sql`${events.caller} != ''`))
-    .get();
+export async function distinctCallers(s: DataStore, accountId: number, since: number): Promise<number> {
+  const row = await s.first((db, t) =>
+    db
+      .select({ n: sql<number>`count(distinct ${t.events.caller})`.mapWith(Number) })
+      .from(t.events)
+      .where(
+        and(
+          eq(t.events.accountId, accountId),
+          gte(t.events.at, since),
+          isCall(t),
+          sql`${t.events.caller} != ''`,
+        ),
+      ),
+  );
   return row?.n ?? 0;
 }

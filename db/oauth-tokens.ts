@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { SecretBox } from "../server/identity/secrets.ts";
-import type { Db } from "./client.ts";
-import { oauthTokens } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export interface ProviderTokens {
   accessToken: string;
@@ -12,12 +11,12 @@ export interface ProviderTokens {
 }
 
 export function storeProviderTokens(
-  db: Db,
+  s: DataStore,
   box: SecretBox,
   accountId: number,
   tokens: Omit<ProviderTokens, "validatedAt"> & { validatedAt?: number | null },
   now: number,
-): void {
+): Promise<void> {
   const row = {
     accountId,
     accessTokenEncrypted: box.seal("oauth-token", tokens.accessToken, accountId),
@@ -27,14 +26,22 @@ export function storeProviderTokens(
     validatedAt: tokens.validatedAt ?? now,
     updatedAt: now,
   };
-  db.insert(oauthTokens)
-    .values(row)
-    .onConflictDoUpdate({ target: oauthTokens.accountId, set: { ...row, accountId: undefined } })
-    .run();
+  return s.run((db, t) =>
+    db
+      .insert(t.oauthTokens)
+      .values(row)
+      .onConflictDoUpdate({ target: t.oauthTokens.accountId, set: { ...row, accountId: undefined } }),
+  );
 }
 
-export function loadProviderTokens(db: Db, box: SecretBox, accountId: number): ProviderTokens | null {
-  const row = db.select().from(oauthTokens).where(eq(oauthTokens.accountId, accountId)).get();
+export async function loadProviderTokens(
+  s: DataStore,
+  box: SecretBox,
+  accountId: number,
+): Promise<ProviderTokens | null> {
+  const row = await s.first((db, t) =>
+    db.select().from(t.oauthTokens).where(eq(t.oauthTokens.accountId, accountId)).limit(1),
+  );
   if (!row) return null;
   return {
     accessToken: box.open("oauth-token", row.accessTokenEncrypted, accountId),
@@ -45,27 +52,24 @@ export function loadProviderTokens(db: Db, box: SecretBox, accountId: number): P
   };
 }
 
-export function grantedScopes(db: Db, accountId: number): string[] {
-  const row = db
-    .select({ scopes: oauthTokens.scopes })
-    .from(oauthTokens)
-    .where(eq(oauthTokens.accountId, accountId))
-    .get();
+export async function grantedScopes(s: DataStore, accountId: number): Promise<string[]> {
+  const row = await s.first((db, t) =>
+    db
+      .select({ scopes: t.oauthTokens.scopes })
+      .from(t.oauthTokens)
+      .where(eq(t.oauthTokens.accountId, accountId))
+      .limit(1),
+  );
   return row ? (JSON.parse(row.scopes) as string[]) : [];
 }
 
-export function markTokensValidated(db: Db, accountId: number, now: number): void {
-  db.update(oauthTokens).set({ validatedAt: now }).where(eq(oauthTokens.accountId, accountId)).run();
+export function markTokensValidated(s: DataStore, accountId: number, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db.update(t.oauthTokens).set({ validatedAt: now }).where(eq(t.oauthTokens.accountId, accountId)),
+  );
 }
 
-export function listAccountsWithTokens(db: Db): number[] {
-  return db
-    .select({ accountId: oauthTokens.accountId })
-    .from(oauthTokens)
-    .all()
-    .map((r) => r.accountId);
-}
-
-export function deleteProviderTokens(db: Db, accountId: number): void {
-  db.delete(oauthTokens).where(eq(oauthTokens.accountId, accountId)).run();
+export async function listAccountsWithTokens(s: DataStore): Promise<number[]> {
+  const rows = await s.all((db, t) => db.select({ accountId: t.oauthTokens.accountId }).from(t.oauthTokens));
+  return rows.map((r) => r.accountId);
 }

@@ -1,6 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { overlayState } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export interface StoredOverlayState {
   state: Record<string, unknown>;
@@ -8,8 +7,10 @@ export interface StoredOverlayState {
   updatedAt: number;
 }
 
-export function loadOverlayState(db: Db, accountId: number): StoredOverlayState {
-  const row = db.select().from(overlayState).where(eq(overlayState.accountId, accountId)).get();
+export async function loadOverlayState(s: DataStore, accountId: number): Promise<StoredOverlayState> {
+  const row = await s.first((db, t) =>
+    db.select().from(t.overlayState).where(eq(t.overlayState.accountId, accountId)).limit(1),
+  );
   if (!row) return { state: {}, version: 0, updatedAt: 0 };
   return {
     state: JSON.parse(row.state) as Record<string, unknown>,
@@ -19,21 +20,22 @@ export function loadOverlayState(db: Db, accountId: number): StoredOverlayState 
 }
 
 /** Replaces the published state; every publish gets the next version number. */
-export function publishOverlayState(
-  db: Db,
+export async function publishOverlayState(
+  s: DataStore,
   accountId: number,
   state: Record<string, unknown>,
   now: number,
-): StoredOverlayState {
+): Promise<StoredOverlayState> {
   const json = JSON.stringify(state);
-  const row = db
-    .insert(overlayState)
-    .values({ accountId, state: json, version: 1, updatedAt: now })
-    .onConflictDoUpdate({
-      target: overlayState.accountId,
-      set: { state: json, version: sql`${overlayState.version} + 1`, updatedAt: now },
-    })
-    .returning()
-    .get();
-  return { state, version: row.version, updatedAt: row.updatedAt };
+  const row = await s.first((db, t) =>
+    db
+      .insert(t.overlayState)
+      .values({ accountId, state: json, version: 1, updatedAt: now })
+      .onConflictDoUpdate({
+        target: t.overlayState.accountId,
+        set: { state: json, version: sql`${t.overlayState.version} + 1`, updatedAt: now },
+      })
+      .returning({ version: t.overlayState.version, updatedAt: t.overlayState.updatedAt }),
+  );
+  return { state, version: row!.version, updatedAt: row!.updatedAt };
 }

@@ -1,42 +1,48 @@
 import { eq, lt } from "drizzle-orm";
-import type { Db } from "./client.ts";
-import { sessions } from "./schema.ts";
+import type { sessions } from "./schema.ts";
+import type { DataStore } from "./store.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
 export function insertSession(
-  db: Db,
+  s: DataStore,
   row: { idHash: string; accountId: number; expiresAt: number; userAgent: string },
   now: number,
-): void {
-  db.insert(sessions)
-    .values({ ...row, createdAt: now, lastSeenAt: now })
-    .run();
+): Promise<void> {
+  return s.run((db, t) => db.insert(t.sessions).values({ ...row, createdAt: now, lastSeenAt: now }));
 }
 
-export function findSession(db: Db, idHash: string): SessionRow | undefined {
-  return db.select().from(sessions).where(eq(sessions.idHash, idHash)).get();
+export function findSession(s: DataStore, idHash: string): Promise<SessionRow | undefined> {
+  return s.first((db, t) => db.select().from(t.sessions).where(eq(t.sessions.idHash, idHash)).limit(1));
 }
 
-export function extendSession(db: Db, idHash: string, expiresAt: number, now: number): void {
-  db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.idHash, idHash)).run();
+export function extendSession(s: DataStore, idHash: string, expiresAt: number, now: number): Promise<void> {
+  return s.run((db, t) =>
+    db.update(t.sessions).set({ expiresAt, lastSeenAt: now }).where(eq(t.sessions.idHash, idHash)),
+  );
 }
 
-export function deleteSession(db: Db, idHash: string): void {
-  db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+export function deleteSession(s: DataStore, idHash: string): Promise<void> {
+  return s.run((db, t) => db.delete(t.sessions).where(eq(t.sessions.idHash, idHash)));
 }
 
-export function deleteSessionsOf(db: Db, accountId: number): number {
-  return db.delete(sessions).where(eq(sessions.accountId, accountId)).returning({ id: sessions.idHash }).all()
-    .length;
+export async function deleteSessionsOf(s: DataStore, accountId: number): Promise<number> {
+  const gone = await s.all((db, t) =>
+    db.delete(t.sessions).where(eq(t.sessions.accountId, accountId)).returning({ id: t.sessions.idHash }),
+  );
+  return gone.length;
 }
 
-export function deleteExpiredSessions(db: Db, now: number): number {
-  return db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash }).all()
-    .length;
+export async function deleteExpiredSessions(s: DataStore, now: number): Promise<number> {
+  const gone = await s.all((db, t) =>
+    db.delete(t.sessions).where(lt(t.sessions.expiresAt, now)).returning({ id: t.sessions.idHash }),
+  );
+  return gone.length;
 }
 
-export function countSessionsOf(db: Db, accountId: number): number {
-  return db.select({ id: sessions.idHash }).from(sessions).where(eq(sessions.accountId, accountId)).all()
-    .length;
+export async function countSessionsOf(s: DataStore, accountId: number): Promise<number> {
+  const rows = await s.all((db, t) =>
+    db.select({ id: t.sessions.idHash }).from(t.sessions).where(eq(t.sessions.accountId, accountId)),
+  );
+  return rows.length;
 }

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import {
   cacheChangesReader,
   type DatabaseHandle,
-  type Db,
   dataVersionReader,
   openDatabase,
   walCommitSignal,
@@ -10,6 +9,7 @@ import {
 import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { loadOverlayState } from "../db/overlay.ts";
+import { type DataStore, SqliteStore } from "../db/store.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
@@ -81,7 +81,8 @@ export class ExternalChanges {
 export interface Context {
   config: Config;
   database: DatabaseHandle;
-  db: Db;
+  /** The database's tables, through the query code in `db/`. */
+  db: DataStore;
   secrets: SecretBox;
   clock: Clock;
   log: Logger;
@@ -148,7 +149,12 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     const { key } = loadOrCreateSecretKey(config.dataDir);
     const clock = options.clock ?? systemClock;
     const externalChanges = new ExternalChanges(database);
-    const accounts = new AccountDirectory(database.db, () => clock.now());
+    const store = new SqliteStore(database.sqlite, database.db);
+    const accounts = new AccountDirectory(
+      store,
+      () => clock.now(),
+      (error) => log.warn("could not note when a key or token was last used", { error }),
+    );
     externalChanges.subscribe(() => accounts.invalidate());
     const helix = config.twitch.clientId
       ? new HelixClient({
@@ -161,7 +167,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     externalChanges.subscribe(() => caches.flush());
     const settingsCache = new ReadCache<object>();
     externalChanges.subscribe(() => settingsCache.clear());
-    const events = new WriteBehindEventSink(database.sqlite, {
+    const events = new WriteBehindEventSink(database.sqlite, store, {
       onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
     });
     let closed = false;
@@ -170,7 +176,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
     return {
       config,
       database,
-      db: database.db,
+      db: store,
       secrets,
       clock,
       log,
@@ -200,7 +206,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
         shared
           ? {
               bus: shared.overlayBus,
-              load: (accountId) => loadOverlayState(database.db, accountId),
+              load: (accountId) => loadOverlayState(store, accountId),
               onBusError: (error) =>
                 log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
                   error,
@@ -218,7 +224,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
         log,
         ...(shared ? { sharedGame: shared.store } : {}),
       }),
-      chat: storedChatRuntime({ db: database.db, secrets, accounts }),
+      chat: storedChatRuntime({ db: store, secrets, accounts }),
       demoChat: null,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       close() {
@@ -231,7 +237,7 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
             log.warn("error while closing", { error });
           }
         }
-        events.flush();
+        void events.flush();
         database.close();
       },
       onClose(fn) {

@@ -9,22 +9,18 @@ const DAY_MS = 24 * HOUR_MS;
  * Housekeeping that keeps the database small: expired sessions go, and command events older than
  * the retention (CUEBOT_EVENT_RETENTION_DAYS, default 90) are pruned. Runs at start and hourly.
  */
-export function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log" | "config" | "events">) {
-  ctx.events.flush();
+export async function runMaintenance(ctx: Pick<Context, "db" | "clock" | "log" | "config" | "events">) {
+  await ctx.events.flush();
   const now = ctx.clock.now();
-  const expiredSessions = deleteExpiredSessions(ctx.db, now);
-  const prunedEvents = pruneEvents(ctx.db, now - ctx.config.eventRetentionDays * DAY_MS);
+  const expiredSessions = await deleteExpiredSessions(ctx.db, now);
+  const prunedEvents = await pruneEvents(ctx.db, now - ctx.config.eventRetentionDays * DAY_MS);
   if (expiredSessions + prunedEvents > 0) ctx.log.debug("maintenance", { expiredSessions, prunedEvents });
   return { expiredSessions, prunedEvents };
 }
 
 export function startMaintenance(ctx: Context): void {
   const run = () => {
-    try {
-      runMaintenance(ctx);
-    } catch (error) {
-      ctx.log.warn("maintenance failed", { error });
-    }
+    runMaintenance(ctx).catch((error: unknown) => ctx.log.warn("maintenance failed", { error }));
   };
   run();
   const timer = setInterval(run, HOUR_MS);

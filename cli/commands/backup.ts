@@ -16,7 +16,7 @@ export function registerBackupCommand(program: Command, io: CliIo, globals: () =
         throw new CliFailure(`${file} already exists (use --force to replace it)`);
       }
       if (!existsSync(dirname(file))) throw new CliFailure(`folder ${dirname(file)} does not exist`);
-      return withCliContext(globals(), (ctx) => {
+      return withCliContext(globals(), async (ctx) => {
         // VACUUM INTO reads one consistent snapshot, even while the server writes (WAL). It refuses an
         // existing file, so write beside the target and rename: a failed backup never clobbers one.
         const temporary = `${file}.partial-${process.pid}`;

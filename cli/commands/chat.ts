@@ -14,25 +14,23 @@ export function registerChatCommands(program: Command, io: CliIo, globals: () =>
       "accounts with native chat turned on, and their connection state as the running server reports it",
     )
     .action(() =>
-      withCliContext(globals(), (ctx) => {
+      withCliContext(globals(), async (ctx) => {
         const enabled = new Set(
-          listChatStates(ctx.db)
-            .filter((c) => c.enabled)
-            .map((c) => c.accountId),
+          (await listChatStates(ctx.db)).filter((c) => c.enabled).map((c) => c.accountId),
         );
-        const rows = listAccounts(ctx.db)
-          .filter((a) => enabled.has(a.id))
-          .map((account) => {
-            const status = storedChatStatus(ctx, account.id);
-            const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
-            return {
-              login: account.login,
-              state: status.state,
-              since: status.since === null ? null : new Date(status.since).toISOString(),
-              reason: status.reason,
-              speaksAs: bot ? bot.login : account.login,
-            };
+        const accounts = (await listAccounts(ctx.db)).filter((a) => enabled.has(a.id));
+        const rows = [];
+        for (const account of accounts) {
+          const status = await storedChatStatus(ctx, account.id);
+          const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
+          rows.push({
+            login: account.login,
+            state: status.state,
+            since: status.since === null ? null : new Date(status.since).toISOString(),
+            reason: status.reason,
+            speaksAs: bot ? bot.login : account.login,
           });
+        }
         if (globals().json) return printJson(io, rows);
         if (rows.length === 0) {
           io.out("No account has native chat turned on (dashboard → Chat).");

@@ -12,9 +12,9 @@ export function registerKeyCommands(program: Command, io: CliIo, globals: () => 
     .description("print the current API key")
     .argument("<login>", "the streamer's login")
     .action((login: string) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        const apiKey = revealApiKey(ctx, account, "cli");
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        const apiKey = await revealApiKey(ctx, account, "cli");
         if (globals().json) printJson(io, { login: account.login, apiKey });
         else io.out(apiKey);
       }),
@@ -25,9 +25,9 @@ export function registerKeyCommands(program: Command, io: CliIo, globals: () => 
     .description("issue a new API key; the old one stops working at once")
     .argument("<login>", "the streamer's login")
     .action((login: string) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        const apiKey = rotateApiKey(ctx, account, "cli");
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        const apiKey = await rotateApiKey(ctx, account, "cli");
         if (globals().json) printJson(io, { login: account.login, apiKey });
         else io.out(apiKey);
       }),

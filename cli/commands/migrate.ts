@@ -8,7 +8,7 @@ export function registerMigrateCommand(program: Command, io: CliIo, globals: () 
     .description("apply pending database migrations and print the schema version")
     .action(() =>
       // Opening the context applies pending migrations in one transaction.
-      withCliContext(globals(), (ctx) => {
+      withCliContext(globals(), async (ctx) => {
         const { applied, latestTag, newlyApplied } = ctx.schema;
         if (globals().json)
           return printJson(io, { schemaVersion: applied, latest: latestTag, applied: newlyApplied });

@@ -11,9 +11,9 @@ export function registerOverlayCommands(program: Command, io: CliIo, globals: ()
     .description("issue a new overlay token; overlays using the old one stop updating")
     .argument("<login>", "the streamer's login")
     .action((login: string) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        const overlayToken = rotateOverlayToken(ctx, account, "cli");
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        const overlayToken = await rotateOverlayToken(ctx, account, "cli");
         if (globals().json) printJson(io, { login: account.login, overlayToken });
         else io.out(overlayToken);
       }),

@@ -35,9 +35,9 @@ export function registerRoleCommands(program: Command, io: CliIo, globals: () =>
     .argument("<login>", "the streamer's login")
     .argument("<role>", ROLE_LIST, roleArgument)
     .action((login: string, newRole: Role) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        assignRole(ctx, account, newRole, "cli");
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        await assignRole(ctx, account, newRole, "cli");
         if (globals().json) printJson(io, { login: account.login, role: newRole });
         else io.out(`${account.login} is now ${newRole} (was ${account.role})`);
       }),
@@ -47,8 +47,8 @@ export function registerRoleCommands(program: Command, io: CliIo, globals: () =>
     .command("list")
     .description("every account with its role and panel limit override")
     .action(() =>
-      withCliContext(globals(), (ctx) => {
-        const rows = listAccounts(ctx.db).map((a) => ({
+      withCliContext(globals(), async (ctx) => {
+        const rows = (await listAccounts(ctx.db)).map((a) => ({
           login: a.login,
           role: a.role,
           panelLimitOverride: a.panelLimitOverride,
@@ -72,9 +72,9 @@ export function registerRoleCommands(program: Command, io: CliIo, globals: () =>
     .argument("<login>", "the streamer's login")
     .argument("<requests-per-minute|off>", `1–${PANEL_OVERRIDE_MAX}, or off`, overrideArgument)
     .action((login: string, limit: number | null) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        overridePanelLimit(ctx, account, limit, "cli");
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        await overridePanelLimit(ctx, account, limit, "cli");
         if (globals().json) printJson(io, { login: account.login, panelLimitOverride: limit });
         else if (limit === null)
           io.out(`${account.login}: panel limit override removed (the role's limit applies)`);

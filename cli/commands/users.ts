@@ -26,8 +26,8 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
     .command("list")
     .description("every account")
     .action(() =>
-      withCliContext(globals(), (ctx) => {
-        const rows = listAccounts(ctx.db).map(describeAccount);
+      withCliContext(globals(), async (ctx) => {
+        const rows = (await listAccounts(ctx.db)).map(describeAccount);
         if (globals().json) return printJson(io, rows);
         printTable(
           io,
@@ -42,15 +42,15 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
     .description("one account's details (never its key or tokens)")
     .argument("<login>", "the streamer's login")
     .action((login: string) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
         const details = {
           ...describeAccount(account),
           profileImageUrl: account.profileImageUrl,
           timezone: account.timezone,
           panelLimitOverride: account.panelLimitOverride,
           needsReauth: account.needsReauth,
-          grantedScopes: grantedScopes(ctx.db, account.id),
+          grantedScopes: await grantedScopes(ctx.db, account.id),
         };
         if (globals().json) return printJson(io, details);
         io.out(
@@ -75,9 +75,9 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
     .argument("<login>", "the streamer's login")
     .option("--out <file>", "write to this file instead of standard output")
     .action((login: string, options: { out?: string }) =>
-      withCliContext(globals(), (ctx) => {
-        const account = requireAccount(ctx, login);
-        const document = exportAccount(ctx, account);
+      withCliContext(globals(), async (ctx) => {
+        const account = await requireAccount(ctx, login);
+        const document = await exportAccount(ctx, account);
         const text = `${JSON.stringify(document, null, 2)}\n`;
         if (!options.out) return io.out(text);
         const file = resolve(options.out);
@@ -105,7 +105,7 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
         );
       }
       return withCliContext(globals(), async (ctx) => {
-        const account = requireAccount(ctx, login);
+        const account = await requireAccount(ctx, login);
         const result = await deleteAccount(ctx, account, "cli");
         if (globals().json) return printJson(io, { login: account.login, deleted: true, ...result });
         io.out(`deleted ${account.login}${result.providerTokenRevoked ? " (provider token revoked)" : ""}`);

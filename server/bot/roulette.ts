@@ -29,7 +29,7 @@ const MOD_SCOPES = ["moderation:read", "channel:manage:moderators"];
 
 /** Moderators, VIPs and subscribers the grant lets us list, cached per §8.3 ("eligibility"). */
 async function roleLists(ctx: Context, account: Account, withSubscribers: boolean): Promise<RoleLists> {
-  const scopes = grantedScopes(ctx.db, account.id);
+  const scopes = await grantedScopes(ctx.db, account.id);
   const cache = ctx.caches.panel<Set<string>>("eligibility");
   const list = (
     name: string,

@@ -41,7 +41,7 @@ export async function runCommand<C extends CommandName>(
       latencyMs: Math.round(performance.now() - t0),
     });
   try {
-    const stored = commandSettings(ctx, account.id, command);
+    const stored = await commandSettings(ctx, account.id, command);
     const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
     if (!settings.enabled) {
       throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);

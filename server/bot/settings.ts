@@ -2,6 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
 import type { Context } from "../context.ts";
 import { badRequest } from "../http/errors.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
 import {
   ALIAS_PATTERN,
   COMMAND_NAMES,
@@ -26,22 +27,22 @@ export function commandSettings<C extends CommandName>(
   ctx: Pick<Context, "db" | "settingsCache">,
   accountId: number,
   command: C,
-): CommandSettings<C> {
+): MaybePromise<CommandSettings<C>> {
   // Each key belongs to one command, which always stores its own settings type under it.
-  return ctx.settingsCache.get(`${accountId}:${command}`, () => {
-    const settings = loadCommandSettings(ctx, accountId, command);
+  return ctx.settingsCache.get(`${accountId}:${command}`, async () => {
+    const settings = await loadCommandSettings(ctx, accountId, command);
     Object.freeze(settings.options);
     Object.freeze(settings.aliases);
     return settings;
-  }) as CommandSettings<C>;
+  }) as MaybePromise<CommandSettings<C>>;
 }
 
-function loadCommandSettings<C extends CommandName>(
+async function loadCommandSettings<C extends CommandName>(
   ctx: Pick<Context, "db">,
   accountId: number,
   command: C,
-): CommandSettings<C> {
-  const stored = readCommandSettings(ctx.db, accountId, command);
+): Promise<CommandSettings<C>> {
+  const stored = await readCommandSettings(ctx.db, accountId, command);
   const defaults = COMMANDS[command].defaults as CommandOptions<C>;
   const merged = { ...defaults, ...(stored?.options ?? {}) };
   return {
@@ -125,18 +126,19 @@ export function applySettingsPatch<C extends CommandName>(
 }
 
 /** A trigger may name one command only: an alias equal to a command's name or another's alias is refused. */
-function checkAliasConflicts(
+async function checkAliasConflicts(
   ctx: Pick<Context, "db" | "settingsCache">,
   accountId: number,
   command: CommandName,
   aliases: readonly string[],
-): void {
+): Promise<void> {
   for (const other of COMMAND_NAMES) {
+    const otherAliases = (await commandSettings(ctx, accountId, other)).aliases;
     for (const alias of aliases) {
       if (other !== command && alias === other) {
         throw badRequest(`The alias "${alias}" is the name of the ${other} command; choose another.`);
       }
-      if (other !== command && commandSettings(ctx, accountId, other).aliases.includes(alias)) {
+      if (other !== command && otherAliases.includes(alias)) {
         throw badRequest(`The alias "${alias}" already triggers the ${other} command; choose another.`);
       }
     }
@@ -144,15 +146,15 @@ function checkAliasConflicts(
 }
 
 /** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
-export function updateCommandSettings<C extends CommandName>(
+export async function updateCommandSettings<C extends CommandName>(
   ctx: Pick<Context, "db" | "clock" | "settingsCache">,
   accountId: number,
   command: C,
   patch: SettingsPatch,
-): CommandSettings<C> {
-  const next = applySettingsPatch(commandSettings(ctx, accountId, command), patch);
-  if (patch.aliases !== undefined) checkAliasConflicts(ctx, accountId, command, next.aliases);
-  writeCommandSettings(
+): Promise<CommandSettings<C>> {
+  const next = applySettingsPatch(await commandSettings(ctx, accountId, command), patch);
+  if (patch.aliases !== undefined) await checkAliasConflicts(ctx, accountId, command, next.aliases);
+  await writeCommandSettings(
     ctx.db,
     accountId,
     command,

@@ -45,7 +45,7 @@ export async function shoutout(
   const game = info?.game_name || "no category yet";
   let platform: PlatformShoutout = "disabled";
   if (options.platformShoutout) {
-    platform = grantedScopes(ctx.db, account.id).includes("moderator:manage:shoutouts")
+    platform = (await grantedScopes(ctx.db, account.id)).includes("moderator:manage:shoutouts")
       ? await sendPlatformShoutout(ctx, account, user.id)
       : "not_granted";
   }

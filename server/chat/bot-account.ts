@@ -76,11 +76,11 @@ export async function botStanding(ctx: Context, account: Account, bot: ChatBotAc
 
 /** Unlinks the bot: its grant is revoked at Twitch (best effort) and its tokens deleted. */
 export async function unlinkBot(ctx: Context, account: Account): Promise<boolean> {
-  const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+  const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
   if (!bot) return false;
-  deleteChatBot(ctx.db, account.id);
+  await deleteChatBot(ctx.db, account.id);
   cache.get(ctx)?.delete(account.id);
-  ctx.chat.sync(account.id);
+  await ctx.chat.sync(account.id);
   try {
     await ctx.identityProvider?.revoke(bot.accessToken);
   } catch (error) {

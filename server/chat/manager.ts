@@ -83,6 +83,16 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
   const readers = new Map<string, Reader>();
   const helix = ctx.helixApi;
   let closed = false;
+  /** Stored states are written in the order they happened, one after another. */
+  let stateWrites: Promise<void> = Promise.resolve();
+  /** Syncs run one at a time, so two for one account never make two channels. */
+  let syncs: Promise<void> = Promise.resolve();
+
+  function storeState(accountId: number, state: ChatState, reason: string | null, at: number): void {
+    stateWrites = stateWrites
+      .then(() => writeChatState(ctx.db, accountId, state, reason, at))
+      .catch((error: unknown) => ctx.log.warn("could not store the chat state", { error }));
+  }
 
   function setState(channel: Channel, state: ChatState, reason: string | null = null): void {
     // A closed runtime reports nothing more: another instance may hold chat now and write its own.
@@ -91,11 +101,7 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     channel.state = state;
     channel.reason = reason;
     channel.since = now();
-    try {
-      writeChatState(ctx.db, channel.accountId, state, reason, channel.since);
-    } catch (error) {
-      ctx.log.warn("could not store the chat state", { error });
-    }
+    storeState(channel.accountId, state, reason, channel.since);
     ctx.log.info("chat state changed", {
       accountId: channel.accountId,
       state,
@@ -107,11 +113,11 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
 
   /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
   async function tokenFor(channel: Channel, force = false): Promise<string> {
-    const account = ctx.accounts.account(channel.accountId);
+    const account = await ctx.accounts.account(channel.accountId);
     if (!account || account.needsReauth)
       throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
     if (channel.speaker.kind === "streamer") {
-      const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
       if (!stored) throw new AuthGone("No Twitch token is stored for this account: log in again.");
       if (!force && stored.expiresAt - now() > REFRESH_AHEAD_MS) return stored.accessToken;
       try {
@@ -122,14 +128,14 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
         throw error;
       }
     }
-    const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+    const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
     if (!bot || bot.needsReauth) throw new AuthGone("The bot account must be linked again.");
     if (!force && bot.expiresAt - now() > REFRESH_AHEAD_MS) return bot.accessToken;
     const idp = ctx.identityProvider;
     if (!idp) throw new AuthGone("Twitch login is not configured on this server.");
     try {
       const fresh = await idp.refresh(bot.refreshToken);
-      storeChatBot(
+      await storeChatBot(
         ctx.db,
         ctx.secrets,
         account.id,
@@ -145,7 +151,7 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
       return fresh.accessToken;
     } catch (error) {
       if (error instanceof IdentityProviderError && error.kind === "rejected") {
-        markChatBotNeedsReauth(ctx.db, account.id, now());
+        await markChatBotNeedsReauth(ctx.db, account.id, now());
         throw new AuthGone(`Twitch ended cuebot's access to the bot account ${bot.login}: link it again.`);
       }
       throw error;
@@ -303,9 +309,11 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
   }
 
   async function answer(channel: Channel, event: ChatMessageEvent): Promise<void> {
-    const account = ctx.accounts.account(channel.accountId);
+    const account = await ctx.accounts.account(channel.accountId);
     if (!account) return;
-    const triggers = triggerTable(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command)));
+    const triggers = triggerTable(
+      await Promise.all(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command))),
+    );
     const call = matchCommand(event, triggers);
     if (!call) return;
     // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
@@ -382,26 +390,36 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
 
   // ------------------------------------------------------------------------------- runtime
 
-  function sync(accountId: number): void {
+  function sync(accountId: number): Promise<void> {
+    syncs = syncs
+      .then(() => syncNow(accountId))
+      .catch((error: unknown) =>
+        ctx.log.warn("could not bring chat in line with its settings", { accountId, error }),
+      );
+    return syncs;
+  }
+
+  async function syncNow(accountId: number): Promise<void> {
     if (closed) return;
-    const account = ctx.accounts.account(accountId);
-    const stored = account ? readChatSettings(ctx.db, accountId) : null;
+    const account = await ctx.accounts.account(accountId);
+    const stored = account ? await readChatSettings(ctx.db, accountId) : null;
     const existing = channels.get(accountId);
     if (!account || !stored?.enabled) {
       if (existing) {
         setState(existing, "off");
         remove(accountId);
-      } else if (account && stored && stored.state !== "off")
-        writeChatState(ctx.db, accountId, "off", null, now());
+      } else if (account && stored && stored.state !== "off") storeState(accountId, "off", null, now());
       return;
     }
-    const problem = consentProblem(ctx, accountId);
+    const problem = await consentProblem(ctx, accountId);
+    if (closed) return;
     if (problem) {
       if (existing) remove(accountId);
-      writeChatState(ctx.db, accountId, "needs_consent", problem, now());
+      storeState(accountId, "needs_consent", problem, now());
       return;
     }
-    const bot = loadChatBot(ctx.db, ctx.secrets, accountId);
+    const bot = await loadChatBot(ctx.db, ctx.secrets, accountId);
+    if (closed) return;
     const speaker: Speaker = bot
       ? { kind: "bot", userId: bot.twitchUserId }
       : { kind: "streamer", userId: account.twitchUserId };
@@ -418,15 +436,20 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     attach(channel);
   }
 
-  for (const accountId of listChatEnabledAccounts(ctx.db)) sync(accountId);
+  const syncAll = async () => {
+    for (const accountId of new Set([...channels.keys(), ...(await listChatEnabledAccounts(ctx.db))]))
+      void sync(accountId);
+  };
+  void syncAll().catch((error: unknown) => ctx.log.warn("could not read which channels use chat", { error }));
   // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
   const unsubscribe = ctx.externalChanges.subscribe(() => {
-    for (const accountId of new Set([...channels.keys(), ...listChatEnabledAccounts(ctx.db)]))
-      sync(accountId);
+    void syncAll().catch((error: unknown) =>
+      ctx.log.warn("could not read which channels use chat", { error }),
+    );
   });
 
   return {
-    status(accountId): ChatStatus {
+    async status(accountId): Promise<ChatStatus> {
       const channel = channels.get(accountId);
       if (!channel) return storedChatStatus(ctx, accountId);
       return { enabled: true, state: channel.state, since: channel.since, reason: channel.reason };
@@ -441,12 +464,14 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
       if (closed) return;
       closed = true;
       unsubscribe();
+      await syncs;
+      await stateWrites;
       for (const channel of [...channels.values()]) {
         remove(channel.accountId);
         if (options.handOver) continue;
         const end = options.end ?? { state: "off", reason: "cuebot is not running" };
         try {
-          writeChatState(ctx.db, channel.accountId, end.state, end.reason, now());
+          await writeChatState(ctx.db, channel.accountId, end.state, end.reason, now());
         } catch {
           // the database may already be closed
         }

@@ -29,9 +29,12 @@ export interface ChatStatus {
  */
 export interface ChatRuntime {
   /** The account's state: live when this server holds its connection, else derived from the store. */
-  status(accountId: number): ChatStatus;
-  /** Connects, reconnects or disconnects the account to match what is stored now. */
-  sync(accountId: number): void;
+  status(accountId: number): Promise<ChatStatus>;
+  /**
+   * Connects, reconnects or disconnects the account to match what is stored now; settles once it has
+   * (it never rejects: trouble shows in the state and the log).
+   */
+  sync(accountId: number): Promise<void>;
   /** Accounts whose chat is connected on this server, with since when. */
   connected(): { accountId: number; since: number }[];
   /**
@@ -47,11 +50,11 @@ type StoreContext = Pick<Context, "db" | "secrets" | "accounts">;
  * Whether the stored grants allow chat at all; a reason for the streamer when they do not. Reading
  * needs `user:read:chat` from whoever reads (the bot account when one is linked, else the streamer).
  */
-export function consentProblem(ctx: StoreContext, accountId: number): string | null {
-  const account = ctx.accounts.account(accountId);
+export async function consentProblem(ctx: StoreContext, accountId: number): Promise<string | null> {
+  const account = await ctx.accounts.account(accountId);
   if (!account) return "The account no longer exists.";
   if (account.needsReauth) return "Twitch ended cuebot's access to your account: log in again.";
-  const bot = loadChatBot(ctx.db, ctx.secrets, accountId);
+  const bot = await loadChatBot(ctx.db, ctx.secrets, accountId);
   if (bot) {
     if (bot.needsReauth)
       return `Twitch ended cuebot's access to the bot account ${bot.login}: link it again.`;
@@ -60,7 +63,7 @@ export function consentProblem(ctx: StoreContext, accountId: number): string | n
     }
     return null;
   }
-  const scopes = grantedScopes(ctx.db, accountId);
+  const scopes = await grantedScopes(ctx.db, accountId);
   if (!scopes.includes(READ_CHAT_SCOPE)) return "cuebot needs your permission to read chat (user:read:chat).";
   if (!scopes.includes(WRITE_CHAT_SCOPE))
     return "cuebot needs your permission to send chat (user:write:chat).";
@@ -68,11 +71,11 @@ export function consentProblem(ctx: StoreContext, accountId: number): string | n
 }
 
 /** The state as stored: what the CLI and a server without the connection report. */
-export function storedChatStatus(ctx: StoreContext, accountId: number): ChatStatus {
-  const stored = readChatSettings(ctx.db, accountId);
+export async function storedChatStatus(ctx: StoreContext, accountId: number): Promise<ChatStatus> {
+  const stored = await readChatSettings(ctx.db, accountId);
   if (!stored?.enabled)
     return { enabled: false, state: "off", since: stored?.stateSince ?? null, reason: null };
-  const problem = consentProblem(ctx, accountId);
+  const problem = await consentProblem(ctx, accountId);
   if (problem) return { enabled: true, state: "needs_consent", since: stored.stateSince, reason: problem };
   return { enabled: true, state: stored.state, since: stored.stateSince, reason: stored.reason };
 }
@@ -81,7 +84,7 @@ export function storedChatStatus(ctx: StoreContext, accountId: number): ChatStat
 export function storedChatRuntime(ctx: StoreContext): ChatRuntime {
   return {
     status: (accountId) => storedChatStatus(ctx, accountId),
-    sync: () => {},
+    sync: async () => {},
     connected: () => [],
     close: async () => {},
   };

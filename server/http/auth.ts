@@ -64,10 +64,12 @@ export function optionalApiKey(ctx: Context, request: Request): MaybePromise<Api
     throw new ApiError(401, "missing_api_key", "An overlay token only reads overlays; use the API key here.");
   }
   if (!presented.apiKey) return null;
-  const account = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
-  // A wrong key counts against the caller's address; past the limit, every further try is a 429.
-  if (!account) return throwWhenReady(failedAuthentication(ctx.limits, request, invalidApiKey()));
-  return { kind: "api-key", account };
+  const found = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
+  return andThen(found, (account): MaybePromise<ApiKeyPrincipal> => {
+    // A wrong key counts against the caller's address; past the limit, every further try is a 429.
+    if (!account) return throwWhenReady(failedAuthentication(ctx.limits, request, invalidApiKey()));
+    return { kind: "api-key", account };
+  });
 }
 
 export function requireApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal> {

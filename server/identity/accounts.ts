@@ -35,8 +35,8 @@ export function parseRole(input: string): Role | null {
   return ROLES.find((role) => role.toLowerCase() === input.trim().toLowerCase()) ?? null;
 }
 
-export function requireAccount(store: Store, login: string): Account {
-  const account = findAccountByLogin(store.db, login);
+export async function requireAccount(store: Store, login: string): Promise<Account> {
+  const account = await findAccountByLogin(store.db, login);
   if (!account) throw new AccountNotFoundError(login);
   return account;
 }
@@ -56,15 +56,15 @@ export interface ProvisionedAccount {
 }
 
 /** First login: the account, its API key (UUID v4) and its overlay token, all or nothing. */
-export function provisionAccount(store: Store, profile: AccountProfile): ProvisionedAccount {
+export async function provisionAccount(store: Store, profile: AccountProfile): Promise<ProvisionedAccount> {
   const now = store.clock.now();
   const apiKey = newApiKey();
   const overlayToken = newOverlayToken();
-  const account = store.db.transaction((tx) => {
-    const created = insertAccount(tx, profile, now);
-    storeCredential(tx, store.secrets, "api-key", created.id, apiKey, now);
-    storeCredential(tx, store.secrets, "overlay-token", created.id, overlayToken, now);
-    recordAudit(
+  const account = await store.db.transaction(async (tx) => {
+    const created = await insertAccount(tx, profile, now);
+    await storeCredential(tx, store.secrets, "api-key", created.id, apiKey, now);
+    await storeCredential(tx, store.secrets, "overlay-token", created.id, overlayToken, now);
+    await recordAudit(
       tx,
       { accountId: created.id, login: created.login, actor: "system", action: "account.create" },
       now,
@@ -74,21 +74,21 @@ export function provisionAccount(store: Store, profile: AccountProfile): Provisi
   return { account, apiKey, overlayToken };
 }
 
-export function rotateApiKey(store: Store, account: Account, actor: Actor): string {
+export async function rotateApiKey(store: Store, account: Account, actor: Actor): Promise<string> {
   const now = store.clock.now();
   const apiKey = newApiKey();
-  store.db.transaction((tx) => {
-    storeCredential(tx, store.secrets, "api-key", account.id, apiKey, now);
-    recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "key.rotate" }, now);
+  await store.db.transaction(async (tx) => {
+    await storeCredential(tx, store.secrets, "api-key", account.id, apiKey, now);
+    await recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "key.rotate" }, now);
   });
   store.accounts.invalidate();
   return apiKey;
 }
 
-export function revealApiKey(store: Store, account: Account, actor: Actor): string {
-  const apiKey = revealCredential(store.db, store.secrets, "api-key", account.id);
+export async function revealApiKey(store: Store, account: Account, actor: Actor): Promise<string> {
+  const apiKey = await revealCredential(store.db, store.secrets, "api-key", account.id);
   if (!apiKey) return rotateApiKey(store, account, actor);
-  recordAudit(
+  await recordAudit(
     store.db,
     {
       accountId: account.id,
@@ -101,22 +101,26 @@ export function revealApiKey(store: Store, account: Account, actor: Actor): stri
   return apiKey;
 }
 
-export function rotateOverlayToken(store: Store, account: Account, actor: Actor): string {
+export async function rotateOverlayToken(store: Store, account: Account, actor: Actor): Promise<string> {
   const now = store.clock.now();
   const token = newOverlayToken();
-  store.db.transaction((tx) => {
-    storeCredential(tx, store.secrets, "overlay-token", account.id, token, now);
-    recordAudit(tx, { accountId: account.id, login: account.login, actor, action: "overlay.rotate" }, now);
+  await store.db.transaction(async (tx) => {
+    await storeCredential(tx, store.secrets, "overlay-token", account.id, token, now);
+    await recordAudit(
+      tx,
+      { accountId: account.id, login: account.login, actor, action: "overlay.rotate" },
+      now,
+    );
   });
   store.accounts.invalidate();
   return token;
 }
 
-export function assignRole(store: Store, account: Account, role: Role, actor: Actor): void {
+export async function assignRole(store: Store, account: Account, role: Role, actor: Actor): Promise<void> {
   const now = store.clock.now();
-  store.db.transaction((tx) => {
-    setAccountRole(tx, account.id, role, now);
-    recordAudit(
+  await store.db.transaction(async (tx) => {
+    await setAccountRole(tx, account.id, role, now);
+    await recordAudit(
       tx,
       {
         accountId: account.id,
@@ -131,11 +135,16 @@ export function assignRole(store: Store, account: Account, role: Role, actor: Ac
   store.accounts.invalidate();
 }
 
-export function overridePanelLimit(store: Store, account: Account, limit: number | null, actor: Actor): void {
+export async function overridePanelLimit(
+  store: Store,
+  account: Account,
+  limit: number | null,
+  actor: Actor,
+): Promise<void> {
   const now = store.clock.now();
-  store.db.transaction((tx) => {
-    setPanelLimitOverride(tx, account.id, limit, now);
-    recordAudit(
+  await store.db.transaction(async (tx) => {
+    await setPanelLimitOverride(tx, account.id, limit, now);
+    await recordAudit(
       tx,
       {
         accountId: account.id,
@@ -164,8 +173,8 @@ export function describeAccount(account: Account) {
 export const EXPORT_FORMAT = "cuebot-account-export/1";
 
 /** Everything cuebot holds about one account, for the owner or the admin; never keys or tokens. */
-export function exportAccount(store: EventStore, account: Account) {
-  store.events.flush();
+export async function exportAccount(store: EventStore, account: Account) {
+  await store.events.flush();
   return {
     format: EXPORT_FORMAT,
     exportedAt: new Date(store.clock.now()).toISOString(),
@@ -180,30 +189,30 @@ export function exportAccount(store: EventStore, account: Account) {
     },
     role: account.role,
     panelLimitOverride: account.panelLimitOverride,
-    grantedScopes: grantedScopes(store.db, account.id),
-    settings: listCommandSettings(store.db, account.id),
-    overlayState: readOverlayState(store.db, account.id),
-    chat: readChatExport(store.db, account.id),
-    events: listEvents(store.db, account.id),
-    auditLog: listAudit(store.db, account.id),
+    grantedScopes: await grantedScopes(store.db, account.id),
+    settings: await listCommandSettings(store.db, account.id),
+    overlayState: await readOverlayState(store.db, account.id),
+    chat: await readChatExport(store.db, account.id),
+    events: await listEvents(store.db, account.id),
+    auditLog: await listAudit(store.db, account.id),
   };
 }
 
-export type AccountExport = ReturnType<typeof exportAccount>;
+export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
 
 /**
  * Deletes the account and every row of it in one transaction; the audit log keeps one line saying it
  * happened (who, when), detached from the deleted account. Revoking the provider token is the
  * caller's step before this one (it is network I/O and must not hold a write transaction open).
  */
-export function deleteAccountData(store: EventStore, account: Account, actor: Actor): void {
+export async function deleteAccountData(store: EventStore, account: Account, actor: Actor): Promise<void> {
   const now = store.clock.now();
   // Buffered events of this account are written first, so the deletion takes them too.
-  store.events.flush();
-  store.db.transaction((tx) => {
-    deleteAuditOf(tx, account.id);
-    deleteAccountRow(tx, account.id);
-    recordAudit(tx, { accountId: null, login: account.login, actor, action: "account.delete" }, now);
+  await store.events.flush();
+  await store.db.transaction(async (tx) => {
+    await deleteAuditOf(tx, account.id);
+    await deleteAccountRow(tx, account.id);
+    await recordAudit(tx, { accountId: null, login: account.login, actor, action: "account.delete" }, now);
   });
   store.accounts.invalidate();
 }
@@ -220,9 +229,9 @@ export async function deleteAccount(
   actor: Actor,
 ): Promise<DeletionResult> {
   let providerTokenRevoked = false;
-  const tokens = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+  const tokens = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
   // A linked chat bot's grant for this channel goes too (best effort, like the streamer's).
-  const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+  const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
   if (bot && ctx.identityProvider) {
     await ctx.identityProvider.revoke(bot.accessToken).catch((error: unknown) => {
       ctx.log.warn("could not revoke the chat bot's token of a deleted account", {
@@ -242,11 +251,11 @@ export async function deleteAccount(
       });
     }
   }
-  deleteAccountData(ctx, account, actor);
+  await deleteAccountData(ctx, account, actor);
   // Shared limits forget in Redis; if it is away, the windows expire by themselves within a minute.
   Promise.resolve(ctx.limits.accounts.forget(account.id)).catch((error: unknown) =>
     ctx.log.warn("could not drop a deleted account's rate-limit windows", { error }),
   );
-  ctx.chat.sync(account.id);
+  await ctx.chat.sync(account.id);
   return { providerTokenRevoked };
 }

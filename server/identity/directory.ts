@@ -1,60 +1,74 @@
 import { LRUCache } from "lru-cache";
 import { type Account, findAccountById } from "../../db/accounts.ts";
-import type { Db } from "../../db/client.ts";
-import { type CredentialKind, findCredential, touchCredential } from "../../db/credentials.ts";
+import {
+  type CredentialKind,
+  type CredentialMatch,
+  findCredential,
+  touchCredential,
+} from "../../db/credentials.ts";
+import type { DataStore } from "../../db/store.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { sha256Hex } from "./secrets.ts";
 
 /**
  * Cached lookups from a presented secret (API key, overlay token) to its account. Entries are keyed by
  * the secret's SHA-256, never by the secret. Any change to keys, tokens or roles — ours or the CLI's
- * (seen through data_version) — calls `invalidate()`.
+ * (seen through data_version) — calls `invalidate()`. A hit answers at once; a miss answers once the
+ * database has (on SQLite that is a microtask).
  */
 export class AccountDirectory {
-  readonly #credentials = new LRUCache<string, { accountId: number; lastUsedAt: number | null }>({
-    max: 10_000,
-    ttl: 5 * 60_000,
-  });
+  readonly #credentials = new LRUCache<string, CredentialMatch>({ max: 10_000, ttl: 5 * 60_000 });
   readonly #accounts = new LRUCache<number, Account>({ max: 10_000, ttl: 5 * 60_000 });
   /** Secrets known not to match, so a flood of wrong keys costs one hash each, not a query. */
   readonly #misses = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
+  /** Bumped by `invalidate()`: a lookup that started before it does not fill the caches after it. */
+  #generation = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: DataStore,
     private readonly now: () => number,
+    private readonly onTouchError: (error: unknown) => void,
   ) {}
 
-  byCredential(kind: CredentialKind, secret: string): Account | null {
+  byCredential(kind: CredentialKind, secret: string): MaybePromise<Account | null> {
     const key = `${kind}:${sha256Hex(secret)}`;
     if (this.#misses.has(key)) return null;
-    let match = this.#credentials.get(key);
-    if (!match) {
-      const found = findCredential(this.db, kind, secret);
+    const match = this.#credentials.get(key);
+    if (match) return this.#accountOf(kind, match);
+    const generation = this.#generation;
+    return findCredential(this.db, kind, secret).then((found) => {
+      const current = generation === this.#generation;
       if (!found) {
-        this.#misses.set(key, true);
+        if (current) this.#misses.set(key, true);
         return null;
       }
-      match = found;
-      this.#credentials.set(key, match);
-    }
-    const account = this.account(match.accountId);
-    if (!account) return null;
-    touchCredential(this.db, kind, match, this.now());
-    return account;
+      if (current) this.#credentials.set(key, found);
+      return this.#accountOf(kind, found);
+    });
   }
 
-  account(id: number): Account | null {
-    let account = this.#accounts.get(id);
-    if (!account) {
-      account = findAccountById(this.db, id);
-      if (!account) return null;
-      this.#accounts.set(id, account);
-    }
-    return account;
+  account(id: number): MaybePromise<Account | null> {
+    const account = this.#accounts.get(id);
+    if (account) return account;
+    const generation = this.#generation;
+    return findAccountById(this.db, id).then((found) => {
+      if (!found) return null;
+      if (generation === this.#generation) this.#accounts.set(id, found);
+      return found;
+    });
   }
 
   invalidate(): void {
+    this.#generation++;
     this.#credentials.clear();
     this.#accounts.clear();
     this.#misses.clear();
+  }
+
+  #accountOf(kind: CredentialKind, match: CredentialMatch): MaybePromise<Account | null> {
+    return andThen(this.account(match.accountId), (account) => {
+      if (account) touchCredential(this.db, kind, match, this.now(), this.onTouchError);
+      return account;
+    });
   }
 }

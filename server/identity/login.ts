@@ -1,13 +1,12 @@
-import { eq } from "drizzle-orm";
 import {
   type Account,
   findAccountByLogin,
   findAccountByTwitchId,
   normalizeLogin,
+  releaseLogin,
   updateAccountProfile,
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
-import { accounts } from "../../db/schema.ts";
 import type { Context } from "../context.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { provisionAccount } from "./accounts.ts";
@@ -36,13 +35,13 @@ export function normalizeTimezone(zone: string | undefined | null): string {
  * its key and overlay token; later logins refresh the profile and keep key and role), the provider
  * tokens, and a fresh session. Nothing is half-written if any step fails.
  */
-export function completeLogin(
+export async function completeLogin(
   ctx: Pick<Context, "db" | "secrets" | "clock" | "accounts">,
   user: HelixUser,
   tokens: ProviderTokenSet,
   timezone: string,
   userAgent: string,
-): CompletedLogin {
+): Promise<CompletedLogin> {
   const now = ctx.clock.now();
   const profile = {
     twitchUserId: user.id,
@@ -51,23 +50,20 @@ export function completeLogin(
     profileImageUrl: user.profile_image_url ?? "",
     timezone,
   };
-  const result = ctx.db.transaction((tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const store = { ...ctx, db: tx };
     // Logins are reusable after a rename: a stale account still holding this login gives it up.
-    const holder = findAccountByLogin(tx, user.login);
+    const holder = await findAccountByLogin(tx, user.login);
     if (holder && holder.twitchUserId !== user.id) {
-      tx.update(accounts)
-        .set({ login: `${normalizeLogin(user.login)}~${holder.twitchUserId}`, updatedAt: now })
-        .where(eq(accounts.id, holder.id))
-        .run();
+      await releaseLogin(tx, holder.id, `${normalizeLogin(user.login)}~${holder.twitchUserId}`, now);
     }
-    const existing = findAccountByTwitchId(tx, user.id);
+    const existing = await findAccountByTwitchId(tx, user.id);
     let account: Account;
     let created = false;
     if (existing) {
-      account = updateAccountProfile(tx, existing.id, profile, now);
+      account = await updateAccountProfile(tx, existing.id, profile, now);
       if (existing.login !== account.login) {
-        recordAudit(
+        await recordAudit(
           tx,
           {
             accountId: account.id,
@@ -80,11 +76,11 @@ export function completeLogin(
         );
       }
     } else {
-      account = provisionAccount(store, profile).account;
+      account = (await provisionAccount(store, profile)).account;
       created = true;
     }
-    saveProviderTokens(store, account.id, tokens);
-    const session = createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
+    await saveProviderTokens(store, account.id, tokens);
+    const session = await createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
     return { account, session, created };
   });
   ctx.accounts.invalidate();

@@ -4,6 +4,7 @@ import {
   listAccountsWithTokens,
   loadProviderTokens,
   markTokensValidated,
+  type ProviderTokens,
   storeProviderTokens,
 } from "../../db/oauth-tokens.ts";
 import type { Context } from "../context.ts";
@@ -25,13 +26,13 @@ type TokenContext = Pick<
   "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts" | "shared"
 >;
 
-export function saveProviderTokens(
+export async function saveProviderTokens(
   ctx: Pick<Context, "db" | "secrets" | "clock">,
   accountId: number,
   tokens: ProviderTokenSet,
-): void {
+): Promise<void> {
   const now = ctx.clock.now();
-  storeProviderTokens(
+  await storeProviderTokens(
     ctx.db,
     ctx.secrets,
     accountId,
@@ -49,9 +50,9 @@ export function saveProviderTokens(
 /** Concurrent refreshes of one account would race on a rotating refresh token: run one at a time. */
 const refreshing = new WeakMap<object, Map<number, Promise<string>>>();
 
-function markNeedsReauth(ctx: TokenContext, account: Account): void {
-  setNeedsReauth(ctx.db, account.id, true, ctx.clock.now());
-  endAllSessions(ctx, account.id);
+async function markNeedsReauth(ctx: TokenContext, account: Account): Promise<void> {
+  await setNeedsReauth(ctx.db, account.id, true, ctx.clock.now());
+  await endAllSessions(ctx, account.id);
   ctx.accounts.invalidate();
   ctx.log.warn("a streamer's Twitch connection ended; they must log in again", { login: account.login });
 }
@@ -68,12 +69,12 @@ export function refreshUserToken(ctx: TokenContext, account: Account): Promise<s
   const map = inFlight;
   const run = (async () => {
     const idp = ctx.identityProvider;
-    const seen = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+    const seen = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
     if (!idp || !seen) throw new ReauthRequiredError(account.login);
     // Several instances: one refreshes at a time; whoever waited takes the tokens it stored.
     const unlock = ctx.shared ? await refreshLock(ctx.shared, account.id) : null;
     try {
-      const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
       if (!stored) throw new ReauthRequiredError(account.login);
       if (stored.refreshToken !== seen.refreshToken) return stored.accessToken;
       return await refreshStored(ctx, idp, account, stored);
@@ -112,19 +113,19 @@ async function refreshStored(
   ctx: TokenContext,
   idp: NonNullable<Context["identityProvider"]>,
   account: Account,
-  stored: NonNullable<ReturnType<typeof loadProviderTokens>>,
+  stored: ProviderTokens,
 ): Promise<string> {
   try {
     const fresh = await idp.refresh(stored.refreshToken);
-    saveProviderTokens(ctx, account.id, fresh);
+    await saveProviderTokens(ctx, account.id, fresh);
     return fresh.accessToken;
   } catch (error) {
     if (error instanceof IdentityProviderError && error.kind === "rejected") {
       // Another process (an instance sharing the database) may have spent the same refresh token
       // first and stored the rotated pair: then the grant is fine, and its new token is ours too.
-      const now = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      const now = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
       if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
-      markNeedsReauth(ctx, account);
+      await markNeedsReauth(ctx, account);
       throw new ReauthRequiredError(account.login);
     }
     throw error;
@@ -141,7 +142,7 @@ export async function withUserToken<T>(
   call: (accessToken: string) => Promise<T>,
 ): Promise<T> {
   if (account.needsReauth) throw new ReauthRequiredError(account.login);
-  const stored = loadProviderTokens(ctx.db, ctx.secrets, account.id);
+  const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
   if (!stored) throw new ReauthRequiredError(account.login);
   try {
     return await call(stored.accessToken);
@@ -167,16 +168,16 @@ export async function validateStoredTokens(ctx: TokenContext): Promise<UpkeepRep
   const report: UpkeepReport = { checked: 0, refreshed: 0, ended: 0, unreachable: 0 };
   const idp = ctx.identityProvider;
   if (!idp) return report;
-  for (const accountId of listAccountsWithTokens(ctx.db)) {
-    const account = ctx.accounts.account(accountId);
+  for (const accountId of await listAccountsWithTokens(ctx.db)) {
+    const account = await ctx.accounts.account(accountId);
     if (!account || account.needsReauth) continue;
-    const stored = loadProviderTokens(ctx.db, ctx.secrets, accountId);
+    const stored = await loadProviderTokens(ctx.db, ctx.secrets, accountId);
     if (!stored) continue;
     report.checked += 1;
     try {
       const result = await idp.validate(stored.accessToken);
       if (result) {
-        markTokensValidated(ctx.db, accountId, ctx.clock.now());
+        await markTokensValidated(ctx.db, accountId, ctx.clock.now());
         continue;
       }
       await refreshUserToken(ctx, account);

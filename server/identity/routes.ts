@@ -36,7 +36,7 @@ export function loginScopes(extra: string[]): string[] {
 async function chatConsentScopes(ctx: Context, request: Request): Promise<string[]> {
   const granted = await (async () => {
     try {
-      return grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
+      return await grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
     } catch (error) {
       // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
       if (error instanceof StoreUnavailableError) throw error;
@@ -164,7 +164,7 @@ async function linkBot(
     );
   }
   const now = ctx.clock.now();
-  storeChatBot(
+  await storeChatBot(
     ctx.db,
     ctx.secrets,
     account.id,
@@ -181,7 +181,7 @@ async function linkBot(
     now,
   );
   ctx.log.info("a chat bot account was linked", { login: account.login, bot: user.login });
-  ctx.chat.sync(account.id);
+  await ctx.chat.sync(account.id);
   const response = new Response(null, {
     status: 302,
     headers: { location: "/dashboard#/chat", "cache-control": "no-store" },
@@ -314,7 +314,13 @@ export function authRoutes(ctx: Context) {
 
         if (readCookie(request, PURPOSE_COOKIE) === "bot") return await linkBot(ctx, request, user, tokens);
         const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));
-        const login = completeLogin(ctx, user, tokens, timezone, request.headers.get("user-agent") ?? "");
+        const login = await completeLogin(
+          ctx,
+          user,
+          tokens,
+          timezone,
+          request.headers.get("user-agent") ?? "",
+        );
         ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
           login: login.account.login,
         });
@@ -322,9 +328,9 @@ export function authRoutes(ctx: Context) {
         // brings new tokens, which the running chat connection picks up.
         const chatConsent = readCookie(request, PURPOSE_COOKIE) === "chat";
         if (chatConsent && tokens.scopes.includes(READ_CHAT_SCOPE)) {
-          writeChatEnabled(ctx.db, login.account.id, true, ctx.clock.now());
+          await writeChatEnabled(ctx.db, login.account.id, true, ctx.clock.now());
         }
-        ctx.chat.sync(login.account.id);
+        await ctx.chat.sync(login.account.id);
         const response = new Response(null, {
           status: 302,
           headers: { location: chatConsent ? "/dashboard#/chat" : "/dashboard", "cache-control": "no-store" },
@@ -340,9 +346,9 @@ export function authRoutes(ctx: Context) {
     )
     .post(
       "/auth/logout",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         const token = readCookie(request, SESSION_COOKIE);
-        if (token) endSession(ctx, token);
+        if (token) await endSession(ctx, token);
         appendSetCookie(set, clearSessionCookie(ctx));
         return { status: 200 as const, data: { loggedOut: true } };
       },

@@ -51,13 +51,14 @@ export function requireSession(
   }
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) throw notAuthenticated();
-  const session = validateSession(ctx, token);
-  if (!session) {
-    const ended = new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {
-      "set-cookie": clearSessionCookie(ctx),
-    });
-    return throwWhenReady(failedAuthentication(ctx.limits, request, ended));
-  }
-  if (session.renewed) appendSetCookie(set, sessionCookie(ctx, token, session.expiresAt));
-  return { kind: "session", account: session.account, expiresAt: session.expiresAt };
+  return validateSession(ctx, token).then((session): MaybePromise<SessionPrincipal> => {
+    if (!session) {
+      const ended = new ApiError(401, "not_authenticated", "Your session has ended; please log in again.", {
+        "set-cookie": clearSessionCookie(ctx),
+      });
+      return throwWhenReady(failedAuthentication(ctx.limits, request, ended));
+    }
+    if (session.renewed) appendSetCookie(set, sessionCookie(ctx, token, session.expiresAt));
+    return { kind: "session", account: session.account, expiresAt: session.expiresAt };
+  });
 }

@@ -24,15 +24,15 @@ export interface IssuedSession {
   expiresAt: number;
 }
 
-export function createSession(
+export async function createSession(
   ctx: Pick<Context, "db" | "clock">,
   accountId: number,
   userAgent: string,
-): IssuedSession {
+): Promise<IssuedSession> {
   const now = ctx.clock.now();
   const token = newSessionToken();
   const expiresAt = now + SESSION_TTL_MS;
-  insertSession(
+  await insertSession(
     ctx.db,
     { idHash: sha256Hex(token), accountId, expiresAt, userAgent: userAgent.slice(0, 300) },
     now,
@@ -51,33 +51,33 @@ export interface ValidSession {
 /** A well-formed token is 43 base64url characters; anything else is refused without a query. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export function validateSession(
+export async function validateSession(
   ctx: Pick<Context, "db" | "clock" | "accounts">,
   token: string,
-): ValidSession | null {
+): Promise<ValidSession | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const idHash = sha256Hex(token);
-  const row = findSession(ctx.db, idHash);
+  const row = await findSession(ctx.db, idHash);
   if (!row) return null;
   const now = ctx.clock.now();
   if (row.expiresAt <= now) {
-    deleteSession(ctx.db, idHash);
+    await deleteSession(ctx.db, idHash);
     return null;
   }
-  const account = ctx.accounts.account(row.accountId);
+  const account = await ctx.accounts.account(row.accountId);
   if (!account || account.needsReauth) return null;
   if (row.expiresAt - now < RENEW_WHEN_REMAINING_MS) {
     const expiresAt = now + SESSION_TTL_MS;
-    extendSession(ctx.db, idHash, expiresAt, now);
+    await extendSession(ctx.db, idHash, expiresAt, now);
     return { account, idHash, expiresAt, renewed: true };
   }
   return { account, idHash, expiresAt: row.expiresAt, renewed: false };
 }
 
-export function endSession(ctx: Pick<Context, "db">, token: string): void {
-  deleteSession(ctx.db, sha256Hex(token));
+export function endSession(ctx: Pick<Context, "db">, token: string): Promise<void> {
+  return deleteSession(ctx.db, sha256Hex(token));
 }
 
-export function endAllSessions(ctx: Pick<Context, "db">, accountId: number): number {
+export function endAllSessions(ctx: Pick<Context, "db">, accountId: number): Promise<number> {
   return deleteSessionsOf(ctx.db, accountId);
 }

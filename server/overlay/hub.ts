@@ -17,7 +17,7 @@ export interface OverlayHubOptions {
   /** Several instances: publishes travel through this bus so overlays connected anywhere see them. */
   bus?: OverlayBus;
   /** The account's stored state, read again for open overlays after the bus was away. */
-  load?: (accountId: number) => StoredOverlayState;
+  load?: (accountId: number) => Promise<StoredOverlayState>;
   /** A publish could not go through the bus (open overlays here still get it). */
   onBusError?: (error: unknown) => void;
 }
@@ -88,7 +88,12 @@ export class OverlayHub {
   #catchUp(): void {
     const load = this.#options.load;
     if (!load) return;
-    for (const accountId of this.#listeners.keys()) this.#deliver(accountId, load(accountId));
+    for (const accountId of this.#listeners.keys()) {
+      load(accountId).then(
+        (state) => this.#deliver(accountId, state),
+        (error: unknown) => this.#options.onBusError?.(error),
+      );
+    }
   }
 
   /** Open overlay connections of one account (or of all) on this instance. */

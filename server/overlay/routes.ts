@@ -23,19 +23,20 @@ export const MAX_OVERLAY_STREAMS = 20;
 export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
   const token = presentedCredentials(request).overlayToken;
   if (!token) throw notAuthenticated("This overlay link has no token; copy it again from the dashboard.");
-  const account = ctx.accounts.byCredential("overlay-token", token);
-  if (!account) {
-    return throwWhenReady(
-      failedAuthentication(
-        ctx.limits,
-        request,
-        notAuthenticated(
-          "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+  return andThen(ctx.accounts.byCredential("overlay-token", token), (account) => {
+    if (!account) {
+      return throwWhenReady(
+        failedAuthentication(
+          ctx.limits,
+          request,
+          notAuthenticated(
+            "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+          ),
         ),
-      ),
-    );
-  }
-  return andThen(enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel"), () => account);
+      );
+    }
+    return andThen(enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel"), () => account);
+  });
 }
 
 function publicState(stored: StoredOverlayState) {
@@ -56,13 +57,14 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
   }
   const token = presentedCredentials(request).overlayToken ?? "";
   // A rotated token (panel or CLI) or a deleted account ends the stream at the next publish or heartbeat.
-  const stillAllowed = () => ctx.accounts.byCredential("overlay-token", token)?.id === account.id;
+  const stillAllowed = () =>
+    andThen(ctx.accounts.byCredential("overlay-token", token), (found) => found?.id === account.id);
   const encoder = new TextEncoder();
   const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
   let cleanup = () => {};
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       const end = () => {
         closed = true;
         cleanup();
@@ -72,22 +74,48 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
           // already closed by the client
         }
       };
-      const write = (text: string) => {
-        if (!stillAllowed()) return end();
+      const deliver = (text: string, allowed: boolean) => {
+        if (closed) return;
+        if (!allowed) return end();
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           cleanup();
         }
       };
-      const send = (stored: StoredOverlayState) =>
+      // The check answers at once from the cache, or later from the database (after a change): a
+      // write that has to wait holds back the ones after it, so the overlay sees them in order.
+      let waiting = 0;
+      let tail: Promise<void> = Promise.resolve();
+      const write = (text: string): void => {
+        const check = waiting === 0 ? stillAllowed() : tail.then(stillAllowed);
+        if (!(check instanceof Promise)) {
+          deliver(text, check);
+          return;
+        }
+        waiting++;
+        tail = check
+          .then((allowed) => deliver(text, allowed), end)
+          .finally(() => {
+            waiting--;
+          });
+      };
+      // Versions only grow: one already sent (a catch-up after a Redis hiccup repeats it) is skipped.
+      let sent = -1;
+      const send = (stored: StoredOverlayState) => {
+        if (sent !== -1 && stored.version <= sent) return;
+        sent = stored.version;
         write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
+      };
       write("retry: 3000\n\n");
-      // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
-      const current = loadOverlayState(ctx.db, account.id);
-      if (current.version !== lastSeen) send(current);
-      if (closed) return;
-      const unsubscribe = ctx.overlays.subscribe(account.id, send, current.version);
+      // Listening starts before the stored state is read, so a publish in between is not missed; what
+      // arrives before the read is held, and whichever of the two is newer goes out first.
+      let loaded = false;
+      let early: StoredOverlayState | null = null;
+      const unsubscribe = ctx.overlays.subscribe(account.id, (stored) => {
+        if (loaded) send(stored);
+        else if (!early || stored.version > early.version) early = stored;
+      });
       const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
       const endOnShutdown = ctx.overlays.onShutdown(end);
       cleanup = () => {
@@ -96,6 +124,19 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
         endOnShutdown();
       };
       request.signal.addEventListener("abort", () => cleanup());
+      let current: StoredOverlayState;
+      try {
+        current = await loadOverlayState(ctx.db, account.id);
+      } catch {
+        return end();
+      }
+      loaded = true;
+      // (Assigned by the listener above, which TypeScript's narrowing does not see.)
+      const held = early as StoredOverlayState | null;
+      const newest = held && held.version > current.version ? held : current;
+      // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
+      if (newest.version !== lastSeen) send(newest);
+      else sent = newest.version;
     },
     cancel() {
       cleanup();
@@ -120,7 +161,10 @@ export function overlayRoutes(ctx: Context) {
     }))
     .get(
       "/state",
-      ({ account }) => ({ status: 200 as const, data: publicState(loadOverlayState(ctx.db, account.id)) }),
+      async ({ account }) => ({
+        status: 200 as const,
+        data: publicState(await loadOverlayState(ctx.db, account.id)),
+      }),
       {
         detail: {
           summary: "The account's published overlay state",
@@ -141,12 +185,12 @@ export function overlayRoutes(ctx: Context) {
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "",
-      ({ principal: { account } }) => {
-        const token = revealCredential(ctx.db, ctx.secrets, "overlay-token", account.id);
+      async ({ principal: { account } }) => {
+        const token = await revealCredential(ctx.db, ctx.secrets, "overlay-token", account.id);
         return {
           status: 200 as const,
           data: {
-            ...publicState(loadOverlayState(ctx.db, account.id)),
+            ...publicState(await loadOverlayState(ctx.db, account.id)),
             overlay_url: token ? `${ctx.publicUrl}/overlay/${encodeURIComponent(token)}` : null,
             connections: ctx.overlays.connections(account.id),
           },
@@ -163,7 +207,7 @@ export function overlayRoutes(ctx: Context) {
     )
     .post(
       "/state",
-      ({ principal: { account }, body }) => {
+      async ({ principal: { account }, body }) => {
         const state = body.state;
         if (typeof state !== "object" || state === null || Array.isArray(state)) {
           throw badRequest('The body field "state" must be a JSON object.');
@@ -174,7 +218,7 @@ export function overlayRoutes(ctx: Context) {
             `The body field "state" is ${size} bytes; overlays accept at most ${MAX_OVERLAY_STATE_BYTES}.`,
           );
         }
-        const stored = publishOverlayState(
+        const stored = await publishOverlayState(
           ctx.db,
           account.id,
           state as Record<string, unknown>,

@@ -19,8 +19,8 @@ export const BOT_LINK_URL = "/auth/chat-bot";
  * plus who speaks: the linked bot account with its standing in the channel, or null (the streamer).
  */
 export async function chatPanelData(ctx: Context, account: Account) {
-  const status = ctx.chat.status(account.id);
-  const bot = loadChatBot(ctx.db, ctx.secrets, account.id);
+  const status = await ctx.chat.status(account.id);
+  const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
   return {
     enabled: status.enabled,
     state: status.state,
@@ -92,8 +92,8 @@ export function chatPanelRoutes(ctx: Context) {
       "/chat",
       async ({ principal: { account }, body }) => {
         const enabled = parseSwitch(body);
-        writeChatEnabled(ctx.db, account.id, enabled, ctx.clock.now());
-        ctx.chat.sync(account.id);
+        await writeChatEnabled(ctx.db, account.id, enabled, ctx.clock.now());
+        await ctx.chat.sync(account.id);
         return { status: 200 as const, data: await chatPanelData(ctx, account) };
       },
       {

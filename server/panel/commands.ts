@@ -27,13 +27,15 @@ export function commandRoutes(ctx: Context) {
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/commands",
-      ({ principal: { account } }) => ({
+      async ({ principal: { account } }) => ({
         status: 200 as const,
-        data: COMMAND_NAMES.map((command) => ({
-          ...commandSettings(ctx, account.id, command),
-          description: COMMANDS[command].description,
-          defaults: COMMANDS[command].defaults,
-        })),
+        data: await Promise.all(
+          COMMAND_NAMES.map(async (command) => ({
+            ...(await commandSettings(ctx, account.id, command)),
+            description: COMMANDS[command].description,
+            defaults: COMMANDS[command].defaults,
+          })),
+        ),
       }),
       {
         detail: {
@@ -46,9 +48,12 @@ export function commandRoutes(ctx: Context) {
     )
     .put(
       "/commands/:command",
-      ({ principal: { account }, params, body }) => {
+      async ({ principal: { account }, params, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
-        return { status: 200 as const, data: updateCommandSettings(ctx, account.id, params.command, body) };
+        return {
+          status: 200 as const,
+          data: await updateCommandSettings(ctx, account.id, params.command, body),
+        };
       },
       {
         body: SettingsBody,
@@ -62,14 +67,14 @@ export function commandRoutes(ctx: Context) {
     )
     .post(
       "/test/:command",
-      ({ principal: { account }, params, request, body }) => {
+      async ({ principal: { account }, params, request, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
         const query = new URLSearchParams(requestInfo(request).search);
         // A test from the owner's own dashboard is about the owner's channel.
         if (!query.has("channel")) query.set("channel", account.login);
         // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
         const preview = body ?? undefined;
-        if (preview) applySettingsPatch(commandSettings(ctx, account.id, params.command), preview);
+        if (preview) applySettingsPatch(await commandSettings(ctx, account.id, params.command), preview);
         return executeCommand(
           ctx,
           account,

@@ -28,24 +28,24 @@ export function insightRoutes(ctx: Context) {
         const data = await ctx.caches
           .panel<Record<string, unknown>>("analytics")
           .getOrLoad(`${account.id}:${days}`, account.role, async () => {
-            ctx.events.flush();
+            await ctx.events.flush();
             const since = ctx.clock.now() - days * DAY_MS;
-            const byCommand = commandStats(ctx.db, account.id, since);
+            const byCommand = await commandStats(ctx.db, account.id, since);
             const total = byCommand.reduce((n, c) => n + c.calls, 0);
             return {
               days,
               total_calls: total,
               ok_calls: byCommand.reduce((n, c) => n + c.ok, 0),
-              distinct_callers: distinctCallers(ctx.db, account.id, since),
+              distinct_callers: await distinctCallers(ctx.db, account.id, since),
               by_command: byCommand.map((c) => ({
                 command: c.command,
                 calls: c.calls,
                 ok: c.ok,
                 avg_latency_ms: c.avgLatencyMs,
               })),
-              by_day: dailyCalls(ctx.db, account.id, since),
-              by_day_command: dailyCommandCalls(ctx.db, account.id, since),
-              top_callers: topCallers(ctx.db, account.id, since, TOP_CALLERS),
+              by_day: await dailyCalls(ctx.db, account.id, since),
+              by_day_command: await dailyCommandCalls(ctx.db, account.id, since),
+              top_callers: await topCallers(ctx.db, account.id, since, TOP_CALLERS),
             };
           });
         return { status: 200 as const, data };
@@ -73,8 +73,8 @@ export function insightRoutes(ctx: Context) {
         const data = await ctx.caches
           .panel<Record<string, unknown>>("activity")
           .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {
-            ctx.events.flush();
-            const rows = recentEvents(ctx.db, account.id, ACTIVITY_PAGE, before);
+            await ctx.events.flush();
+            const rows = await recentEvents(ctx.db, account.id, ACTIVITY_PAGE, before);
             return {
               items: rows.map((r) => ({
                 id: r.id,

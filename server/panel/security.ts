@@ -21,8 +21,8 @@ export function securityRoutes(ctx: Context) {
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/profile",
-      ({ principal: { account } }) => {
-        const scopes = grantedScopes(ctx.db, account.id);
+      async ({ principal: { account } }) => {
+        const scopes = await grantedScopes(ctx.db, account.id);
         return {
           status: 200 as const,
           data: {
@@ -62,9 +62,9 @@ export function securityRoutes(ctx: Context) {
     )
     .post(
       "/security/reveal-key",
-      ({ principal: { account } }) => ({
+      async ({ principal: { account } }) => ({
         status: 200 as const,
-        data: { apiKey: revealApiKey(ctx, account, "panel") },
+        data: { apiKey: await revealApiKey(ctx, account, "panel") },
       }),
       {
         detail: {
@@ -77,9 +77,9 @@ export function securityRoutes(ctx: Context) {
     )
     .post(
       "/security/regenerate-key",
-      ({ principal: { account } }) => ({
+      async ({ principal: { account } }) => ({
         status: 200 as const,
-        data: { apiKey: rotateApiKey(ctx, account, "panel") },
+        data: { apiKey: await rotateApiKey(ctx, account, "panel") },
       }),
       {
         detail: {
@@ -92,9 +92,9 @@ export function securityRoutes(ctx: Context) {
     )
     .post(
       "/security/rotate-overlay-token",
-      ({ principal: { account } }) => ({
+      async ({ principal: { account } }) => ({
         status: 200 as const,
-        data: { overlayToken: rotateOverlayToken(ctx, account, "panel") },
+        data: { overlayToken: await rotateOverlayToken(ctx, account, "panel") },
       }),
       {
         detail: {
@@ -107,13 +107,13 @@ export function securityRoutes(ctx: Context) {
     )
     .get(
       "/export",
-      ({ principal: { account } }) => {
-        recordAudit(
+      async ({ principal: { account } }) => {
+        await recordAudit(
           ctx.db,
           { accountId: account.id, login: account.login, actor: "panel", action: "account.export" },
           ctx.clock.now(),
         );
-        const document = exportAccount(ctx, account);
+        const document = await exportAccount(ctx, account);
         const date = document.exportedAt.slice(0, 10);
         return new Response(`${JSON.stringify(document, null, 2)}\n`, {
           headers: {

@@ -46,7 +46,7 @@ export function webRoutes(ctx: Context) {
     .get(
       "/overlay/:token",
       async ({ params, request }) => {
-        if (!ctx.accounts.byCredential("overlay-token", params.token)) {
+        if (!(await ctx.accounts.byCredential("overlay-token", params.token))) {
           const failure = await failedAuthentication(ctx.limits, request, notAuthenticated());
           if (failure.status === 429) throw failure;
           throw notFound(

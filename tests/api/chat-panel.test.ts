@@ -28,7 +28,7 @@ interface ChatData {
 
 const chat = async () => ((await (await h.panel("/api/dashboard/chat")).json()) as { data: ChatData }).data;
 const put = (body: string) => h.panel("/api/dashboard/chat", { method: "PUT", body });
-const accountId = () => h.ctx.accounts.byCredential("api-key", h.apiKey)!.id;
+const accountId = () => h.account.id;
 
 /** The re-consent dance: /auth/login?consent=chat → the provider → the callback, with this browser's cookies. */
 async function consent(): Promise<Response> {
@@ -81,8 +81,8 @@ describe("GET/PUT /api/dashboard/chat", () => {
     const done = await consent();
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/dashboard#/chat");
-    expect(grantedScopes(h.ctx.db, accountId())).toContain("user:read:chat");
-    const connected = await waitFor(() => h.ctx.chat.status(accountId()).state === "connected");
+    expect(await grantedScopes(h.ctx.db, accountId())).toContain("user:read:chat");
+    const connected = await waitFor(async () => (await h.ctx.chat.status(accountId())).state === "connected");
     expect(connected).toBe(true);
     const data = await chat();
     expect(data).toMatchObject({ enabled: true, state: "connected", reason: null, consentUrl: null });
@@ -96,11 +96,11 @@ describe("GET/PUT /api/dashboard/chat", () => {
   test("denying the re-consent changes nothing: the old token and scopes stay", async () => {
     h = await startBotHarness();
     await put('{"enabled": true}');
-    const before = grantedScopes(h.ctx.db, accountId());
+    const before = await grantedScopes(h.ctx.db, accountId());
     h.sim.knobs.deny = true;
     const denied = await consent();
     expect(denied.status).toBe(403);
-    expect(grantedScopes(h.ctx.db, accountId())).toEqual(before);
+    expect(await grantedScopes(h.ctx.db, accountId())).toEqual(before);
     expect(await chat()).toMatchObject({ enabled: true, state: "needs_consent" });
   });
 

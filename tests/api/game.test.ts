@@ -467,8 +467,8 @@ describe("caching", () => {
   });
 
   test("the TTL follows the API key's role; anonymous callers get Default's", async () => {
-    const { account, apiKey } = createTestAccount(t.ctx);
-    assignRole(t.ctx, account, "Partner", "cli");
+    const { account, apiKey } = await createTestAccount(t.ctx);
+    await assignRole(t.ctx, account, "Partner", "cli");
     t.ctx.accounts.invalidate();
     await getJson(`/rank${KESTREL}`);
     clock.advance(100_000);

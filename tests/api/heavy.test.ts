@@ -106,7 +106,7 @@ describe("quotas follow the role at once", () => {
     expect(refused.headers.get("x-cuebot-status")).toBe("429");
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(await refused.text()).toContain("bot quota (30 requests per minute)");
-    assignRole(h.ctx, findAccountByLogin(h.ctx.db, "cuebotdemo")!, "Pro", "cli");
+    await assignRole(h.ctx, (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!, "Pro", "cli");
     const after = await h.bot("/api/bot/coinflip");
     expect(after.status).toBe(200);
     expect(after.headers.get("x-ratelimit-limit")).toBe("60");

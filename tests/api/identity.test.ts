@@ -37,7 +37,7 @@ describe("first login", () => {
   test("creates the account with role Default, an API key and an overlay token, and opens a session", async () => {
     const { cookie, response } = await h.login("cuebotdemo", { tz: "Europe/Berlin" });
     expect(response.headers.get("location")).toBe("/dashboard");
-    const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
+    const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
     expect(account.role).toBe("Default");
     expect(account.twitchUserId).toBe("100001");
     expect(account.timezone).toBe("Europe/Berlin");
@@ -56,7 +56,7 @@ describe("first login", () => {
     expect(key.status).toBe(200);
     const apiKey = ((await json(key)).data as { apiKey: string }).apiKey;
     expect(apiKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)?.scopes).toContain(
+    expect((await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))?.scopes).toContain(
       "moderator:read:followers",
     );
   });
@@ -106,16 +106,16 @@ describe("first login", () => {
 
   test("the time zone defaults to UTC when the browser sent none or an unknown one", async () => {
     await h.login("viewer_anna", { tz: "Mars/Olympus" });
-    expect(findAccountByLogin(h.ctx.db, "viewer_anna")!.timezone).toBe("UTC");
+    expect((await findAccountByLogin(h.ctx.db, "viewer_anna"))!.timezone).toBe("UTC");
   });
 });
 
 describe("later logins", () => {
   test("keep key and role, refresh the profile, follow a renamed login, and issue a fresh session", async () => {
     const first = await h.login("cuebotdemo");
-    const before = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
+    const before = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
     const keyBefore = await revealKey(first.cookie);
-    h.ctx.db.run(`UPDATE accounts SET role = 'VIP' WHERE id = ${before.id}`);
+    h.ctx.database.sqlite.run(`UPDATE accounts SET role = 'VIP' WHERE id = ${before.id}`);
     h.ctx.accounts.invalidate();
 
     const user = h.sim.findUser("cuebotdemo")!;
@@ -124,11 +124,11 @@ describe("later logins", () => {
     const second = await h.login("cuebotrenamed");
     expect(second.cookie).not.toBe(first.cookie);
 
-    const after = findAccountByLogin(h.ctx.db, "cuebotrenamed")!;
+    const after = (await findAccountByLogin(h.ctx.db, "cuebotrenamed"))!;
     expect(after.id).toBe(before.id);
     expect(after.role).toBe("VIP");
     expect(after.displayName).toBe("CuebotRenamed");
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
+    expect(await findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
     const keyAfter = await revealKey(second.cookie);
     expect(keyAfter).toBe(keyBefore);
   });
@@ -142,7 +142,7 @@ describe("failed logins create nothing", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(await res.text()).toContain("Login cancelled");
-    expect(listAccounts(h.ctx.db)).toHaveLength(0);
+    expect(await listAccounts(h.ctx.db)).toHaveLength(0);
   });
 
   test("a state that does not match this browser's cookie is a 400 page", async () => {
@@ -152,7 +152,7 @@ describe("failed logins create nothing", () => {
     const res = await h.request(callbackPath, { headers: { cookie: other.stateCookies } });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("not valid");
-    expect(listAccounts(h.ctx.db)).toHaveLength(0);
+    expect(await listAccounts(h.ctx.db)).toHaveLength(0);
   });
 
   test("an error callback without this browser's state is refused, and the provider's text is never echoed", async () => {
@@ -180,7 +180,7 @@ describe("failed logins create nothing", () => {
     url.searchParams.delete("state");
     const res = await h.request(`${url.pathname}${url.search}`, { headers: { cookie: stateCookies } });
     expect(res.status).toBe(400);
-    expect(listAccounts(h.ctx.db)).toHaveLength(0);
+    expect(await listAccounts(h.ctx.db)).toHaveLength(0);
   });
 
   test("a replayed code is refused", async () => {
@@ -199,7 +199,7 @@ describe("failed logins create nothing", () => {
     const res = await h.request(callbackPath, { headers: { cookie: stateCookies } });
     expect(res.status).toBe(502);
     expect(await res.text()).toContain("Twitch is not answering");
-    expect(listAccounts(h.ctx.db)).toHaveLength(0);
+    expect(await listAccounts(h.ctx.db)).toHaveLength(0);
   });
 
   test("without provider credentials /auth/login answers 503 login_not_configured with guidance", async () => {
@@ -316,7 +316,7 @@ describe("state-changing panel requests need our Origin", () => {
       expect(res.status).toBe(403);
       expect(((await json(res)).error as { code: string }).code).toBe("bad_origin");
     }
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeDefined();
+    expect(await findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeDefined();
     const logout = await h.request("/auth/logout", { method: "POST", headers: { cookie } });
     expect(logout.status).toBe(403);
     expect((await h.request("/api/system/validate", { headers: { cookie } })).status).toBe(200);
@@ -344,8 +344,8 @@ describe("security endpoints", () => {
     const again = ((await json(await post("/api/dashboard/security/reveal-key"))).data as { apiKey: string })
       .apiKey;
     expect(again).toBe(regenerated);
-    expect(h.ctx.accounts.byCredential("api-key", first)).toBeNull();
-    expect(h.ctx.accounts.byCredential("api-key", regenerated)?.login).toBe("cuebotdemo");
+    expect(await h.ctx.accounts.byCredential("api-key", first)).toBeNull();
+    expect((await h.ctx.accounts.byCredential("api-key", regenerated))?.login).toBe("cuebotdemo");
 
     const o1 = (
       (await json(await post("/api/dashboard/security/rotate-overlay-token"))).data as {
@@ -358,10 +358,10 @@ describe("security endpoints", () => {
       }
     ).overlayToken;
     expect(o1).not.toBe(o2);
-    expect(h.ctx.accounts.byCredential("overlay-token", o1)).toBeNull();
+    expect(await h.ctx.accounts.byCredential("overlay-token", o1)).toBeNull();
 
-    const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-    const actions = listAudit(h.ctx.db, account.id).map((a) => `${a.actor}:${a.action}`);
+    const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
+    const actions = (await listAudit(h.ctx.db, account.id)).map((a) => `${a.actor}:${a.action}`);
     expect(actions).toEqual([
       "system:account.create",
       "panel:key.reveal",
@@ -392,8 +392,8 @@ describe("security endpoints", () => {
   test("deleting the account revokes the provider token, removes every row and ends all sessions", async () => {
     const a = await h.login("cuebotdemo");
     const b = await h.login("cuebotdemo");
-    const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-    const providerToken = loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)!.accessToken;
+    const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
+    const providerToken = (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!.accessToken;
     const res = await h.request("/api/dashboard/account", {
       method: "DELETE",
       headers: { cookie: a.cookie, origin: h.origin },
@@ -401,8 +401,8 @@ describe("security endpoints", () => {
     expect(res.status).toBe(200);
     expect((await json(res)).data).toEqual({ deleted: true, provider_token_revoked: true });
     expect(h.sim.wasRevoked(providerToken)).toBe(true);
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
-    expect(countSessionsOf(h.ctx.db, account.id)).toBe(0);
+    expect(await findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
+    expect(await countSessionsOf(h.ctx.db, account.id)).toBe(0);
     for (const table of ["api_keys", "overlay_tokens", "sessions", "oauth_tokens"]) {
       expect(h.ctx.database.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
     }
@@ -417,8 +417,8 @@ describe("secrets at rest and in logs", () => {
     await h.request(`/api/system/validate?apiKey=${apiKey}`, { headers: { cookie } });
     h.ctx.database.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     const sessionToken = cookie.split("=")[1]!;
-    const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-    const providerToken = loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)!.accessToken;
+    const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
+    const providerToken = (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!.accessToken;
     const files = readdirSync(h.dataDir).filter((f) => f.startsWith("cuebot.db"));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {

@@ -124,7 +124,7 @@ describe("per-IP limits through the app", () => {
 
   test("with an API key the address limit does not apply; the account's bot quota does", async () => {
     const { t, from } = setup();
-    const { apiKey } = createTestAccount(t.ctx);
+    const { apiKey } = await createTestAccount(t.ctx);
     for (let i = 0; i < 100; i++) await from("192.0.2.1", "/api/bot/test-route");
     await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route"), 100);
     for (let i = 0; i < 30; i++) {
@@ -138,7 +138,7 @@ describe("per-IP limits through the app", () => {
 
   test("failed authentications: 60 per minute per address, then 429 for every further failure only", async () => {
     const { t, from } = setup();
-    const { apiKey } = createTestAccount(t.ctx);
+    const { apiKey } = await createTestAccount(t.ctx);
     const wrongKey = "00000000-0000-4000-8000-000000000000";
     for (let i = 0; i < 60; i++) {
       const res = await from("192.0.2.1", "/api/bot/test-route", { "x-api-key": wrongKey });

@@ -22,26 +22,30 @@ afterEach(async () => {
 
 async function loggedIn() {
   const { cookie } = await h.login("cuebotdemo");
-  const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-  return { cookie, account, tokens: () => loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)! };
+  const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
+  return {
+    cookie,
+    account,
+    tokens: async () => (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!,
+  };
 }
 
 describe("stored provider tokens are validated at start and hourly", () => {
   test("a valid token is only marked validated", async () => {
     const { tokens } = await loggedIn();
-    const before = tokens();
+    const before = await tokens();
     h.clock.advance(60_000);
     expect(await validateStoredTokens(h.ctx)).toEqual({ checked: 1, refreshed: 0, ended: 0, unreachable: 0 });
-    expect(tokens().accessToken).toBe(before.accessToken);
-    expect(tokens().validatedAt).toBe(h.clock.now());
+    expect((await tokens()).accessToken).toBe(before.accessToken);
+    expect((await tokens()).validatedAt).toBe(h.clock.now());
   });
 
   test("a token that no longer validates is refreshed and the rotated refresh token is kept", async () => {
     const { tokens } = await loggedIn();
-    const before = tokens();
+    const before = await tokens();
     h.sim.expireAccessToken(before.accessToken);
     expect((await validateStoredTokens(h.ctx)).refreshed).toBe(1);
-    const after = tokens();
+    const after = await tokens();
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     // The stored refresh token is the live one: refreshing again works.
@@ -53,28 +57,28 @@ describe("stored provider tokens are validated at start and hourly", () => {
     const { cookie, account } = await loggedIn();
     h.sim.disconnectUser(account.twitchUserId);
     expect((await validateStoredTokens(h.ctx)).ended).toBe(1);
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(true);
-    expect(countSessionsOf(h.ctx.db, account.id)).toBe(0);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(true);
+    expect(await countSessionsOf(h.ctx.db, account.id)).toBe(0);
     expect((await h.request("/api/system/validate", { headers: { cookie } })).status).toBe(401);
     // Logging in again restores the account.
     await h.login("cuebotdemo");
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
   });
 
   test("a provider outage changes nothing and is retried later", async () => {
     const { tokens } = await loggedIn();
-    const before = tokens();
+    const before = await tokens();
     h.sim.knobs.down = true;
     expect(await validateStoredTokens(h.ctx)).toEqual({ checked: 1, refreshed: 0, ended: 0, unreachable: 1 });
-    expect(tokens().accessToken).toBe(before.accessToken);
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+    expect((await tokens()).accessToken).toBe(before.accessToken);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
   });
 });
 
 describe("two instances on one database refresh at once", () => {
   test("the one whose refresh token was already spent by the other takes the new tokens, and nobody is logged out", async () => {
     const { account, tokens } = await loggedIn();
-    const before = tokens();
+    const before = await tokens();
     const other = createContext(h.ctx.config, {
       log: createLogger({ level: "error", format: "json", write: () => {} }),
       clock: h.clock,
@@ -86,9 +90,9 @@ describe("two instances on one database refresh at once", () => {
         refreshUserToken(other, account),
       ]);
       expect(mine).toBe(theirs);
-      expect(tokens().accessToken).toBe(mine);
-      expect(tokens().refreshToken).not.toBe(before.refreshToken);
-      expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+      expect((await tokens()).accessToken).toBe(mine);
+      expect((await tokens()).refreshToken).not.toBe(before.refreshToken);
+      expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
     } finally {
       other.close();
     }
@@ -98,29 +102,29 @@ describe("two instances on one database refresh at once", () => {
 describe("Helix calls refresh once on a 401", () => {
   test("an expired access token is refreshed and the call succeeds", async () => {
     const { account, tokens } = await loggedIn();
-    h.sim.expireAccessToken(tokens().accessToken);
+    h.sim.expireAccessToken((await tokens()).accessToken);
     const users = await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token));
     expect(users[0]?.login).toBe("cuebotdemo");
   });
 
   test("concurrent calls share one refresh (a rotating refresh token is never spent twice)", async () => {
     const { account, tokens } = await loggedIn();
-    h.sim.expireAccessToken(tokens().accessToken);
+    h.sim.expireAccessToken((await tokens()).accessToken);
     const results = await Promise.all(
       Array.from({ length: 5 }, () => withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token))),
     );
     expect(results.every((users) => users[0]?.login === "cuebotdemo")).toBe(true);
     expect(h.sim.calls.get("POST /oauth2/token")).toBe(2); // the login's code exchange + one refresh
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
   });
 
   test("a refresh the provider refuses asks the streamer to log in again", async () => {
     const { account, tokens } = await loggedIn();
-    h.sim.expireAccessToken(tokens().accessToken);
+    h.sim.expireAccessToken((await tokens()).accessToken);
     h.sim.knobs.failRefresh = true;
     await expect(
       withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token)),
     ).rejects.toBeInstanceOf(ReauthRequiredError);
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(true);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(true);
   });
 });

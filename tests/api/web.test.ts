@@ -45,7 +45,7 @@ describe("the pages and their assets", () => {
 
   test("the overlay page may be framed by the dashboard's own preview, by no other site", async () => {
     t = createTestContext({ configure: (config) => (config.demo = true) });
-    const { overlayToken } = createTestAccount(t.ctx);
+    const { overlayToken } = await createTestAccount(t.ctx);
     const overlay = await t.request(`/overlay/${overlayToken}`);
     expect(overlay.status).toBe(200);
     expect(overlay.headers.get("x-frame-options")).toBe("SAMEORIGIN");

@@ -119,7 +119,7 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
 
   test("the admin commands work on that data folder (also while serving)", async () => {
     if (!existsSync(join(home, "cuebot-data", "cuebot.db"))) expect((await cuebot(["init"])).code).toBe(0);
-    const { apiKey } = seedAccount(join(home, "cuebot-data"), "alice");
+    const { apiKey } = await seedAccount(join(home, "cuebot-data"), "alice");
 
     const migrate = await cuebot(["migrate"]);
     expect(migrate).toEqual({
@@ -226,7 +226,7 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
         expect((await runCuebot(["init", "--data-dir", dataDir], { cwd: own, command: [binary] })).code).toBe(
           0,
         );
-        const { apiKey } = seedAccount(dataDir, "alice");
+        const { apiKey } = await seedAccount(dataDir, "alice");
         const args = ["serve", "--port", "0", "--data-dir", dataDir, "--redis-url", redis.url];
         const [a, b] = await Promise.all([
           scratch.serve(args, { cwd: own, command: [binary] }),

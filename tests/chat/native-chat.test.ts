@@ -10,7 +10,7 @@ afterEach(async () => {
   await h.stop();
 });
 
-const connected = () => waitFor(() => h.ctx.chat.status(h.account.id).state === "connected");
+const connected = () => waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
 
 /** What the bot endpoint answers, for comparison with the chat reply. */
 async function httpText(path: string, headers: Record<string, string> = {}): Promise<string> {
@@ -29,8 +29,8 @@ const NIGHTBOT_ANNA = {
 
 describe("native chat: from a chat line to the reply", () => {
   test("connects over EventSub and reports connected, with the state stored for the CLI", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     expect(await connected()).toBe(true);
     expect(h.sim.chat.subscriptions()).toMatchObject([
       {
@@ -39,12 +39,15 @@ describe("native chat: from a chat line to the reply", () => {
         condition: { broadcaster_user_id: "100001", user_id: "100001" },
       },
     ]);
-    expect(readChatSettings(h.ctx.db, h.account.id)).toMatchObject({ enabled: true, state: "connected" });
+    expect(await readChatSettings(h.ctx.db, h.account.id)).toMatchObject({
+      enabled: true,
+      state: "connected",
+    });
   });
 
   test("every command answers in chat, as a reply, with the bot endpoint's text", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     const ask = async (text: string, user = "viewer_anna") => {
       const id = h.sim.chat.say({ channel: "cuebotdemo", user, text });
@@ -70,8 +73,8 @@ describe("native chat: from a chat line to the reply", () => {
   });
 
   test("analytics record chat calls like bot calls", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" }));
     h.ctx.events.flush();
@@ -80,10 +83,10 @@ describe("native chat: from a chat line to the reply", () => {
   });
 
   test("triggers: case-insensitive, aliases, disabled commands and other text get no reply", async () => {
-    h = startChatHarness();
-    updateCommandSettings(h.ctx, h.account.id, "coinflip", { enabled: false });
-    updateCommandSettings(h.ctx, h.account.id, "dice", { aliases: ["wuerfel", "d"] });
-    h.startChat();
+    h = await startChatHarness();
+    await updateCommandSettings(h.ctx, h.account.id, "coinflip", { enabled: false });
+    await updateCommandSettings(h.ctx, h.account.id, "dice", { aliases: ["wuerfel", "d"] });
+    await h.startChat();
     await connected();
     const say = (text: string) => h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text });
     expect(await h.replyTo(say("!DICE"))).not.toBeNull();
@@ -104,12 +107,12 @@ describe("native chat: from a chat line to the reply", () => {
     // A reply to a later line proves the earlier ones were handled (one queue, in order).
     expect(await h.replyTo(say("!dice 4"))).not.toBeNull();
     for (const id of silent.slice(0, 6)) expect(await h.replyTo(id, 50)).toBeNull();
-    expect(h.ctx.chat.status(h.account.id).state).toBe("connected");
+    expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
   });
 
   test("cuebot's own messages are never answered (no loops), and shared-chat lines from elsewhere are ignored", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     const own = h.sim.chat.say({ channel: "cuebotdemo", user: "cuebotdemo", text: "!coinflip" });
     const shared = h.sim.chat.say({
@@ -127,8 +130,8 @@ describe("native chat: from a chat line to the reply", () => {
   });
 
   test("a redelivered message is answered once; a message stamped 11 minutes ago not at all", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
     expect(await h.replyTo(id)).not.toBeNull();
@@ -144,10 +147,10 @@ describe("native chat: from a chat line to the reply", () => {
 
 describe("native chat: a separate bot account speaks", () => {
   test("the bot's token reads (user_id = bot) and sends (sender_id = bot); the streamer's grant needs no chat scope", async () => {
-    h = startChatHarness();
+    h = await startChatHarness();
     const scopes = ["user:read:chat", "user:write:chat", "user:read:moderated_channels"];
     const issued = h.sim.issueUserToken("modbob", scopes);
-    storeChatBot(
+    await storeChatBot(
       h.ctx.db,
       h.ctx.secrets,
       h.account.id,
@@ -162,7 +165,7 @@ describe("native chat: a separate bot account speaks", () => {
       },
       Date.now(),
     );
-    h.startChat({ scopes: ["user:read:email"] });
+    await h.startChat({ scopes: ["user:read:email"] });
     expect(await connected()).toBe(true);
     expect(h.sim.chat.subscriptions()[0]!.condition).toEqual({
       broadcaster_user_id: "100001",
@@ -177,10 +180,10 @@ describe("native chat: a separate bot account speaks", () => {
   });
 
   test("a bot whose grant is revoked ends in needs_consent asking to link it again", async () => {
-    h = startChatHarness();
+    h = await startChatHarness();
     const scopes = ["user:read:chat", "user:write:chat"];
     const issued = h.sim.issueUserToken("modbob", scopes);
-    storeChatBot(
+    await storeChatBot(
       h.ctx.db,
       h.ctx.secrets,
       h.account.id,
@@ -196,16 +199,18 @@ describe("native chat: a separate bot account speaks", () => {
       Date.now(),
     );
     h.sim.knobs.failRefresh = true;
-    h.startChat();
-    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
-    expect(h.ctx.chat.status(h.account.id).reason).toContain("modbob");
+    await h.startChat();
+    expect(await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "needs_consent")).toBe(
+      true,
+    );
+    expect((await h.ctx.chat.status(h.account.id)).reason).toContain("modbob");
   });
 });
 
 describe("native chat: the connection survives", () => {
   test("a reconnect handover mid-stream loses and duplicates nothing, and does not resubscribe", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
@@ -229,12 +234,12 @@ describe("native chat: the connection survives", () => {
     );
     expect(moved).toBe(true);
     expect(subs[0]!.status).toBe("enabled");
-    expect(h.ctx.chat.status(h.account.id).state).toBe("connected");
+    expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
   });
 
   test("missed keepalives: the connection is treated as dead and comes back with a new subscription", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     const first = h.sim.chat.sessions()[0]!.id;
     h.sim.chat.dropKeepalives(true, first);
@@ -250,16 +255,16 @@ describe("native chat: the connection survives", () => {
   });
 
   test("close codes 4000/4005/4006 and a dropped socket reconnect; the next line is answered", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     for (const code of [4000, 4005, 4006, 1006] as const) {
       const current = h.sim.chat.sessions().find((s) => s.status === "connected")!;
       h.sim.chat.close(current.id, code);
       const next = await waitFor(
-        () =>
+        async () =>
           h.sim.chat.subscriptions().find((s) => s.sessionId !== current.id && s.status === "enabled") &&
-          h.ctx.chat.status(h.account.id).state === "connected",
+          (await h.ctx.chat.status(h.account.id)).state === "connected",
         8000,
       );
       expect(next).toBe(true);
@@ -269,12 +274,14 @@ describe("native chat: the connection survives", () => {
   });
 
   test("revocation ends in needs_consent, and nothing reconnects", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     h.sim.chat.revoke("100001", "authorization_revoked");
-    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
-    expect(h.ctx.chat.status(h.account.id).reason).toContain("revoked");
+    expect(await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "needs_consent")).toBe(
+      true,
+    );
+    expect((await h.ctx.chat.status(h.account.id)).reason).toContain("revoked");
     await Bun.sleep(300);
     expect(h.sim.chat.sessions().filter((s) => s.status !== "closed")).toHaveLength(0);
     const sessionsAfter = h.sim.chat.sessions().length;
@@ -283,30 +290,32 @@ describe("native chat: the connection survives", () => {
   });
 
   test("an expired token that can no longer be refreshed ends in needs_consent without a retry loop", async () => {
-    h = startChatHarness();
+    h = await startChatHarness();
     h.sim.knobs.failRefresh = true;
-    h.startChat();
+    await h.startChat();
     // Make the stored token look expired: the runtime refreshes before subscribing, and that fails.
     h.ctx.database.sqlite.run("UPDATE oauth_tokens SET expires_at = 0");
     h.ctx.chat.sync(h.account.id);
-    expect(await waitFor(() => h.ctx.chat.status(h.account.id).state === "needs_consent")).toBe(true);
+    expect(await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "needs_consent")).toBe(
+      true,
+    );
     const count = h.sim.chat.sessions().length;
     await Bun.sleep(400);
     expect(h.sim.chat.sessions().length).toBe(count);
   });
 
   test("deleting the account closes its chat connection", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     await deleteAccount(h.ctx, h.account, "panel");
     expect(await waitFor(() => h.sim.chat.sessions().every((s) => s.status === "closed"))).toBe(true);
   });
 
   test("without user:read:chat the account needs consent and no connection is opened", async () => {
-    h = startChatHarness();
-    h.startChat({ scopes: ["user:write:chat"] });
-    expect(h.ctx.chat.status(h.account.id)).toMatchObject({ enabled: true, state: "needs_consent" });
+    h = await startChatHarness();
+    await h.startChat({ scopes: ["user:write:chat"] });
+    expect(await h.ctx.chat.status(h.account.id)).toMatchObject({ enabled: true, state: "needs_consent" });
     await Bun.sleep(100);
     expect(h.sim.chat.sessions()).toHaveLength(0);
   });
@@ -314,10 +323,10 @@ describe("native chat: the connection survives", () => {
 
 describe("native chat: sending holds Twitch's limits", () => {
   test("a burst of 200 commands: never over the limit, nothing dropped by Twitch, the rest skipped and noted", async () => {
-    h = startChatHarness();
+    h = await startChatHarness();
     h.ctx.database.sqlite.run("UPDATE accounts SET role = 'Partner'");
     h.ctx.accounts.invalidate();
-    h.startChat();
+    await h.startChat();
     await connected();
     for (let i = 0; i < 200; i++)
       h.sim.chat.say({ channel: "cuebotdemo", user: `burst_${i}`, text: "!coinflip" });
@@ -337,8 +346,8 @@ describe("native chat: sending holds Twitch's limits", () => {
   });
 
   test("a drop by Twitch shows in the activity feed with its reason and is not retried", async () => {
-    h = startChatHarness();
-    h.startChat();
+    h = await startChatHarness();
+    await h.startChat();
     await connected();
     h.sim.chat.knobs.forceDrop = { code: "msg_rejected", message: "Your message is being checked by mods." };
     h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
@@ -362,13 +371,13 @@ describe("native chat: game commands for the streamer's player", () => {
 
   test("!rank, !today, !stats and !lastmatch answer the game API's chat line; unset, they say how to set it", async () => {
     game = startGameSimulator({ anchor: "request" });
-    h = startChatHarness({
+    h = await startChatHarness({
       configure: (config) => {
         config.game.apiUrl = game.url;
         config.game.apiKey = game.apiKey;
       },
     });
-    h.startChat();
+    await h.startChat();
     await connected();
     const ask = async (text: string) => {
       const reply = await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text }));
@@ -379,7 +388,7 @@ describe("native chat: game commands for the streamer's player", () => {
       "The streamer has not set the player for !rank yet (dashboard → Commands → !rank).",
     );
     for (const command of ["rank", "lastmatch", "today", "stats"] as const) {
-      updateCommandSettings(h.ctx, h.account.id, command, {
+      await updateCommandSettings(h.ctx, h.account.id, command, {
         options: { region: "eu", name: "Kestrel", tag: "EUW" },
       });
     }
@@ -391,17 +400,17 @@ describe("native chat: game commands for the streamer's player", () => {
     expect(await ask("!lastgame")).toBe(await api("match/last/eu/Kestrel/EUW"));
   });
 
-  test("a bad player setting is refused naming the field, and nothing is stored", () => {
+  test("a bad player setting is refused naming the field, and nothing is stored", async () => {
     game = startGameSimulator();
-    h = startChatHarness();
-    expect(() => updateCommandSettings(h.ctx, h.account.id, "rank", { options: { region: "mars" } })).toThrow(
-      'The option "region" of rank is not valid',
-    );
-    expect(() => updateCommandSettings(h.ctx, h.account.id, "rank", { options: { type: 4 } })).toThrow(
-      'The option "type" of rank is not valid',
-    );
-    expect(() =>
+    h = await startChatHarness();
+    await expect(
+      updateCommandSettings(h.ctx, h.account.id, "rank", { options: { region: "mars" } }),
+    ).rejects.toThrow('The option "region" of rank is not valid');
+    await expect(
+      updateCommandSettings(h.ctx, h.account.id, "rank", { options: { type: 4 } }),
+    ).rejects.toThrow('The option "type" of rank is not valid');
+    await expect(
       updateCommandSettings(h.ctx, h.account.id, "stats", { options: { name: "x".repeat(17) } }),
-    ).toThrow('The option "name" of stats is not valid');
+    ).rejects.toThrow('The option "name" of stats is not valid');
   });
 });

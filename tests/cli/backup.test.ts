@@ -10,7 +10,7 @@ let dataDir: string;
 beforeEach(async () => {
   cwd = scratch.dir();
   dataDir = await initDataDir(cwd);
-  seedAccount(dataDir, "alice");
+  await seedAccount(dataDir, "alice");
 });
 afterEach(() => scratch.cleanup());
 

@@ -19,23 +19,24 @@ afterEach(() => scratch.cleanup());
 const cuebot = (...args: string[]) => scratch.run([...args, "--data-dir", dataDir], { cwd });
 
 /** What a running server leaves in the database for two streamers with chat on, one off. */
-function seedChat(): void {
-  const ids = ["alice", "bob", "carol"].map((login) => seedAccount(dataDir, login).account.id);
+async function seedChat(): Promise<void> {
+  const ids: number[] = [];
+  for (const login of ["alice", "bob", "carol"]) ids.push((await seedAccount(dataDir, login)).account.id);
   const ctx = createContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {
     const at = Date.UTC(2026, 10, 24, 20, 15, 0);
     for (const id of ids.slice(0, 2)) {
-      saveProviderTokens(ctx, id, {
+      await saveProviderTokens(ctx, id, {
         accessToken: `a${id}`,
         refreshToken: `r${id}`,
         scopes: [...BASE_SCOPES, ...(id === ids[0] ? ["user:read:chat"] : [])],
         expiresIn: 3600,
       });
-      writeChatEnabled(ctx.db, id, true, at);
+      await writeChatEnabled(ctx.db, id, true, at);
     }
-    writeChatState(ctx.db, ids[0]!, "connected", null, at);
+    await writeChatState(ctx.db, ids[0]!, "connected", null, at);
   } finally {
     ctx.close();
   }
@@ -43,7 +44,7 @@ function seedChat(): void {
 
 describe("cuebot chat list", () => {
   test("lists the accounts with chat on, their state and who speaks; a missing consent shows why", async () => {
-    seedChat();
+    await seedChat();
     const result = await cuebot("chat", "list");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
@@ -65,7 +66,7 @@ describe("cuebot chat list", () => {
   });
 
   test("no account with chat on: says how to turn it on", async () => {
-    seedAccount(dataDir, "alice");
+    await seedAccount(dataDir, "alice");
     expect(await cuebot("chat", "list")).toEqual({
       code: 0,
       stdout: "No account has native chat turned on (dashboard → Chat).\n",

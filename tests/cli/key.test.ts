@@ -4,11 +4,11 @@ import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 const scratch = new Scratch();
 let cwd: string;
 let dataDir: string;
-let seeded: ReturnType<typeof seedAccount>;
+let seeded: Awaited<ReturnType<typeof seedAccount>>;
 beforeEach(async () => {
   cwd = scratch.dir();
   dataDir = await initDataDir(cwd);
-  seeded = seedAccount(dataDir, "alice");
+  seeded = await seedAccount(dataDir, "alice");
 });
 afterEach(() => scratch.cleanup());
 

@@ -14,7 +14,7 @@ let apiKey: string;
 beforeEach(async () => {
   cwd = scratch.dir();
   dataDir = await initDataDir(cwd);
-  apiKey = seedAccount(dataDir, "alice").apiKey;
+  apiKey = (await seedAccount(dataDir, "alice")).apiKey;
   server = await scratch.serve(["serve", "--data-dir", dataDir, "--port", "0"], { cwd });
 });
 afterEach(() => scratch.cleanup());

@@ -65,7 +65,7 @@ describe("the cuebot program", () => {
   test("global options work before and after the subcommand", async () => {
     const cwd = scratch.dir();
     const dataDir = await initDataDir(cwd);
-    seedAccount(dataDir, "alice", "Alice");
+    await seedAccount(dataDir, "alice", "Alice");
 
     const spellings = [
       ["--data-dir", dataDir, "--json", "users", "list"],
@@ -95,7 +95,7 @@ describe("the cuebot program", () => {
   test("a large answer reaches a slow reader complete (nothing is cut off at exit)", async () => {
     const cwd = scratch.dir();
     const dataDir = await initDataDir(cwd);
-    seedAccount(dataDir, "chatty");
+    await seedAccount(dataDir, "chatty");
     // Enough audit entries for an export of several megabytes, far past a pipe's buffer.
     const sqlite = new Database(join(dataDir, "cuebot.db"));
     const insert = sqlite.prepare(

@@ -7,8 +7,8 @@ let dataDir: string;
 beforeEach(async () => {
   cwd = scratch.dir();
   dataDir = await initDataDir(cwd);
-  seedAccount(dataDir, "alice");
-  seedAccount(dataDir, "bob");
+  await seedAccount(dataDir, "alice");
+  await seedAccount(dataDir, "bob");
 });
 afterEach(() => scratch.cleanup());
 

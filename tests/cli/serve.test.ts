@@ -172,7 +172,7 @@ describe("cuebot serve", () => {
     const leftover = join(dataDir, "demo", "cuebot.db");
     mkdirSync(join(dataDir, "demo"), { recursive: true });
     writeFileSync(leftover, "");
-    seedAccount(join(dataDir, "demo"), "stale_from_last_run");
+    await seedAccount(join(dataDir, "demo"), "stale_from_last_run");
     // The demo never joins a Redis the real install uses (here one that does not even answer).
     const demo = await scratch.serve(
       ["serve", "--demo", "--port", "0", "--data-dir", dataDir, "--redis-url", "redis://127.0.0.1:1"],

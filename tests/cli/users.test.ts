@@ -6,13 +6,13 @@ import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 const scratch = new Scratch();
 let cwd: string;
 let dataDir: string;
-let alice: ReturnType<typeof seedAccount>;
-let bob: ReturnType<typeof seedAccount>;
+let alice: Awaited<ReturnType<typeof seedAccount>>;
+let bob: Awaited<ReturnType<typeof seedAccount>>;
 beforeEach(async () => {
   cwd = scratch.dir();
   dataDir = await initDataDir(cwd);
-  alice = seedAccount(dataDir, "alice", "Alice");
-  bob = seedAccount(dataDir, "bob", "BoB");
+  alice = await seedAccount(dataDir, "alice", "Alice");
+  bob = await seedAccount(dataDir, "bob", "BoB");
 });
 afterEach(() => scratch.cleanup());
 

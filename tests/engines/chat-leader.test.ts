@@ -45,11 +45,11 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
 
   beforeAll(async () => {
     redis = await startRedis();
-    h = startChatHarness();
+    h = await startChatHarness();
     const scopes = [...BASE_SCOPES, READ_CHAT_SCOPE];
     const issued = h.sim.issueUserToken("cuebotdemo", scopes);
-    saveProviderTokens(h.ctx, h.account.id, { ...issued, scopes, expiresIn: 14_400 });
-    writeChatEnabled(h.ctx.db, h.account.id, true, Date.now());
+    await saveProviderTokens(h.ctx, h.account.id, { ...issued, scopes, expiresIn: 14_400 });
+    await writeChatEnabled(h.ctx.db, h.account.id, true, Date.now());
   });
 
   afterAll(async () => {
@@ -73,7 +73,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
     expect(b.leadership.leading()).toBe(false);
     expect(b.ctx.chat.connected()).toEqual([]);
     // The dashboard on B shows A's live state, read from the shared database.
-    expect(b.ctx.chat.status(h.account.id).state).toBe("connected");
+    expect((await b.ctx.chat.status(h.account.id)).state).toBe("connected");
 
     const first = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
     expect(await h.replyTo(first)).not.toBeNull();
@@ -90,7 +90,9 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
     );
 
     // Stepping down wrote nothing over the new holder's state.
-    expect(await waitFor(() => a.ctx.chat.status(h.account.id).state === "connected", 2000)).toBe(true);
+    expect(
+      await waitFor(async () => (await a.ctx.chat.status(h.account.id)).state === "connected", 2000),
+    ).toBe(true);
 
     const second = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
     expect(await h.replyTo(second)).not.toBeNull();
@@ -117,7 +119,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
     try {
       // D cannot renew; it stops before its lease could have ended, and the stored state says why.
       expect(await waitFor(() => !d.leadership.leading(), 8000)).toBe(true);
-      const status = c.ctx.chat.status(h.account.id);
+      const status = await c.ctx.chat.status(h.account.id);
       expect(status.state).toBe("error");
       expect(status.reason).toContain("Redis");
     } finally {

@@ -34,18 +34,18 @@ let a: ServeProcess;
 let b: ServeProcess;
 const accounts: Record<string, Seeded> = {};
 
-function seed(logins: string[]): void {
+async function seed(logins: string[]): Promise<void> {
   const ctx = createContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {
     for (const login of logins) {
-      const { account, apiKey, overlayToken } = createTestAccount(ctx, { login, displayName: login });
+      const { account, apiKey, overlayToken } = await createTestAccount(ctx, { login, displayName: login });
       accounts[login] = {
         login,
         apiKey,
         overlayToken,
-        session: createSession(ctx, account.id, "test").token,
+        session: (await createSession(ctx, account.id, "test")).token,
       };
     }
   } finally {

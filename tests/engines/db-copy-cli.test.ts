@@ -26,7 +26,7 @@ describe.skipIf(!postgresAvailable)("cuebot db copy", () => {
   beforeAll(async () => {
     cwd = scratch.dir();
     dataDir = await initDataDir(cwd);
-    keys = ["alice", "bob"].map((login) => seedAccount(dataDir, login).apiKey);
+    keys = [(await seedAccount(dataDir, "alice")).apiKey, (await seedAccount(dataDir, "bob")).apiKey];
     target = await createTestDatabase({ migrated: false });
   });
   afterAll(async () => {

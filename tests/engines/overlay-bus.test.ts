@@ -28,7 +28,7 @@ describe.skipIf(!redisAvailable)("overlay bus", () => {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const shared = await connectSharedStores(redis.url, log, { busHeartbeatMs: HEARTBEAT_MS });
     stores.push(shared);
-    const hub = new OverlayHub({ bus: shared.overlayBus, load: () => stored() });
+    const hub = new OverlayHub({ bus: shared.overlayBus, load: async () => stored() });
     const heard: StoredOverlayState[] = [];
     hub.subscribe(7, (s) => heard.push(s));
     return { shared, hub, heard };

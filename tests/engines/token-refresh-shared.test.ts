@@ -44,9 +44,9 @@ describe.skipIf(!redisAvailable)("token refresh on two instances", () => {
 
   test("one refresh reaches Twitch; the other instance takes its tokens; nobody is logged out", async () => {
     await h.login("cuebotdemo");
-    const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
+    const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
     const [a, b] = [await instance(), await instance()];
-    const before = loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)!;
+    const before = (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!;
     const tokenCalls = () => h.sim.calls.get("POST /oauth2/token") ?? 0;
     const callsBefore = tokenCalls();
     // Slow answers widen the window in which both would spend the same refresh token.
@@ -55,9 +55,9 @@ describe.skipIf(!redisAvailable)("token refresh on two instances", () => {
     h.sim.knobs.latencyMs = 0;
     expect(fromA).toBe(fromB);
     expect(tokenCalls() - callsBefore).toBe(1);
-    const after = loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id)!;
+    const after = (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!;
     expect(after.accessToken).toBe(fromA);
     expect(after.refreshToken).not.toBe(before.refreshToken);
-    expect(findAccountByLogin(h.ctx.db, "cuebotdemo")!.needsReauth).toBe(false);
+    expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
   });
 });

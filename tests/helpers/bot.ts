@@ -1,9 +1,11 @@
-import { findAccountByLogin } from "../../db/accounts.ts";
+import { type Account, findAccountByLogin } from "../../db/accounts.ts";
 import { revealCredential } from "../../db/credentials.ts";
 import type { TestContextOptions } from "./context.ts";
 import { type IdentityHarness, startIdentityHarness } from "./twitch.ts";
 
 export interface BotHarness extends IdentityHarness {
+  /** cuebotdemo's account. */
+  account: Account;
   apiKey: string;
   cookie: string;
   /** A bot call with the key in the query string (as chat bots send it). */
@@ -18,9 +20,10 @@ export async function startBotHarness(
 ): Promise<BotHarness> {
   const h = startIdentityHarness(options);
   const { cookie } = await h.login("cuebotdemo");
-  const account = findAccountByLogin(h.ctx.db, "cuebotdemo")!;
-  const apiKey = revealCredential(h.ctx.db, h.ctx.secrets, "api-key", account.id)!;
+  const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
+  const apiKey = (await revealCredential(h.ctx.db, h.ctx.secrets, "api-key", account.id))!;
   return Object.assign(h, {
+    account,
     apiKey,
     cookie,
     bot(path: string, headers: Record<string, string> = {}) {

@@ -20,17 +20,20 @@ export interface ChatHarness extends TestContext {
   account: Account;
   apiKey: string;
   /** Starts the live runtime (as `serve` does) with native chat on for cuebotdemo. */
-  startChat(options?: { scopes?: string[] }): ChatRuntime;
+  startChat(options?: { scopes?: string[] }): Promise<ChatRuntime>;
   /** The reply cuebot sent to a chat message, once it arrives (or null after `ms`). */
   replyTo(messageId: string, ms?: number): Promise<SimSendAttempt | null>;
   stop(): Promise<void>;
 }
 
 /** Polls `check` until it returns something truthy, or gives up after `ms`. */
-export async function waitFor<T>(check: () => T | null | undefined | false, ms = 5000): Promise<T | null> {
+export async function waitFor<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 5000,
+): Promise<T | null> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) return null;
     await Bun.sleep(5);
@@ -38,7 +41,9 @@ export async function waitFor<T>(check: () => T | null | undefined | false, ms =
 }
 
 /** cuebotdemo's account wired to a Twitch simulator (Helix, IdP and EventSub) on loopback, real clock. */
-export function startChatHarness(options: { configure?: (config: Config) => void } = {}): ChatHarness {
+export async function startChatHarness(
+  options: { configure?: (config: Config) => void } = {},
+): Promise<ChatHarness> {
   const sim = startTwitchSimulator({ world: seedWorld(Date.now()), eventsubSecondMs: CHAT_SECOND_MS });
   const t = createTestContext({
     clock: systemClock,
@@ -51,7 +56,7 @@ export function startChatHarness(options: { configure?: (config: Config) => void
       config.twitch.clientSecret = sim.client.secret;
     },
   });
-  const { account, apiKey } = createTestAccount(t.ctx, {
+  const { account, apiKey } = await createTestAccount(t.ctx, {
     twitchUserId: SIM_IDS.demo,
     login: "cuebotdemo",
     displayName: "CuebotDemo",
@@ -62,11 +67,11 @@ export function startChatHarness(options: { configure?: (config: Config) => void
     sim,
     account,
     apiKey,
-    startChat(options = {}) {
+    async startChat(options = {}) {
       const scopes = options.scopes ?? [...BASE_SCOPES, READ_CHAT_SCOPE];
       const issued = sim.issueUserToken("cuebotdemo", scopes);
-      saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn: 14_400 });
-      writeChatEnabled(t.ctx.db, account.id, true, Date.now());
+      await saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn: 14_400 });
+      await writeChatEnabled(t.ctx.db, account.id, true, Date.now());
       runtime = startNativeChat(t.ctx, { secondMs: CHAT_SECOND_MS });
       return runtime;
     },

@@ -168,12 +168,12 @@ export class Scratch {
  * Creates an account in a data folder the way a first login does, from outside the CLI (the CLI
  * cannot create accounts). The connection is closed again before returning.
  */
-export function seedAccount(dataDir: string, login: string, displayName = login) {
+export async function seedAccount(dataDir: string, login: string, displayName = login) {
   const ctx = createContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {
-    return createTestAccount(ctx, { login, displayName });
+    return await createTestAccount(ctx, { login, displayName });
   } finally {
     ctx.close();
   }

@@ -65,9 +65,9 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
 let nextUserId = 1000;
 
 /** Creates an account the way first login does (account + API key + overlay token). */
-export function createTestAccount(ctx: Context, profile: Partial<AccountProfile> = {}) {
+export async function createTestAccount(ctx: Context, profile: Partial<AccountProfile> = {}) {
   const id = String(nextUserId++);
-  return provisionAccount(ctx, {
+  return await provisionAccount(ctx, {
     twitchUserId: profile.twitchUserId ?? id,
     login: profile.login ?? `streamer${id}`,
     displayName: profile.displayName ?? `Streamer${id}`,

@@ -33,25 +33,25 @@ afterEach(() => {
 });
 
 describe("ExternalChanges", () => {
-  test("fires after another connection commits, and only then", () => {
+  test("fires after another connection commits, and only then", async () => {
     let flushes = 0;
     server.ctx.externalChanges.subscribe(() => flushes++);
     expect(server.ctx.externalChanges.check()).toBe(false);
 
     // The server's own writes are not outside changes.
-    createTestAccount(server.ctx, { login: "alice" });
+    await createTestAccount(server.ctx, { login: "alice" });
     expect(server.ctx.externalChanges.check()).toBe(false);
 
-    assignRole(cli, requireAccount(cli, "alice"), "Pro", "cli");
+    await assignRole(cli, await requireAccount(cli, "alice"), "Pro", "cli");
     expect(server.ctx.externalChanges.check()).toBe(true);
     expect(flushes).toBe(1);
     expect(server.ctx.externalChanges.check()).toBe(false);
     expect(flushes).toBe(1);
   });
 
-  test("another instance's analytics events and overlay publishes flush nothing; a change to what is cached does", () => {
+  test("another instance's analytics events and overlay publishes flush nothing; a change to what is cached does", async () => {
     // The account arrives from the other process: a cached table changed.
-    const { account } = createTestAccount(cli, { login: "alice" });
+    const { account } = await createTestAccount(cli, { login: "alice" });
     expect(server.ctx.externalChanges.check()).toBe(true);
     let flushes = 0;
     server.ctx.externalChanges.subscribe(() => flushes++);
@@ -67,53 +67,55 @@ describe("ExternalChanges", () => {
         outcome: "ok",
         latencyMs: 1,
       });
-      cli.events.flush();
+      await cli.events.flush();
       expect(server.ctx.externalChanges.check()).toBe(false);
     }
-    publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
+    await publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(false);
     // Bookkeeping on cached tables is not a change to what is cached: a key's last use, the chat
     // state the instance holding chat reports.
-    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now());
+    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now(), (error) => {
+      throw error;
+    });
     expect(server.ctx.externalChanges.check()).toBe(false);
-    writeChatEnabled(cli.db, account.id, false, Date.now());
+    await writeChatEnabled(cli.db, account.id, false, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(true);
-    writeChatState(cli.db, account.id, "connected", null, Date.now());
+    await writeChatState(cli.db, account.id, "connected", null, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(false);
     flushes = 0;
 
-    rotateOverlayToken(cli, requireAccount(cli, "alice"), "cli");
+    await rotateOverlayToken(cli, await requireAccount(cli, "alice"), "cli");
     expect(server.ctx.externalChanges.check()).toBe(true);
     expect(flushes).toBe(1);
   });
 
-  test("an API key rotated by the other process stops working once check() ran", () => {
-    const { account, apiKey: oldKey } = createTestAccount(server.ctx, { login: "alice" });
-    expect(server.ctx.accounts.byCredential("api-key", oldKey)?.id).toBe(account.id);
+  test("an API key rotated by the other process stops working once check() ran", async () => {
+    const { account, apiKey: oldKey } = await createTestAccount(server.ctx, { login: "alice" });
+    expect((await server.ctx.accounts.byCredential("api-key", oldKey))?.id).toBe(account.id);
 
-    const newKey = rotateApiKey(cli, requireAccount(cli, "alice"), "cli");
-    expect(server.ctx.accounts.byCredential("api-key", oldKey)?.id).toBe(account.id);
+    const newKey = await rotateApiKey(cli, await requireAccount(cli, "alice"), "cli");
+    expect((await server.ctx.accounts.byCredential("api-key", oldKey))?.id).toBe(account.id);
     expect(server.ctx.externalChanges.check()).toBe(true);
 
-    expect(server.ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
-    expect(server.ctx.accounts.byCredential("api-key", newKey)?.id).toBe(account.id);
+    expect(await server.ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
+    expect((await server.ctx.accounts.byCredential("api-key", newKey))?.id).toBe(account.id);
   });
 
-  test("a role set by the other process shows in the server's cached account after check()", () => {
-    const { account, overlayToken } = createTestAccount(server.ctx, { login: "alice" });
-    expect(server.ctx.accounts.account(account.id)?.role).toBe("Default");
-    assignRole(cli, requireAccount(cli, "alice"), "Partner", "cli");
-    expect(server.ctx.accounts.account(account.id)?.role).toBe("Default");
+  test("a role set by the other process shows in the server's cached account after check()", async () => {
+    const { account, overlayToken } = await createTestAccount(server.ctx, { login: "alice" });
+    expect((await server.ctx.accounts.account(account.id))?.role).toBe("Default");
+    await assignRole(cli, await requireAccount(cli, "alice"), "Partner", "cli");
+    expect((await server.ctx.accounts.account(account.id))?.role).toBe("Default");
     server.ctx.externalChanges.check();
-    expect(server.ctx.accounts.account(account.id)?.role).toBe("Partner");
+    expect((await server.ctx.accounts.account(account.id))?.role).toBe("Partner");
 
-    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)?.id).toBe(account.id);
-    const newToken = rotateOverlayToken(cli, requireAccount(cli, "alice"), "cli");
+    expect((await server.ctx.accounts.byCredential("overlay-token", overlayToken))?.id).toBe(account.id);
+    const newToken = await rotateOverlayToken(cli, await requireAccount(cli, "alice"), "cli");
     // Until the poll sees the commit, the cached answer stands.
-    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)?.id).toBe(account.id);
+    expect((await server.ctx.accounts.byCredential("overlay-token", overlayToken))?.id).toBe(account.id);
     server.ctx.externalChanges.check();
-    expect(server.ctx.accounts.byCredential("overlay-token", overlayToken)).toBeNull();
-    expect(server.ctx.accounts.byCredential("overlay-token", newToken)?.id).toBe(account.id);
+    expect(await server.ctx.accounts.byCredential("overlay-token", overlayToken)).toBeNull();
+    expect((await server.ctx.accounts.byCredential("overlay-token", newToken))?.id).toBe(account.id);
   });
 });
 
@@ -129,19 +131,19 @@ describe("a running server and the real CLI process", () => {
     });
     try {
       ctx.config.port = 0;
-      const { apiKey: oldKey } = createTestAccount(ctx, { login: "alice" });
+      const { apiKey: oldKey } = await createTestAccount(ctx, { login: "alice" });
       const running = listen(ctx, createApp(ctx));
       try {
-        expect(ctx.accounts.byCredential("api-key", oldKey)).not.toBeNull();
+        expect(await ctx.accounts.byCredential("api-key", oldKey)).not.toBeNull();
         const rotated = await scratch.run(["key", "rotate", "alice", "--data-dir", dataDir], { cwd });
         expect(rotated.code).toBe(0);
         const newKey = rotated.stdout.trim();
         const deadline = performance.now() + 1_000;
-        while (ctx.accounts.byCredential("api-key", oldKey) !== null && performance.now() < deadline) {
+        while ((await ctx.accounts.byCredential("api-key", oldKey)) !== null && performance.now() < deadline) {
           await Bun.sleep(25);
         }
-        expect(ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
-        expect(ctx.accounts.byCredential("api-key", newKey)).not.toBeNull();
+        expect(await ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
+        expect(await ctx.accounts.byCredential("api-key", newKey)).not.toBeNull();
       } finally {
         await running.stop(0);
       }

@@ -1,0 +1,123 @@
+import type { Database } from "bun:sqlite";
+import type { Db } from "./client.ts";
+import * as sqliteTables from "./schema.ts";
+
+/** The tables, as query code sees them (db/schema.ts; PostgreSQL's twin has the same names and row types). */
+export type Tables = typeof sqliteTables;
+
+/** A query built on `db` from `t`, not yet run. */
+export type Build<Q> = (db: Db, t: Tables) => Q;
+
+/** What SQLite's query builders offer to run them; PostgreSQL's are awaited instead. */
+interface Rows<T> {
+  all(): T[];
+}
+interface Statement {
+  run(): unknown;
+}
+
+/**
+ * The database, whichever it is: the embedded SQLite file or PostgreSQL. Query code in `db/` is
+ * written once against Drizzle's builders, which are the same on both dialects for everything cuebot
+ * asks (select, insert … on conflict, update, delete, returning), and handed to this to run; only
+ * the few statements that differ (a date function) ask `dialect`.
+ *
+ * Every call answers a Promise. On SQLite the statement still runs at once, synchronously, when no
+ * transaction is open; the Promise only carries the answer.
+ */
+export interface DataStore {
+  readonly dialect: "sqlite" | "postgres";
+  /** Every row the query returns. */
+  all<T>(build: Build<Rows<T>>): Promise<T[]>;
+  /** The first row, or undefined (give the query a `limit(1)` when more could match). */
+  first<T>(build: Build<Rows<T>>): Promise<T | undefined>;
+  /** Runs a statement that returns nothing. */
+  run(build: Build<Statement>): Promise<void>;
+  /**
+   * Runs `fn` in one transaction: all its writes or none. The body only queries `tx`; it must not wait
+   * for anything else (a network call), since on SQLite every other query waits for it to end.
+   */
+  transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T>;
+}
+
+function settle<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The embedded database. Statements run synchronously on the one connection. A transaction spans
+ * microtasks (its body awaits each query), so while it is open every other query of this store waits
+ * for it to end, rather than slip into it and share its fate on a rollback.
+ */
+export class SqliteStore implements DataStore {
+  readonly dialect = "sqlite";
+  /** Settles when the open transaction ends; null when none is open. */
+  #open: Promise<void> | null = null;
+  readonly #inside: DataStore;
+
+  constructor(
+    private readonly sqlite: Database,
+    db: Db,
+  ) {
+    const direct = (fn: () => unknown) => settle(fn);
+    this.#inside = {
+      dialect: "sqlite",
+      all: <T>(build: Build<Rows<T>>) => direct(() => build(db, sqliteTables).all()) as Promise<T[]>,
+      first: <T>(build: Build<Rows<T>>) =>
+        direct(() => build(db, sqliteTables).all()[0]) as Promise<T | undefined>,
+      run: (build) => direct(() => void build(db, sqliteTables).run()) as Promise<void>,
+      // Nested: part of the transaction already open.
+      transaction: (fn) => fn(this.#inside),
+    };
+  }
+
+  all<T>(build: Build<Rows<T>>): Promise<T[]> {
+    return this.#open ? this.#afterOpen(() => this.all(build)) : this.#inside.all(build);
+  }
+
+  first<T>(build: Build<Rows<T>>): Promise<T | undefined> {
+    return this.#open ? this.#afterOpen(() => this.first(build)) : this.#inside.first(build);
+  }
+
+  run(build: Build<Statement>): Promise<void> {
+    return this.#open ? this.#afterOpen(() => this.run(build)) : this.#inside.run(build);
+  }
+
+  async transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T> {
+    while (this.#open) await this.#open;
+    let end = () => {};
+    this.#open = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    try {
+      this.sqlite.run("BEGIN IMMEDIATE");
+      try {
+        const result = await fn(this.#inside);
+        this.sqlite.run("COMMIT");
+        return result;
+      } catch (error) {
+        if (this.sqlite.inTransaction) this.sqlite.run("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      this.#open = null;
+      end();
+    }
+  }
+
+  /**
+   * Null when no transaction of this store is open, else a Promise that settles once it has ended:
+   * writers that go to the connection directly (the event sink) wait for it rather than join it.
+   */
+  whenIdle(): Promise<void> | null {
+    return this.#open;
+  }
+
+  #afterOpen<T>(then: () => Promise<T>): Promise<T> {
+    return (this.#open as Promise<void>).then(then);
+  }
+}
