@@ -1,10 +1,11 @@
 import { DatabaseOpenError } from "../db/client.ts";
 import { SchemaTooNewError } from "../db/migrate.ts";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
-import { type Context, createContext } from "../server/context.ts";
+import { type Context, openContext } from "../server/context.ts";
 import { assertDataDirExists, DataDirError } from "../server/data-dir.ts";
 import { SecretKeyError } from "../server/identity/secrets.ts";
 import { createLogger } from "../server/log.ts";
+import { PostgresStorageError } from "../server/postgres-storage.ts";
 import { CliFailure, type GlobalOptions } from "./output.ts";
 
 /** Turns the expected start-up failures into one `cuebot: …` line with exit 1. */
@@ -14,7 +15,8 @@ export function asCliFailure(error: unknown): never {
     error instanceof DataDirError ||
     error instanceof DatabaseOpenError ||
     error instanceof SchemaTooNewError ||
-    error instanceof SecretKeyError
+    error instanceof SecretKeyError ||
+    error instanceof PostgresStorageError
   ) {
     throw new CliFailure(error.message);
   }
@@ -33,7 +35,7 @@ export function loadCliConfig(globals: GlobalOptions, extra: Parameters<typeof l
  * The admin commands work on an existing data folder, beside a running server if there is one;
  * their log lines go to stderr so stdout stays the command's answer.
  */
-export function openCliContext(globals: GlobalOptions): Context {
+export async function openCliContext(globals: GlobalOptions): Promise<Context> {
   const config = loadCliConfig(globals);
   try {
     assertDataDirExists(config.dataDir);
@@ -42,7 +44,7 @@ export function openCliContext(globals: GlobalOptions): Context {
       format: "pretty",
       write: (line) => process.stderr.write(`${line}\n`),
     });
-    return createContext(config, { log });
+    return await openContext(config, { log });
   } catch (error) {
     asCliFailure(error);
   }
@@ -52,10 +54,10 @@ export async function withCliContext<T>(
   globals: GlobalOptions,
   fn: (ctx: Context) => T | Promise<T>,
 ): Promise<T> {
-  const ctx = openCliContext(globals);
+  const ctx = await openCliContext(globals);
   try {
     return await fn(ctx);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { CommandEvent } from "./events.ts";
-import type { SqliteStore } from "./store.ts";
+import type { DataStore, SqliteStore } from "./store.ts";
 
 /**
  * Where command calls are recorded for analytics and the activity feed. Narrow on purpose: a shared
@@ -107,5 +107,70 @@ export class WriteBehindEventSink implements EventSink {
 
   #write(row: CommandEvent): void {
     this.#insert.run(row.accountId, row.at, row.command, row.caller, row.outcome, row.latencyMs);
+  }
+}
+
+/**
+ * Analytics events written behind through the store, for PostgreSQL (where every statement is a round
+ * trip): buffered like WriteBehindEventSink, each batch one multi-row INSERT, batches one after
+ * another. While the database is away, batches that fail are dropped and reported rather than held
+ * (the buffer stays bounded); the same trade-off as on SQLite, and nothing else is written this way.
+ */
+export class BatchedEventSink implements EventSink {
+  readonly #store: DataStore;
+  readonly #maxRows: number;
+  readonly #maxDelayMs: number;
+  readonly #onDropped: (count: number, error: unknown) => void;
+  #pending: CommandEvent[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The batch being written, and those queued behind it. */
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(store: DataStore, options: WriteBehindOptions = {}) {
+    this.#store = store;
+    this.#maxRows = options.maxRows ?? EVENT_BUFFER_MAX_ROWS;
+    this.#maxDelayMs = options.maxDelayMs ?? EVENT_BUFFER_MAX_DELAY_MS;
+    this.#onDropped = options.onDropped ?? (() => {});
+  }
+
+  record(event: CommandEvent): void {
+    this.#pending.push(event);
+    if (this.#pending.length >= this.#maxRows) void this.flush();
+    else if (this.#timer === null) {
+      this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
+      this.#timer.unref?.();
+    }
+  }
+
+  flush(): Promise<void> {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    if (this.#pending.length > 0) {
+      const rows = this.#pending;
+      this.#pending = [];
+      this.#writing = this.#writing.then(() => this.#write(rows));
+    }
+    return this.#writing;
+  }
+
+  async #write(rows: CommandEvent[]): Promise<void> {
+    try {
+      await this.#store.run((db, t) => db.insert(t.events).values(rows));
+    } catch {
+      // One bad row (its account deleted meanwhile) must not cost the others: one by one.
+      let dropped = 0;
+      let lastError: unknown;
+      for (const row of rows) {
+        try {
+          await this.#store.run((db, t) => db.insert(t.events).values(row));
+        } catch (error) {
+          dropped++;
+          lastError = error;
+        }
+      }
+      if (dropped > 0) this.#onDropped(dropped, lastError);
+    }
   }
 }

@@ -1,15 +1,8 @@
-import { join } from "node:path";
-import {
-  cacheChangesReader,
-  type DatabaseHandle,
-  dataVersionReader,
-  openDatabase,
-  walCommitSignal,
-} from "../db/client.ts";
-import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
-import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import type { EventSink } from "../db/event-sink.ts";
+import type { SchemaStatus } from "../db/migrate.ts";
 import { loadOverlayState } from "../db/overlay.ts";
-import { type DataStore, SqliteStore } from "../db/store.ts";
+import type { DataStore } from "../db/store.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
@@ -18,7 +11,6 @@ import type { DemoChat } from "./chat/demo-chat.ts";
 import { type ChatRuntime, storedChatRuntime } from "./chat/runtime.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { DATABASE_FILE } from "./data-dir.ts";
 import { createGameService, type GameService } from "./game/service.ts";
 import { AccountDirectory } from "./identity/directory.ts";
 import { IdentityProviderClient } from "./identity/idp-client.ts";
@@ -26,68 +18,24 @@ import { loadOrCreateSecretKey, SecretBox } from "./identity/secrets.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { OverlayHub } from "./overlay/hub.ts";
+import { openPostgresStorage } from "./postgres-storage.ts";
 import type { SharedStores } from "./shared-stores.ts";
+import { type ChangeFeed, openEmbeddedStorage, type Storage } from "./storage.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
-/**
- * Tells in-memory caches that another process (the CLI, another instance) changed what they hold, so
- * a role change or key rotation takes effect on the very next request (CONTRACT §3). Every request
- * checks first (app.ts), and an idle timer checks for work no request triggers (listen.ts). The check
- * reads the WAL-index header from the shared `-shm` mapping (a few nanoseconds) and asks SQLite's
- * data_version (~2 µs through a held statement) only when some connection committed since;
- * data_version moves only on other connections' commits, so our own writes never raise a false
- * alarm. Then the cache-changes counter (bumped by triggers on the cached tables only) says whether
- * the commit touched anything cached: another instance's analytics events flush nothing. (This
- * server's own writes to cached tables move the counter too, so the next outside commit after one
- * may flush once more than needed; those writes are rare and flushing is always safe.)
- */
-export class ExternalChanges {
-  readonly #listeners = new Set<() => void>();
-  readonly #read: () => number;
-  readonly #readChanges: () => number;
-  /** Whether anyone committed since the last look (the WAL-index header moved); null: always ask. */
-  readonly #committed: (() => boolean) | null;
-  #version: number;
-  #changes: number;
-
-  constructor(database: DatabaseHandle) {
-    this.#read = dataVersionReader(database.sqlite);
-    this.#readChanges = cacheChangesReader(database.sqlite);
-    this.#version = this.#read();
-    this.#changes = this.#readChanges();
-    this.#committed = walCommitSignal(database.path);
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  /** Returns true when something changed since the last check (and notifies subscribers). */
-  check(): boolean {
-    // No commit by anyone since the last look: nothing can have changed (the common case, ~10 ns).
-    if (this.#committed && !this.#committed()) return false;
-    const version = this.#read();
-    if (version === this.#version) return false;
-    this.#version = version;
-    const changes = this.#readChanges();
-    if (changes === this.#changes) return false;
-    this.#changes = changes;
-    for (const listener of this.#listeners) listener();
-    return true;
-  }
-}
+export { ExternalChanges } from "./storage.ts";
 
 export interface Context {
   config: Config;
-  database: DatabaseHandle;
+  /** The embedded database's handle (WAL checkpoints, backups); null when the data is on PostgreSQL. */
+  database: DatabaseHandle | null;
   /** The database's tables, through the query code in `db/`. */
   db: DataStore;
   secrets: SecretBox;
   clock: Clock;
   log: Logger;
   schema: SchemaStatus;
-  externalChanges: ExternalChanges;
+  externalChanges: ChangeFeed;
   /** Cached account lookups by API key, overlay token and id. */
   accounts: AccountDirectory;
   /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
@@ -120,8 +68,11 @@ export interface Context {
   shared: SharedStores | null;
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
-  /** Closes what the context opened, in reverse order; safe to call twice. */
-  close(): void;
+  /**
+   * Closes what the context opened, in reverse order, and the database last; safe to call twice. On
+   * SQLite everything is closed when it returns; on PostgreSQL once the Promise settles.
+   */
+  close(): Promise<void>;
   /** Registers something to close with the context. */
   onClose(fn: () => void): void;
 }
@@ -132,104 +83,129 @@ export interface ContextOptions {
   log?: Logger;
   /** Tests only: header naming the client address when there is no socket (`app.handle`). */
   testClientAddressHeader?: string;
+  /** `serve`: this context serves requests (on PostgreSQL, claimed against instances it cannot share with). */
+  serving?: boolean;
   /** Redis (`serve --redis-url`): limits and overlay publishes shared with every other instance. */
   shared?: SharedStores;
 }
 
 /**
- * Builds everything a request handler or CLI command needs from one validated config. Nothing in
- * cuebot is a module-level singleton: tests build a fresh context each.
+ * Builds everything a request handler or CLI command needs from one validated config, on the
+ * embedded database. Nothing in cuebot is a module-level singleton: tests build a fresh context each.
  */
 export function createContext(config: Config, options: ContextOptions = {}): Context {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
-  const closers: (() => void)[] = [];
+  const storage = openEmbeddedStorage(config, log);
   try {
-    const schema = migrate(database.sqlite);
     const { key } = loadOrCreateSecretKey(config.dataDir);
-    const clock = options.clock ?? systemClock;
-    const externalChanges = new ExternalChanges(database);
-    const store = new SqliteStore(database.sqlite, database.db);
-    const accounts = new AccountDirectory(
-      store,
-      () => clock.now(),
-      (error) => log.warn("could not note when a key or token was last used", { error }),
-    );
-    externalChanges.subscribe(() => accounts.invalidate());
-    const helix = config.twitch.clientId
-      ? new HelixClient({
-          baseUrl: config.twitch.apiUrl,
-          clientId: config.twitch.clientId,
-          now: () => clock.now(),
-        })
-      : null;
-    const caches = new RoleCaches({ clock });
-    externalChanges.subscribe(() => caches.flush());
-    const settingsCache = new ReadCache<object>();
-    externalChanges.subscribe(() => settingsCache.clear());
-    const events = new WriteBehindEventSink(database.sqlite, store, {
-      onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
-    });
-    let closed = false;
-    const secrets = new SecretBox(key);
-    const shared = options.shared;
-    return {
-      config,
-      database,
-      db: store,
-      secrets,
+    return assembleContext(config, { ...options, log }, storage, key);
+  } catch (error) {
+    void storage.close();
+    throw error;
+  }
+}
+
+/** The context on whichever database the config names: PostgreSQL with `--database-url`, else embedded. */
+export async function openContext(config: Config, options: ContextOptions = {}): Promise<Context> {
+  if (!config.databaseUrl) return createContext(config, options);
+  const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
+  const { key } = loadOrCreateSecretKey(config.dataDir);
+  const storage = await openPostgresStorage(config.databaseUrl, key, log);
+  try {
+    if (options.serving) await storage.claimServing(options.shared !== undefined);
+    return assembleContext(config, { ...options, log }, storage, key);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+function assembleContext(
+  config: Config,
+  options: ContextOptions & { log: Logger },
+  storage: Storage,
+  key: Buffer,
+): Context {
+  const { log } = options;
+  const { db: store, externalChanges, events } = storage;
+  const closers: (() => void)[] = [];
+  const clock = options.clock ?? systemClock;
+  const accounts = new AccountDirectory(
+    store,
+    () => clock.now(),
+    (error) => log.warn("could not note when a key or token was last used", { error }),
+  );
+  externalChanges.subscribe(() => accounts.invalidate());
+  const helix = config.twitch.clientId
+    ? new HelixClient({
+        baseUrl: config.twitch.apiUrl,
+        clientId: config.twitch.clientId,
+        now: () => clock.now(),
+      })
+    : null;
+  const caches = new RoleCaches({ clock });
+  externalChanges.subscribe(() => caches.flush());
+  const settingsCache = new ReadCache<object>();
+  externalChanges.subscribe(() => settingsCache.clear());
+  let closing: Promise<void> | null = null;
+  const secrets = new SecretBox(key);
+  const shared = options.shared;
+  return {
+    config,
+    database: storage.database,
+    db: store,
+    secrets,
+    clock,
+    log,
+    schema: storage.schema,
+    externalChanges,
+    accounts,
+    limits: createRateLimits({
       clock,
       log,
-      schema,
-      externalChanges,
-      accounts,
-      limits: createRateLimits({
-        clock,
-        log,
-        trustProxy: config.trustProxy,
-        testAddressHeader: options.testClientAddressHeader,
-        shared: shared?.store,
-      }),
-      caches,
-      identityProvider:
-        config.twitch.clientId && config.twitch.clientSecret
-          ? new IdentityProviderClient({
-              baseUrl: config.twitch.authUrl,
-              clientId: config.twitch.clientId,
-              clientSecret: config.twitch.clientSecret,
-            })
-          : null,
-      events,
-      settingsCache,
-      cooldowns: shared ? new RedisCooldowns(shared.store) : new CommandCooldowns(),
-      overlays: new OverlayHub(
-        shared
-          ? {
-              bus: shared.overlayBus,
-              load: (accountId) => loadOverlayState(store, accountId),
-              onBusError: (error) =>
-                log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
-                  error,
-                }),
-            }
-          : {},
-      ),
-      shared: shared ?? null,
-      random: options.random ?? Math.random,
-      helix,
-      helixApi: helix ? new HelixApi(helix) : null,
-      game: createGameService({
-        config,
-        clock,
-        log,
-        ...(shared ? { sharedGame: shared.store } : {}),
-      }),
-      chat: storedChatRuntime({ db: store, secrets, accounts }),
-      demoChat: null,
-      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-      close() {
-        if (closed) return;
-        closed = true;
+      trustProxy: config.trustProxy,
+      testAddressHeader: options.testClientAddressHeader,
+      shared: shared?.store,
+    }),
+    caches,
+    identityProvider:
+      config.twitch.clientId && config.twitch.clientSecret
+        ? new IdentityProviderClient({
+            baseUrl: config.twitch.authUrl,
+            clientId: config.twitch.clientId,
+            clientSecret: config.twitch.clientSecret,
+          })
+        : null,
+    events,
+    settingsCache,
+    cooldowns: shared ? new RedisCooldowns(shared.store) : new CommandCooldowns(),
+    overlays: new OverlayHub(
+      shared
+        ? {
+            bus: shared.overlayBus,
+            load: (accountId) => loadOverlayState(store, accountId),
+            onBusError: (error) =>
+              log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
+                error,
+              }),
+          }
+        : {},
+    ),
+    shared: shared ?? null,
+    random: options.random ?? Math.random,
+    helix,
+    helixApi: helix ? new HelixApi(helix) : null,
+    game: createGameService({
+      config,
+      clock,
+      log,
+      ...(shared ? { sharedGame: shared.store } : {}),
+    }),
+    chat: storedChatRuntime({ db: store, secrets, accounts }),
+    demoChat: null,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    close() {
+      closing ??= (async () => {
         for (const fn of closers.reverse()) {
           try {
             fn();
@@ -237,15 +213,12 @@ export function createContext(config: Config, options: ContextOptions = {}): Con
             log.warn("error while closing", { error });
           }
         }
-        void events.flush();
-        database.close();
-      },
-      onClose(fn) {
-        closers.push(fn);
-      },
-    };
-  } catch (error) {
-    database.close();
-    throw error;
-  }
+        await storage.close();
+      })();
+      return closing;
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { BackgroundCheckpoint } from "../db/background-checkpoint.ts";
+import type { DatabaseHandle } from "../db/client.ts";
 import type { App } from "./app.ts";
 import { publicUrlFor } from "./config.ts";
 import type { Context } from "./context.ts";
@@ -33,9 +34,9 @@ function hostForUrl(host: string): string {
 }
 
 /** WAL checkpoints off the event loop; null (checkpoint on the loop instead) when no worker starts. */
-function startBackgroundCheckpoint(ctx: Context): BackgroundCheckpoint | null {
+function startBackgroundCheckpoint(ctx: Context, database: DatabaseHandle): BackgroundCheckpoint | null {
   try {
-    return new BackgroundCheckpoint(ctx.database.path, {
+    return new BackgroundCheckpoint(database.path, {
       onError: (message) => ctx.log.warn("a WAL checkpoint failed; it is retried", { error: message }),
     });
   } catch (error) {
@@ -67,14 +68,16 @@ export function listen(ctx: Context, app: App): RunningServer {
   const port = server.port;
   ctx.publicUrl = publicUrlFor(ctx.config, port);
 
-  ctx.database.checkpointWhenIdle();
-  const checkpoints = startBackgroundCheckpoint(ctx);
+  // The embedded database's WAL is checkpointed here; PostgreSQL looks after itself.
+  const database = ctx.database;
+  database?.checkpointWhenIdle();
+  const checkpoints = database ? startBackgroundCheckpoint(ctx, database) : null;
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
       const idle = checkpoints === null && server.pendingRequests === 0;
-      if (idle || ctx.database.walBytes() > WAL_CHECKPOINT_BYTES) {
-        ctx.database.checkpoint();
+      if (database && (idle || database.walBytes() > WAL_CHECKPOINT_BYTES)) {
+        database.checkpoint();
       }
     } catch (error) {
       ctx.log.warn("could not check the database for outside changes", { error });
@@ -100,7 +103,7 @@ export function listen(ctx: Context, app: App): RunningServer {
           await server.stop(true);
         }
         await checkpoints?.stop();
-        ctx.close();
+        await ctx.close();
       })();
       return stopping;
     },

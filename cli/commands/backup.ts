@@ -17,11 +17,17 @@ export function registerBackupCommand(program: Command, io: CliIo, globals: () =
       }
       if (!existsSync(dirname(file))) throw new CliFailure(`folder ${dirname(file)} does not exist`);
       return withCliContext(globals(), async (ctx) => {
+        const database = ctx.database;
+        if (!database) {
+          throw new CliFailure(
+            "the data is on PostgreSQL (CUEBOT_DATABASE_URL): back it up with pg_dump, e.g. `pg_dump --format=custom --file cuebot.dump <database url>`, and keep secret.key beside it",
+          );
+        }
         // VACUUM INTO reads one consistent snapshot, even while the server writes (WAL). It refuses an
         // existing file, so write beside the target and rename: a failed backup never clobbers one.
         const temporary = `${file}.partial-${process.pid}`;
         try {
-          ctx.database.sqlite.run("VACUUM INTO ?", [temporary]);
+          database.sqlite.run("VACUUM INTO ?", [temporary]);
           // A backup holds every account's data: readable by its owner only.
           chmodSync(temporary, 0o600);
           renameSync(temporary, file);

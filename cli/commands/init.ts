@@ -14,7 +14,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
       .description("create the data folder, secret key, config and database; safe to run again"),
   )
     .option("--force", "replace stored config values with the ones given as flags")
-    .action((options: SettingsOptions & { force?: boolean }) => {
+    .action(async (options: SettingsOptions & { force?: boolean }) => {
       const flags = flagValues(options);
       // Validate every given value (and the existing config.json) before writing anything.
       const config = loadCliConfig(globals(), { flags });
@@ -49,7 +49,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
         });
         const ctx = createContext(loadCliConfig(globals()), { log });
         schemaVersion = ctx.schema.applied;
-        ctx.close();
+        await ctx.close();
       } catch (error) {
         asCliFailure(error);
       }

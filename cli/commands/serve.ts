@@ -3,7 +3,7 @@ import { createApp } from "../../server/app.ts";
 import { startChatLeadership } from "../../server/chat/leader.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
 import type { Config } from "../../server/config.ts";
-import { createContext } from "../../server/context.ts";
+import { type Context, openContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
 import { type DemoEnvironment, startDemo } from "../../server/demo.ts";
 import { startTokenUpkeep } from "../../server/identity/provider-tokens.ts";
@@ -17,22 +17,15 @@ import { ListenError, listen } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { startMaintenance } from "../../server/maintenance.ts";
 import { connectSharedStores, SharedStoreError, type SharedStores } from "../../server/shared-stores.ts";
+import { redactUrl } from "../../server/store-urls.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
-/**
- * CUEBOT_DATABASE_URL (CONTRACT §2) is read and checked, and `db copy` fills a PostgreSQL database,
- * but the server itself still keeps its data in the embedded SQLite file. Started with it set, it
- * would silently be an instance on SQLite while the operator believes it shares PostgreSQL with its
- * siblings (two sets of keys and accounts): so it refuses, and says what works today. Redis works:
- * instances on one machine share the SQLite file and, through Redis, their limits and overlays.
- */
-function refuseDatabaseUrl(config: Config): void {
-  if (!config.databaseUrl) return;
-  throw new CliFailure(
-    `CUEBOT_DATABASE_URL (--database-url) is set, but this version of cuebot serves from the embedded SQLite database in its data folder only; running on PostgreSQL is not available in it yet. Unset it to serve from ${config.dataDir} (\`cuebot db copy\` already prepares a PostgreSQL database from it; several instances on one machine can share that folder's database, and Redis through --redis-url).`,
-  );
+/** The stores this instance uses, for the start log line. */
+function describeStores(config: Config, shared: SharedStores | undefined): string {
+  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : "sqlite (data dir)";
+  return shared ? `${database}, redis ${shared.redactedUrl}` : `${database}, in-process limits`;
 }
 
 export function registerServeCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
@@ -43,10 +36,12 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     )
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
-      refuseDatabaseUrl(config);
-      // The demo's simulated world must not meet the real one's limits, overlays or chat lease.
-      const ignoredRedis = options.demo && config.redisUrl !== null;
-      if (options.demo) config.redisUrl = null;
+      // The demo's simulated world must not meet the real one's data, limits, overlays or chat lease.
+      const ignoredStores = options.demo && (config.redisUrl !== null || config.databaseUrl !== null);
+      if (options.demo) {
+        config.redisUrl = null;
+        config.databaseUrl = null;
+      }
       let instance: RegisteredInstance;
       try {
         instance = registerInstance(config.dataDir, {
@@ -76,10 +71,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         await shared?.close();
         throw error;
       }
-      let ctx: ReturnType<typeof createContext>;
+      let ctx: Context;
       try {
         prepareDataDir(config.dataDir);
-        ctx = createContext(config, { log: startLog, shared });
+        ctx = await openContext(config, { log: startLog, shared, serving: true });
       } catch (error) {
         instance.release();
         await demo?.stop();
@@ -106,7 +101,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       try {
         server = listen(ctx, createApp(ctx));
       } catch (error) {
-        ctx.close();
+        await ctx.close();
         if (error instanceof ListenError) throw new CliFailure(error.message);
         throw error;
       }
@@ -116,8 +111,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       if (leadership) ctx.onClose(() => void leadership.stop());
       else startNativeChat(ctx);
       startMaintenance(ctx);
-      if (ignoredRedis)
-        log.warn("demo mode ignores CUEBOT_REDIS_URL (--redis-url): the demo is one instance");
+      if (ignoredStores)
+        log.warn(
+          "demo mode ignores CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL: the demo is one instance on its own data",
+        );
       if (demo) {
         log.info(
           `demo mode: simulated Twitch at ${demo.twitch.authUrl} and game provider at ${demo.game.url}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,
@@ -132,9 +129,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
         dataDir: config.dataDir,
         schemaVersion: ctx.schema.applied,
         // Which stores this instance uses: Redis shares limits and overlays with the other instances.
-        stores: shared
-          ? `sqlite (data dir), redis ${shared.redactedUrl}`
-          : "sqlite (data dir), in-process limits",
+        stores: describeStores(config, shared),
       });
       // Scripts wait for this line (CONTRACT §3), so a quieter log level must not swallow it.
       if (config.logLevel === "warn" || config.logLevel === "error") io.err(`listening on ${server.url}`);

@@ -86,6 +86,12 @@ export function refreshUserToken(ctx: TokenContext, account: Account): Promise<s
   return run;
 }
 
+/**
+ * After the provider refused a refresh token, how long to look for the rotated pair another process
+ * may be storing, before concluding the grant is gone.
+ */
+const ROTATED_PAIR_WAIT_MS = 1_500;
+
 /** How long one instance may hold an account's refresh before another goes ahead without it. */
 const REFRESH_LOCK_MS = 15_000;
 
@@ -122,9 +128,15 @@ async function refreshStored(
   } catch (error) {
     if (error instanceof IdentityProviderError && error.kind === "rejected") {
       // Another process (an instance sharing the database) may have spent the same refresh token
-      // first and stored the rotated pair: then the grant is fine, and its new token is ours too.
-      const now = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
-      if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
+      // first and stored the rotated pair: then the grant is fine, and its new token is ours too. Its
+      // write may still be on its way (a round trip to PostgreSQL): look again for a moment.
+      const deadline = performance.now() + ROTATED_PAIR_WAIT_MS;
+      for (;;) {
+        const now = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
+        if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;
+        if (performance.now() > deadline) break;
+        await Bun.sleep(100);
+      }
       await markNeedsReauth(ctx, account);
       throw new ReauthRequiredError(account.login);
     }

@@ -7,12 +7,12 @@ let server: RunningServer | undefined;
 afterEach(async () => {
   await server?.stop(1000);
   server = undefined;
-  t?.cleanup();
+  await t?.cleanup();
 });
 
 describe("request bodies are capped before anything parses them", () => {
   test("a body announced larger than 64 KiB → 413 payload_too_large, before authentication", async () => {
-    t = createTestContext({
+    t = await createTestContext({
       configure: (c) => {
         c.port = 0;
       },
@@ -31,7 +31,7 @@ describe("request bodies are capped before anything parses them", () => {
   });
 
   test("a streamed body without a length is cut off by the server", async () => {
-    t = createTestContext({
+    t = await createTestContext({
       configure: (c) => {
         c.port = 0;
       },

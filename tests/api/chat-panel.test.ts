@@ -167,9 +167,7 @@ describe("a separate bot account", () => {
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/dashboard#/chat");
     expect(done.headers.getSetCookie().some((c) => c.startsWith("app_sess="))).toBe(false);
-    expect(h.ctx.database.sqlite.query("SELECT login FROM accounts").all()).toEqual([
-      { login: "cuebotdemo" },
-    ]);
+    expect(await h.sql("SELECT login FROM accounts")).toEqual([{ login: "cuebotdemo" }]);
     const data = await chat();
     expect(data.bot).toMatchObject({ login: "modbob", displayName: "ModBob", moderator: true });
     expect(data.bot!.note).toContain("moderator in your channel");
@@ -195,14 +193,14 @@ describe("a separate bot account", () => {
   test("unlinking revokes the bot's grant and cuebot speaks as the streamer again; a second unlink is 404", async () => {
     h = await startBotHarness();
     await linkBot("modbob");
-    const token = h.ctx.database.sqlite.query("SELECT access_token_encrypted AS t FROM chat_bots").get() as {
+    const token = (await h.sql("SELECT access_token_encrypted AS t FROM chat_bots"))[0] as {
       t: string;
     };
     expect(token.t).toStartWith("v1.");
     const res = await h.panel("/api/dashboard/chat/bot", { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: ChatData }).data.bot).toBeNull();
-    expect(h.ctx.database.sqlite.query("SELECT count(*) AS n FROM chat_bots").get()).toEqual({ n: 0 });
+    expect((await h.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM chat_bots"))[0]).toEqual({ n: 0 });
     expect((await h.panel("/api/dashboard/chat/bot", { method: "DELETE" })).status).toBe(404);
   });
 });

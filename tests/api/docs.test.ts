@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 let t: TestContext;
-beforeEach(() => {
-  t = createTestContext();
+beforeEach(async () => {
+  t = await createTestContext();
 });
 afterEach(() => t.cleanup());
 

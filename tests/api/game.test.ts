@@ -29,8 +29,8 @@ let clock: ManualClock;
 let sim: GameSimulator;
 let t: TestContext;
 
-function start(options: { apiKey?: string | null; budget?: number } = {}) {
-  t = createTestContext({
+async function start(options: { apiKey?: string | null; budget?: number } = {}) {
+  t = await createTestContext({
     clock,
     configure: (config) => {
       config.game.apiUrl = sim.url;
@@ -40,14 +40,14 @@ function start(options: { apiKey?: string | null; budget?: number } = {}) {
   });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = new ManualClock();
   sim = startGameSimulator({ clock });
-  start();
+  await start();
 });
 
 afterEach(async () => {
-  t.cleanup();
+  await t.cleanup();
   await sim.stop();
 });
 
@@ -426,8 +426,8 @@ describe("provider failures", () => {
   });
 
   test("a missing provider key is 500 upstream_error naming the setting, without calling the provider", async () => {
-    t.cleanup();
-    start({ apiKey: null });
+    await t.cleanup();
+    await start({ apiKey: null });
     const got = await getJson(`/rank${KESTREL}`);
     expectError(got, 500, "upstream_error");
     expect(got.body.error.message).toContain("CUEBOT_GAME_API_KEY");
@@ -435,8 +435,8 @@ describe("provider failures", () => {
   });
 
   test("a wrong provider key (403) is 500 upstream_error", async () => {
-    t.cleanup();
-    start({ apiKey: "HDEV-wrong" });
+    await t.cleanup();
+    await start({ apiKey: "HDEV-wrong" });
     expectError(await getJson(`/stats${KESTREL}`), 500, "upstream_error");
     expect(sim.calls.account).toBe(1);
   });
@@ -506,8 +506,8 @@ describe("caching", () => {
 
 describe("the provider budget", () => {
   test("never exceeds the configured requests per minute; refuses rather than queue for long", async () => {
-    t.cleanup();
-    start({ budget: 3 });
+    await t.cleanup();
+    await start({ budget: 3 });
     expect((await getJson(`/rank${KESTREL}`)).status).toBe(200);
     expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(500);
     expect(sim.totalCalls()).toBe(3);
@@ -516,8 +516,8 @@ describe("the provider budget", () => {
   });
 
   test("with the budget spent, an expired value is served stale instead of calling", async () => {
-    t.cleanup();
-    start({ budget: 2 });
+    await t.cleanup();
+    await start({ budget: 2 });
     const fresh = (await getJson(`/rank${KESTREL}?type=3`)).body.data;
     clock.advance(60_500);
     expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(200);
@@ -531,7 +531,7 @@ describe("the provider budget", () => {
 
 describe("over a real socket", () => {
   test("a broken %-escape is still 400 naming the parameter (Bun's server decodes it leniently)", async () => {
-    const t = createTestContext();
+    const t = await createTestContext();
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => t.app.handle(request) });
     try {
       const res = await fetch(`http://127.0.0.1:${server.port}/api/game/rank/eu/%E0%A4%A/EUW`);
@@ -540,14 +540,14 @@ describe("over a real socket", () => {
       expect(body.error.message).toBe('The path parameter "name" is not valid URL encoding.');
     } finally {
       await server.stop(true);
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });
 
 describe("Streamer.bot variables left unreplaced", () => {
   test("%input0% in the path is a missing parameter, not a broken %-escape", async () => {
-    const t = createTestContext();
+    const t = await createTestContext();
     try {
       const res = await t.request("/api/game/rank/eu/%input0%/%input1%?type=2");
       expect(res.status).toBe(400);
@@ -556,7 +556,7 @@ describe("Streamer.bot variables left unreplaced", () => {
         'The path parameter "name" is missing: the bot sent its variable %input0% unreplaced.',
       );
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

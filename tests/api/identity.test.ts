@@ -9,8 +9,8 @@ import { createTestContext } from "../helpers/context.ts";
 import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
 
 let h: IdentityHarness;
-beforeEach(() => {
-  h = startIdentityHarness();
+beforeEach(async () => {
+  h = await startIdentityHarness();
 });
 afterEach(async () => {
   await h.stop();
@@ -79,7 +79,7 @@ describe("first login", () => {
       ].sort(),
     );
     await h.stop();
-    h = startIdentityHarness({
+    h = await startIdentityHarness({
       env: { CUEBOT_TWITCH_EXTRA_SCOPES: "moderator:manage:shoutouts moderation:read" },
     });
     const extra = await h.request("/auth/login");
@@ -90,7 +90,7 @@ describe("first login", () => {
 
   test("the session cookie is Secure when the public URL is https", async () => {
     await h.stop();
-    h = startIdentityHarness({ publicUrl: "https://cue.example.test" });
+    h = await startIdentityHarness({ publicUrl: "https://cue.example.test" });
     const { response } = await h.login("cuebotdemo");
     expect(response.headers.getSetCookie().find((c) => c.startsWith("app_sess="))).toContain("Secure");
   });
@@ -115,7 +115,7 @@ describe("later logins", () => {
     const first = await h.login("cuebotdemo");
     const before = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
     const keyBefore = await revealKey(first.cookie);
-    h.ctx.database.sqlite.run(`UPDATE accounts SET role = 'VIP' WHERE id = ${before.id}`);
+    await h.sql(`UPDATE accounts SET role = 'VIP' WHERE id = ${before.id}`);
     h.ctx.accounts.invalidate();
 
     const user = h.sim.findUser("cuebotdemo")!;
@@ -203,7 +203,7 @@ describe("failed logins create nothing", () => {
   });
 
   test("without provider credentials /auth/login answers 503 login_not_configured with guidance", async () => {
-    const bare = createTestContext();
+    const bare = await createTestContext();
     try {
       const res = await bare.request("/auth/login");
       expect(res.status).toBe(503);
@@ -214,7 +214,7 @@ describe("failed logins create nothing", () => {
       expect(page.status).toBe(503);
       expect(await page.text()).toContain("CUEBOT_TWITCH_CLIENT_ID");
     } finally {
-      bare.cleanup();
+      await bare.cleanup();
     }
   });
 });
@@ -404,7 +404,7 @@ describe("security endpoints", () => {
     expect(await findAccountByLogin(h.ctx.db, "cuebotdemo")).toBeUndefined();
     expect(await countSessionsOf(h.ctx.db, account.id)).toBe(0);
     for (const table of ["api_keys", "overlay_tokens", "sessions", "oauth_tokens"]) {
-      expect(h.ctx.database.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
+      expect((await h.sql(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))[0]).toEqual({ n: 0 });
     }
     expect((await h.request("/api/system/validate", { headers: { cookie: b.cookie } })).status).toBe(401);
   });
@@ -415,14 +415,31 @@ describe("secrets at rest and in logs", () => {
     const { cookie } = await h.login("cuebotdemo");
     const apiKey = await revealKey(cookie);
     await h.request(`/api/system/validate?apiKey=${apiKey}`, { headers: { cookie } });
-    h.ctx.database.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     const sessionToken = cookie.split("=")[1]!;
     const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
     const providerToken = (await loadProviderTokens(h.ctx.db, h.ctx.secrets, account.id))!.accessToken;
-    const files = readdirSync(h.dataDir).filter((f) => f.startsWith("cuebot.db"));
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) {
-      const bytes = readFileSync(join(h.dataDir, file)).toString("latin1");
+    const stored: string[] = [];
+    const database = h.ctx.database;
+    if (database) {
+      database.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      const files = readdirSync(h.dataDir).filter((f) => f.startsWith("cuebot.db"));
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) stored.push(readFileSync(join(h.dataDir, file)).toString("latin1"));
+    } else {
+      // PostgreSQL: every row of every table, as text.
+      for (const table of [
+        "accounts",
+        "api_keys",
+        "overlay_tokens",
+        "sessions",
+        "oauth_tokens",
+        "audit_log",
+      ]) {
+        for (const row of await h.sql(`SELECT x::text AS row FROM ${table} x`)) stored.push(String(row.row));
+      }
+      expect(stored.length).toBeGreaterThan(0);
+    }
+    for (const bytes of stored) {
       expect(bytes.includes(apiKey)).toBe(false);
       expect(bytes.includes(sessionToken)).toBe(false);
       expect(bytes.includes(providerToken)).toBe(false);

@@ -20,9 +20,9 @@ function withBotRoute(test: TestContext, ctx: Context) {
   });
 }
 
-function setup(options: { trustProxy?: boolean } = {}) {
+async function setup(options: { trustProxy?: boolean } = {}) {
   const clock = new ManualClock();
-  t = createTestContext({
+  t = await createTestContext({
     clock,
     configure: (config) => {
       config.trustProxy = options.trustProxy ?? false;
@@ -58,7 +58,7 @@ async function expectRateLimited(res: Response, limit: number) {
 
 describe("per-IP limits through the app", () => {
   test("/healthz is never limited and carries no limit headers", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     for (let i = 0; i < 350; i++) {
       const res = await from("192.0.2.1", "/healthz");
       expect(res.status).toBe(200);
@@ -67,7 +67,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("public pages and static assets share 300 per minute per address", async () => {
-    const { from, clock } = setup();
+    const { from, clock } = await setup();
     const paths = ["/", "/docs", "/docs/json", "/chunk-abc123.js"];
     for (let i = 0; i < 300; i++) {
       const res = await from("192.0.2.1", paths[i % paths.length]!);
@@ -83,7 +83,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("/auth/* allows 15 requests per 5 minutes per address", async () => {
-    const { from, clock } = setup();
+    const { from, clock } = await setup();
     for (let i = 0; i < 15; i++) {
       const res = await from("192.0.2.1", i % 2 ? "/auth/login" : "/auth/callback?code=x&state=y");
       expect(await limitHeaders(res)).toEqual({ limit: "15", remaining: String(14 - i), retryAfter: null });
@@ -97,7 +97,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("anonymous requests to protected routes: 100 per minute, and the 401 shows that limit", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     const first = await from("192.0.2.1", "/api/bot/test-route");
     expect(first.status).toBe(401);
     expect((await first.json()).error.code).toBe("missing_api_key");
@@ -111,7 +111,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("a 429 to a chat bot is its text line with status 200 and the limit headers", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     for (let i = 0; i < 100; i++) await from("192.0.2.1", "/api/game/rank/eu/player/tag");
     const res = await from("192.0.2.1", "/api/game/rank/eu/player/tag", { "nightbot-user": "name=x" });
     expect(res.status).toBe(200);
@@ -123,7 +123,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("with an API key the address limit does not apply; the account's bot quota does", async () => {
-    const { t, from } = setup();
+    const { t, from } = await setup();
     const { apiKey } = await createTestAccount(t.ctx);
     for (let i = 0; i < 100; i++) await from("192.0.2.1", "/api/bot/test-route");
     await expectRateLimited(await from("192.0.2.1", "/api/bot/test-route"), 100);
@@ -137,7 +137,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("failed authentications: 60 per minute per address, then 429 for every further failure only", async () => {
-    const { t, from } = setup();
+    const { t, from } = await setup();
     const { apiKey } = await createTestAccount(t.ctx);
     const wrongKey = "00000000-0000-4000-8000-000000000000";
     for (let i = 0; i < 60; i++) {
@@ -154,7 +154,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("a credential that does not authenticate this route does not lift the anonymous limit", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     // The game API and bot routes take an API key; a session cookie or overlay token there is nothing.
     const strays: Record<string, string>[] = [{ cookie: "app_sess=junk" }, { "x-overlay-token": "junk" }];
     for (const headers of strays) {
@@ -171,7 +171,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("a key on an /api path no route serves, or with a trailing slash, stays under the anonymous limit", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     const unknown = await from("192.0.2.47", "/api/nothing?apiKey=x");
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("x-ratelimit-limit")).toBe("100");
@@ -180,7 +180,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("IPv6 clients are limited per /64", async () => {
-    const { from } = setup();
+    const { from } = await setup();
     for (let i = 0; i < 15; i++) await from(`2001:db8:1:1::${i + 1}`, "/auth/login");
     await expectRateLimited(await from("2001:db8:1:1:abcd::99", "/auth/login"), 15);
     const neighbour = await from("2001:db8:1:2::1", "/auth/login");
@@ -188,7 +188,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("behind a trusted proxy the right-most X-Forwarded-For entry is the client", async () => {
-    const { from } = setup({ trustProxy: true });
+    const { from } = await setup({ trustProxy: true });
     const proxy = "127.0.0.1";
     for (let i = 0; i < 15; i++) {
       // The left-most entries are whatever the client wrote: changing them changes nothing.
@@ -205,7 +205,7 @@ describe("per-IP limits through the app", () => {
   });
 
   test("without proxy trust X-Forwarded-For is ignored and a warning is logged once", async () => {
-    const { t, from } = setup();
+    const { t, from } = await setup();
     for (let i = 0; i < 15; i++) {
       await from("192.0.2.1", "/auth/login", { "x-forwarded-for": `203.0.113.${i}` });
     }

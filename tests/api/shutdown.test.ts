@@ -11,13 +11,13 @@ const anyFreePort = (config: Config) => {
 
 afterEach(async () => {
   await server?.stop(0);
-  t?.cleanup();
+  await t?.cleanup();
   server = undefined;
   t = undefined;
 });
 
 test("stopping lets an in-flight request finish, then refuses new connections", async () => {
-  t = createTestContext({ configure: anyFreePort });
+  t = await createTestContext({ configure: anyFreePort });
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -54,7 +54,7 @@ test("stopping lets an in-flight request finish, then refuses new connections", 
 });
 
 test("a request still running after the grace period is cut off and stop() returns", async () => {
-  t = createTestContext({ configure: anyFreePort });
+  t = await createTestContext({ configure: anyFreePort });
   t.app.get("/stuck", () => new Promise<string>(() => {}));
   server = listen(t.ctx, t.app);
   const stuck = fetch(`${server.url}/stuck`).catch(() => "cut off");

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../db/accounts.ts";
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { countSessionsOf } from "../../db/sessions.ts";
-import { createContext } from "../../server/context.ts";
+import { openContext } from "../../server/context.ts";
 import {
   ReauthRequiredError,
   refreshUserToken,
@@ -13,8 +13,8 @@ import { createLogger } from "../../server/log.ts";
 import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
 
 let h: IdentityHarness;
-beforeEach(() => {
-  h = startIdentityHarness();
+beforeEach(async () => {
+  h = await startIdentityHarness();
 });
 afterEach(async () => {
   await h.stop();
@@ -79,7 +79,7 @@ describe("two instances on one database refresh at once", () => {
   test("the one whose refresh token was already spent by the other takes the new tokens, and nobody is logged out", async () => {
     const { account, tokens } = await loggedIn();
     const before = await tokens();
-    const other = createContext(h.ctx.config, {
+    const other = await openContext(h.ctx.config, {
       log: createLogger({ level: "error", format: "json", write: () => {} }),
       clock: h.clock,
     });
@@ -94,7 +94,7 @@ describe("two instances on one database refresh at once", () => {
       expect((await tokens()).refreshToken).not.toBe(before.refreshToken);
       expect((await findAccountByLogin(h.ctx.db, "cuebotdemo"))!.needsReauth).toBe(false);
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });

@@ -7,7 +7,7 @@ afterEach(() => t?.cleanup());
 
 describe("the pages and their assets", () => {
   test("the dashboard script is our TypeScript views bundled for the browser, served from our origin", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const page = await t.request("/dashboard");
     const html = await page.text();
     expect(html).toContain('<script src="/assets/dashboard.js" type="module">');
@@ -22,7 +22,7 @@ describe("the pages and their assets", () => {
   });
 
   test("/favicon.ico and the page icon are served (no 404 in every browser tab)", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     for (const path of ["/favicon.ico", "/assets/favicon.svg"]) {
       const res = await t.request(path);
       expect(res.status).toBe(200);
@@ -32,19 +32,19 @@ describe("the pages and their assets", () => {
   });
 
   test("demo mode puts its banner on the landing page and the dashboard; a normal server does not", async () => {
-    t = createTestContext({ configure: (config) => (config.demo = true) });
+    t = await createTestContext({ configure: (config) => (config.demo = true) });
     for (const path of ["/", "/dashboard"]) {
       expect(await (await t.request(path)).text()).toContain(
         "simulated Twitch and game provider, nothing is sent anywhere",
       );
     }
-    t.cleanup();
-    t = createTestContext();
+    await t.cleanup();
+    t = await createTestContext();
     expect(await (await t.request("/")).text()).not.toContain("demo-banner");
   });
 
   test("the overlay page may be framed by the dashboard's own preview, by no other site", async () => {
-    t = createTestContext({ configure: (config) => (config.demo = true) });
+    t = await createTestContext({ configure: (config) => (config.demo = true) });
     const { overlayToken } = await createTestAccount(t.ctx);
     const overlay = await t.request(`/overlay/${overlayToken}`);
     expect(overlay.status).toBe(200);

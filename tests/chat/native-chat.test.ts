@@ -77,8 +77,8 @@ describe("native chat: from a chat line to the reply", () => {
     await h.startChat();
     await connected();
     await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" }));
-    h.ctx.events.flush();
-    const rows = h.ctx.database.sqlite.query("SELECT command, caller, outcome FROM events").all();
+    await h.ctx.events.flush();
+    const rows = await h.sql("SELECT command, caller, outcome FROM events");
     expect(rows).toEqual([{ command: "coinflip", caller: "viewer_anna", outcome: "ok" }]);
   });
 
@@ -294,8 +294,8 @@ describe("native chat: the connection survives", () => {
     h.sim.knobs.failRefresh = true;
     await h.startChat();
     // Make the stored token look expired: the runtime refreshes before subscribing, and that fails.
-    h.ctx.database.sqlite.run("UPDATE oauth_tokens SET expires_at = 0");
-    h.ctx.chat.sync(h.account.id);
+    await h.sql("UPDATE oauth_tokens SET expires_at = 0");
+    await h.ctx.chat.sync(h.account.id);
     expect(await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "needs_consent")).toBe(
       true,
     );
@@ -324,7 +324,7 @@ describe("native chat: the connection survives", () => {
 describe("native chat: sending holds Twitch's limits", () => {
   test("a burst of 200 commands: never over the limit, nothing dropped by Twitch, the rest skipped and noted", async () => {
     h = await startChatHarness();
-    h.ctx.database.sqlite.run("UPDATE accounts SET role = 'Partner'");
+    await h.sql("UPDATE accounts SET role = 'Partner'");
     h.ctx.accounts.invalidate();
     await h.startChat();
     await connected();
@@ -338,10 +338,10 @@ describe("native chat: sending holds Twitch's limits", () => {
     for (let i = 0; i < times.length; i++) {
       expect(times.filter((t) => t >= times[i]! && t < times[i]! + 30_000).length).toBeLessThanOrEqual(100);
     }
-    h.ctx.events.flush();
-    const dropped = h.ctx.database.sqlite
-      .query("SELECT count(*) AS n FROM events WHERE outcome LIKE 'reply_dropped:%'")
-      .get() as { n: number };
+    await h.ctx.events.flush();
+    const dropped = (
+      await h.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM events WHERE outcome LIKE 'reply_dropped:%'")
+    )[0] as { n: number };
     expect(dropped.n).toBeGreaterThan(0);
   });
 
@@ -354,8 +354,8 @@ describe("native chat: sending holds Twitch's limits", () => {
     expect(await waitFor(() => h.sim.chat.sent().length === 1)).toBe(true);
     await Bun.sleep(100);
     expect(h.sim.chat.sent()).toHaveLength(1);
-    h.ctx.events.flush();
-    const rows = h.ctx.database.sqlite.query("SELECT command, outcome FROM events ORDER BY id").all();
+    await h.ctx.events.flush();
+    const rows = await h.sql("SELECT command, outcome FROM events ORDER BY id");
     expect(rows).toEqual([
       { command: "coinflip", outcome: "ok" },
       { command: "coinflip", outcome: "reply_dropped:msg_rejected" },

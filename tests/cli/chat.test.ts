@@ -38,7 +38,7 @@ async function seedChat(): Promise<void> {
     }
     await writeChatState(ctx.db, ids[0]!, "connected", null, at);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 

@@ -57,7 +57,7 @@ describe("cuebot serve", () => {
       ["serve", "--demo", "--port", "0", "--data-dir", dataDir, "--redis-url", "redis://127.0.0.1:1"],
       { cwd },
     );
-    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_REDIS_URL");
+    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL");
     expect((await fetch(`${demo.url}/healthz`)).status).toBe(200);
     const secondDemo = await scratch.run(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
     expect(secondDemo.code).toBe(1);
@@ -178,7 +178,7 @@ describe("cuebot serve", () => {
       ["serve", "--demo", "--port", "0", "--data-dir", dataDir, "--redis-url", "redis://127.0.0.1:1"],
       { cwd },
     );
-    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_REDIS_URL");
+    expect(demo.stdout()).toContain("demo mode ignores CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL");
     expect(demo.stdout()).toContain("demo mode");
     const users = await scratch.run(["users", "list", "--json", "--data-dir", join(dataDir, "demo")], {
       cwd,
@@ -213,18 +213,18 @@ describe("cuebot serve", () => {
     }
   });
 
-  test("a database URL it cannot serve from stops start-up with exit 1 instead of being ignored", async () => {
+  test("a PostgreSQL that does not answer stops start-up with exit 1 naming it, instead of falling back to SQLite", async () => {
     const cwd = scratch.dir();
     const dataDir = join(cwd, "data");
     const result = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], {
       cwd,
-      env: { CUEBOT_DATABASE_URL: "postgres://cuebot:s3cret@127.0.0.1:5432/cuebot" },
+      env: { CUEBOT_DATABASE_URL: "postgres://cuebot:s3cret@127.0.0.1:1/cuebot" },
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toStartWith(
-      "cuebot: CUEBOT_DATABASE_URL (--database-url) is set, but this version",
+      "cuebot: cannot use the PostgreSQL database at postgres://cuebot:***@127.0.0.1:1/cuebot: ",
     );
-    expect(result.stderr).toContain(`Unset it to serve from ${dataDir}`);
+    expect(existsSync(join(dataDir, "cuebot.db"))).toBe(false);
     // The password is never repeated, and nothing listened.
     expect(result.stderr).not.toContain("s3cret");
     expect(result.stdout).not.toContain("listening on");

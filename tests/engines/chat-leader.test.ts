@@ -55,7 +55,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   afterAll(async () => {
     for (const { ctx, stores, leadership } of instances) {
       await leadership.stop();
-      ctx.close();
+      await ctx.close();
       await stores.close().catch(() => {});
     }
     await h.stop();

@@ -49,7 +49,7 @@ async function seed(logins: string[]): Promise<void> {
       };
     }
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
@@ -146,7 +146,7 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     redis = await startRedis();
     cwd = scratch.dir("cuebot-cluster-");
     dataDir = await initDataDir(cwd);
-    seed(["alice", "bob", "carol", "dave", "erin", "frank", "grace"]);
+    await seed(["alice", "bob", "carol", "dave", "erin", "frank", "grace"]);
     [a, b] = await Promise.all([instance(), instance()]);
   }, 30_000);
 

@@ -30,12 +30,12 @@ describe.skipIf(!redisAvailable)("token refresh on two instances", () => {
 
   beforeAll(async () => {
     redis = await startRedis();
-    h = startIdentityHarness();
+    h = await startIdentityHarness();
   });
 
   afterAll(async () => {
     for (const { ctx, stores } of opened) {
-      ctx.close();
+      await ctx.close();
       await stores.close();
     }
     await h.stop();

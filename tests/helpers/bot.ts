@@ -18,7 +18,7 @@ export interface BotHarness extends IdentityHarness {
 export async function startBotHarness(
   options: TestContextOptions & { publicUrl?: string } = {},
 ): Promise<BotHarness> {
-  const h = startIdentityHarness(options);
+  const h = await startIdentityHarness(options);
   const { cookie } = await h.login("cuebotdemo");
   const account = (await findAccountByLogin(h.ctx.db, "cuebotdemo"))!;
   const apiKey = (await revealCredential(h.ctx.db, h.ctx.secrets, "api-key", account.id))!;

@@ -45,7 +45,7 @@ export async function startChatHarness(
   options: { configure?: (config: Config) => void } = {},
 ): Promise<ChatHarness> {
   const sim = startTwitchSimulator({ world: seedWorld(Date.now()), eventsubSecondMs: CHAT_SECOND_MS });
-  const t = createTestContext({
+  const t = await createTestContext({
     clock: systemClock,
     configure: (config) => {
       options.configure?.(config);
@@ -79,7 +79,7 @@ export async function startChatHarness(
       waitFor(() => sim.chat.sent().find((s) => s.replyParentMessageId === messageId && s.isSent), ms),
     async stop() {
       await runtime?.close();
-      t.cleanup();
+      await t.cleanup();
       await sim.stop();
     },
   };

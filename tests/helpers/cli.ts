@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { loadConfig } from "../../server/config.ts";
-import { createContext } from "../../server/context.ts";
+import { CONFIG_FILE, loadConfig } from "../../server/config.ts";
+import { openContext } from "../../server/context.ts";
 import { createLogger } from "../../server/log.ts";
-import { createTestAccount } from "./context.ts";
+import { createTestAccount, onPostgres } from "./context.ts";
+import { createTestDatabase } from "./engines.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
 export const CLI_ENTRY = join(REPO_ROOT, "cli", "main.ts");
@@ -169,24 +170,40 @@ export class Scratch {
  * cannot create accounts). The connection is closed again before returning.
  */
 export async function seedAccount(dataDir: string, login: string, displayName = login) {
-  const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+  const ctx = await openContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {
     return await createTestAccount(ctx, { login, displayName });
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
-/** Runs `init` in `cwd` and returns the new data folder (`<cwd>/data`). */
-export async function initDataDir(cwd: string, command?: readonly string[]): Promise<string> {
+/**
+ * Runs `init` in `cwd` and returns the new data folder (`<cwd>/data`). When the suite runs on
+ * PostgreSQL (`onPostgres`), the folder's config.json then names a fresh test database, so every
+ * process started on the folder (the CLI, serve, seedAccount) uses it; `database: "sqlite"` keeps a
+ * folder on its embedded file whatever the run (tests of SQLite itself: backup, db copy's source).
+ */
+export async function initDataDir(
+  cwd: string,
+  command?: readonly string[],
+  options: { database?: "sqlite" } = {},
+): Promise<string> {
   const dataDir = join(cwd, "data");
   const result = await runCuebot(["init", "--data-dir", dataDir], {
     cwd,
     ...(command ? { command } : {}),
   });
   if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
+  if (onPostgres && options.database !== "sqlite") {
+    // The whole test server is removed at exit (stopAllEngines), its databases with it.
+    const database = await createTestDatabase();
+    const file = join(dataDir, CONFIG_FILE);
+    const config = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...config, databaseUrl: database.url }, null, 2));
+  }
   return dataDir;
 }
 

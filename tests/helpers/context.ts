@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SQL } from "bun";
 import type { AccountProfile } from "../../db/accounts.ts";
 import { createApp } from "../../server/app.ts";
 import type { Clock } from "../../server/clock.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
-import { type Context, createContext } from "../../server/context.ts";
+import { type Context, openContext } from "../../server/context.ts";
 import { prepareDataDir } from "../../server/data-dir.ts";
 import { provisionAccount } from "../../server/identity/accounts.ts";
 import { createLogger } from "../../server/log.ts";
+import { createTestDatabase, dropTestDatabase } from "./engines.ts";
 
 export interface TestContext {
   ctx: Context;
@@ -18,8 +20,16 @@ export interface TestContext {
   logs: string[];
   /** Sends a request through the whole app (`path` like "/healthz?x=1"). */
   request(path: string, init?: RequestInit): Promise<Response>;
-  cleanup(): void;
+  /** Rows of a query run straight on the test's database, whichever it is (plain SQL both accept). */
+  sql(text: string): Promise<Record<string, unknown>[]>;
+  cleanup(): Promise<void>;
 }
+
+/**
+ * `CUEBOT_TEST_DATABASE=postgres` runs the tests on PostgreSQL (a fresh database per test, from a
+ * migrated template) instead of a fresh SQLite file: CI runs the suite both ways.
+ */
+export const onPostgres = process.env.CUEBOT_TEST_DATABASE === "postgres";
 
 /** Names the client address of a request under `app.handle`, where there is no socket. */
 export const TEST_CLIENT_IP_HEADER = "x-test-client-ip";
@@ -36,27 +46,37 @@ export interface TestContextOptions {
 }
 
 /** A fresh data folder, database, context and app per test: nothing is shared between tests. */
-export function createTestContext(options: TestContextOptions = {}): TestContext {
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const dataDir = tempDir();
   prepareDataDir(dataDir);
   const config = loadConfig({ dataDir, env: options.env ?? {} });
   options.configure?.(config);
+  const database = onPostgres ? await createTestDatabase() : null;
+  if (database) config.databaseUrl = database.url;
   const logs: string[] = [];
   const log = createLogger({ level: "debug", format: "json", write: (line) => logs.push(line) });
-  const ctx = createContext(config, {
+  const ctx = await openContext(config, {
     log,
     testClientAddressHeader: TEST_CLIENT_IP_HEADER,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = createApp(ctx);
+  let client: SQL | null = null;
   return {
     ctx,
     app,
     dataDir,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    cleanup() {
-      ctx.close();
+    async sql(text) {
+      if (!database) return ctx.database!.sqlite.query(text).all() as Record<string, unknown>[];
+      client ??= new SQL({ url: database.url, max: 1 });
+      return (await client.unsafe(text)) as Record<string, unknown>[];
+    },
+    async cleanup() {
+      await ctx.close();
+      await client?.close();
+      if (database) await dropTestDatabase(database);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -23,14 +23,14 @@ export function cookieHeader(setCookies: string[]): string {
 }
 
 /** cuebot's app (in-process) wired to a Twitch simulator listening on loopback. */
-export function startIdentityHarness(
+export async function startIdentityHarness(
   options: TestContextOptions & { publicUrl?: string } = {},
-): IdentityHarness {
+): Promise<IdentityHarness> {
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock();
   const publicUrl = options.publicUrl ?? "http://localhost:8080";
   // Like a real provider app: exactly one registered redirect URI.
   const sim = startTwitchSimulator({ clock, client: { redirectUris: [`${publicUrl}/auth/callback`] } });
-  const t = createTestContext({
+  const t = await createTestContext({
     ...options,
     clock,
     configure: (config) => {
@@ -70,7 +70,7 @@ export function startIdentityHarness(
       return { cookie: session!.split(";")[0]!, response };
     },
     async stop() {
-      t.cleanup();
+      await t.cleanup();
       await sim.stop();
     },
   };

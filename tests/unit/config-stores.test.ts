@@ -8,9 +8,9 @@ import { tempDir } from "../helpers/context.ts";
 
 const dirs: string[] = [];
 const scratch = new Scratch();
-afterEach(() => {
+afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  scratch.cleanup();
+  await scratch.cleanup();
 });
 
 function emptyDataDir(): string {

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { deleteAccountRow } from "../../db/accounts.ts";
 import { deleteAuditOf } from "../../db/audit.ts";
 import { openDatabase } from "../../db/client.ts";
-import { WriteBehindEventSink } from "../../db/event-sink.ts";
+import { BatchedEventSink, WriteBehindEventSink } from "../../db/event-sink.ts";
 import type { CommandEvent } from "../../db/events.ts";
 import { recentEvents } from "../../db/events.ts";
 import { SqliteStore } from "../../db/store.ts";
 import { DATABASE_FILE } from "../../server/data-dir.ts";
-import { createTestAccount, createTestContext, type TestContext } from "../helpers/context.ts";
+import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
 
 let t: TestContext;
 afterEach(() => t.cleanup());
@@ -22,11 +22,11 @@ const event = (accountId: number, n: number): CommandEvent => ({
   latencyMs: n,
 });
 
-describe("analytics events written behind", () => {
+describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("buffered until flushed, then stored in order with every field", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
-    const sink = new WriteBehindEventSink(t.ctx.database.sqlite, t.ctx.db as SqliteStore, { maxRows: 100 });
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, { maxRows: 100 });
     for (let n = 1; n <= 3; n++) sink.record(event(account.id, n));
     expect(await recentEvents(t.ctx.db, account.id, 10)).toHaveLength(0);
     await sink.flush();
@@ -37,9 +37,9 @@ describe("analytics events written behind", () => {
   });
 
   test("never more than maxRows behind: the row that fills the buffer writes it", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
-    const sink = new WriteBehindEventSink(t.ctx.database.sqlite, t.ctx.db as SqliteStore, { maxRows: 4 });
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, { maxRows: 4 });
     for (let n = 1; n <= 9; n++) sink.record(event(account.id, n));
     expect(await recentEvents(t.ctx.db, account.id, 20)).toHaveLength(8);
     await sink.flush();
@@ -47,11 +47,11 @@ describe("analytics events written behind", () => {
   });
 
   test("an event whose account was deleted meanwhile is dropped and reported; the others are kept", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const kept = (await createTestAccount(t.ctx)).account;
     const gone = (await createTestAccount(t.ctx)).account;
     const dropped: number[] = [];
-    const sink = new WriteBehindEventSink(t.ctx.database.sqlite, t.ctx.db as SqliteStore, {
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, {
       onDropped: (count) => dropped.push(count),
     });
     sink.record(event(kept.id, 1));
@@ -64,10 +64,10 @@ describe("analytics events written behind", () => {
   });
 
   test("a flush while a transaction is open waits for its end instead of joining it", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
     const store = t.ctx.db as SqliteStore;
-    const sink = new WriteBehindEventSink(t.ctx.database.sqlite, store, { maxRows: 100 });
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, store, { maxRows: 100 });
     sink.record(event(account.id, 1));
     let flushed: Promise<void> | null = null;
     await expect(
@@ -83,11 +83,11 @@ describe("analytics events written behind", () => {
   });
 
   test("closing the context writes what is still buffered", async () => {
-    t = createTestContext();
+    t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
     t.ctx.events.record(event(account.id, 1));
     const dataDir = t.dataDir;
-    t.ctx.close();
+    await t.ctx.close();
     const reopened = openDatabase(join(dataDir, DATABASE_FILE));
     try {
       expect(await recentEvents(new SqliteStore(reopened.sqlite, reopened.db), account.id, 10)).toHaveLength(
@@ -96,5 +96,27 @@ describe("analytics events written behind", () => {
     } finally {
       reopened.close();
     }
+  });
+});
+
+describe("analytics events written behind through the store (PostgreSQL's sink)", () => {
+  test("batches in order; a bad row is dropped and reported, the others kept; flush waits for the write", async () => {
+    t = await createTestContext();
+    const kept = (await createTestAccount(t.ctx)).account;
+    const gone = (await createTestAccount(t.ctx)).account;
+    const dropped: number[] = [];
+    const sink = new BatchedEventSink(t.ctx.db, { maxRows: 3, onDropped: (count) => dropped.push(count) });
+    sink.record(event(kept.id, 1));
+    sink.record(event(kept.id, 2));
+    await deleteAccountRow(t.ctx.db, gone.id);
+    sink.record(event(gone.id, 3)); // fills the buffer: written now
+    sink.record(event(kept.id, 4));
+    await sink.flush();
+    expect((await recentEvents(t.ctx.db, kept.id, 10)).map((r) => r.caller)).toEqual([
+      "viewer4",
+      "viewer2",
+      "viewer1",
+    ]);
+    expect(dropped).toEqual([1]);
   });
 });

@@ -6,7 +6,7 @@ import { touchCredential } from "../../db/credentials.ts";
 import { publishOverlayState } from "../../db/overlay.ts";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { type Context, createContext } from "../../server/context.ts";
+import { type Context, openContext } from "../../server/context.ts";
 import {
   assignRole,
   requireAccount,
@@ -15,24 +15,29 @@ import {
 } from "../../server/identity/accounts.ts";
 import { listen } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
+import { waitFor } from "../helpers/chat.ts";
 import { initDataDir, Scratch } from "../helpers/cli.ts";
-import { createTestAccount, createTestContext, type TestContext } from "../helpers/context.ts";
+import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
 
 let server: TestContext;
 /** A second context on the same data folder, with its own connection: what the CLI process opens. */
 let cli: Context;
-beforeEach(() => {
-  server = createTestContext();
-  cli = createContext(loadConfig({ dataDir: server.dataDir, env: {} }), {
-    log: createLogger({ level: "error", format: "json", write: () => {} }),
-  });
+beforeEach(async () => {
+  server = await createTestContext();
+  // On PostgreSQL the test's database is named in the server's config only: the "CLI" shares it.
+  cli = await openContext(
+    onPostgres ? { ...server.ctx.config } : loadConfig({ dataDir: server.dataDir, env: {} }),
+    {
+      log: createLogger({ level: "error", format: "json", write: () => {} }),
+    },
+  );
 });
-afterEach(() => {
-  cli.close();
-  server.cleanup();
+afterEach(async () => {
+  await cli.close();
+  await server.cleanup();
 });
 
-describe("ExternalChanges", () => {
+describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cache-changes counter)", () => {
   test("fires after another connection commits, and only then", async () => {
     let flushes = 0;
     server.ctx.externalChanges.subscribe(() => flushes++);
@@ -119,6 +124,66 @@ describe("ExternalChanges", () => {
   });
 });
 
+describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when the writer commits", () => {
+  /** Counts flushes; `settled(n)` waits until exactly n arrived (notifications arrive in commit order). */
+  function countFlushes() {
+    let flushes = 0;
+    server.ctx.externalChanges.subscribe(() => flushes++);
+    return {
+      count: () => flushes,
+      settled: async (n: number) => {
+        await waitFor(() => flushes >= n, 2000);
+        await Bun.sleep(50);
+        return flushes;
+      },
+    };
+  }
+
+  test("a role set or a key rotated by the other process flushes the server's caches", async () => {
+    const flushes = countFlushes();
+    // The server's own writes come back to it too (one notification per transaction).
+    const { account, apiKey: oldKey } = await createTestAccount(server.ctx, { login: "alice" });
+    expect(await flushes.settled(1)).toBe(1);
+    expect((await server.ctx.accounts.account(account.id))?.role).toBe("Default");
+    await assignRole(cli, await requireAccount(cli, "alice"), "Partner", "cli");
+    expect(await flushes.settled(2)).toBe(2);
+    expect((await server.ctx.accounts.account(account.id))?.role).toBe("Partner");
+
+    expect((await server.ctx.accounts.byCredential("api-key", oldKey))?.id).toBe(account.id);
+    const newKey = await rotateApiKey(cli, await requireAccount(cli, "alice"), "cli");
+    expect(await flushes.settled(3)).toBe(3);
+    expect(await server.ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
+    expect((await server.ctx.accounts.byCredential("api-key", newKey))?.id).toBe(account.id);
+  });
+
+  test("analytics events, overlay publishes and bookkeeping columns send nothing; the next real change one", async () => {
+    const { account } = await createTestAccount(cli, { login: "alice" });
+    await Bun.sleep(100);
+    const flushes = countFlushes();
+    await writeChatEnabled(cli.db, account.id, true, Date.now());
+    expect(await flushes.settled(1)).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      cli.events.record({
+        accountId: account.id,
+        at: Date.now(),
+        command: "dice",
+        caller: "v",
+        outcome: "ok",
+        latencyMs: 1,
+      });
+    }
+    await cli.events.flush();
+    await publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
+    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now(), (error) => {
+      throw error;
+    });
+    await writeChatState(cli.db, account.id, "connected", null, Date.now());
+    // None of those flushed; the next change to what is cached does, once.
+    await assignRole(cli, account, "Pro", "cli");
+    expect(await flushes.settled(2)).toBe(2);
+  });
+});
+
 describe("a running server and the real CLI process", () => {
   const scratch = new Scratch();
   afterEach(() => scratch.cleanup());
@@ -126,7 +191,7 @@ describe("a running server and the real CLI process", () => {
   test("key rotate in another process reaches the listening server's cache within a second", async () => {
     const cwd = scratch.dir();
     const dataDir = await initDataDir(cwd);
-    const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+    const ctx = await openContext(loadConfig({ dataDir, env: {} }), {
       log: createLogger({ level: "error", format: "json", write: () => {} }),
     });
     try {
@@ -139,7 +204,10 @@ describe("a running server and the real CLI process", () => {
         expect(rotated.code).toBe(0);
         const newKey = rotated.stdout.trim();
         const deadline = performance.now() + 1_000;
-        while ((await ctx.accounts.byCredential("api-key", oldKey)) !== null && performance.now() < deadline) {
+        while (
+          (await ctx.accounts.byCredential("api-key", oldKey)) !== null &&
+          performance.now() < deadline
+        ) {
           await Bun.sleep(25);
         }
         expect(await ctx.accounts.byCredential("api-key", oldKey)).toBeNull();
@@ -148,7 +216,7 @@ describe("a running server and the real CLI process", () => {
         await running.stop(0);
       }
     } finally {
-      ctx.close();
+      await ctx.close();
     }
   });
 });

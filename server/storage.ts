@@ -1,0 +1,121 @@
+import { join } from "node:path";
+import {
+  cacheChangesReader,
+  type DatabaseHandle,
+  dataVersionReader,
+  openDatabase,
+  walCommitSignal,
+} from "../db/client.ts";
+import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
+import { migrate, type SchemaStatus } from "../db/migrate.ts";
+import { type DataStore, SqliteStore } from "../db/store.ts";
+import type { Config } from "./config.ts";
+import { DATABASE_FILE } from "./data-dir.ts";
+import type { Logger } from "./log.ts";
+
+/**
+ * Tells in-memory caches that another process (the CLI, another instance) changed what they hold, so
+ * a role change or key rotation takes effect on the very next request (CONTRACT §3). Every request
+ * checks first (app.ts), and an idle timer checks for work no request triggers (listen.ts). The check
+ * reads the WAL-index header from the shared `-shm` mapping (a few nanoseconds) and asks SQLite's
+ * data_version (~2 µs through a held statement) only when some connection committed since;
+ * data_version moves only on other connections' commits, so our own writes never raise a false
+ * alarm. Then the cache-changes counter (bumped by triggers on the cached tables only) says whether
+ * the commit touched anything cached: another instance's analytics events flush nothing. (This
+ * server's own writes to cached tables move the counter too, so the next outside commit after one
+ * may flush once more than needed; those writes are rare and flushing is always safe.)
+ */
+/** Tells the in-memory caches that someone else changed what they hold. */
+export interface ChangeFeed {
+  /** Looks now (cheap enough for every request); true when something changed (subscribers were told). */
+  check(): boolean;
+  subscribe(listener: () => void): () => void;
+}
+
+export class ExternalChanges implements ChangeFeed {
+  readonly #listeners = new Set<() => void>();
+  readonly #read: () => number;
+  readonly #readChanges: () => number;
+  /** Whether anyone committed since the last look (the WAL-index header moved); null: always ask. */
+  readonly #committed: (() => boolean) | null;
+  #version: number;
+  #changes: number;
+
+  constructor(database: DatabaseHandle) {
+    this.#read = dataVersionReader(database.sqlite);
+    this.#readChanges = cacheChangesReader(database.sqlite);
+    this.#version = this.#read();
+    this.#changes = this.#readChanges();
+    this.#committed = walCommitSignal(database.path);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Returns true when something changed since the last check (and notifies subscribers). */
+  check(): boolean {
+    // No commit by anyone since the last look: nothing can have changed (the common case, ~10 ns).
+    if (this.#committed && !this.#committed()) return false;
+    const version = this.#read();
+    if (version === this.#version) return false;
+    this.#version = version;
+    const changes = this.#readChanges();
+    if (changes === this.#changes) return false;
+    this.#changes = changes;
+    for (const listener of this.#listeners) listener();
+    return true;
+  }
+}
+
+/**
+ * Where the data lives, with what only the database knows: whether another process changed what is
+ * cached, and how analytics events are written behind.
+ */
+export interface Storage {
+  db: DataStore;
+  /** The embedded database's own handle (WAL checkpoints, backups); null on PostgreSQL. */
+  database: DatabaseHandle | null;
+  schema: SchemaStatus;
+  externalChanges: ChangeFeed;
+  events: EventSink;
+  /**
+   * Serving: PostgreSQL lets several instances share it, but without Redis each would keep its own
+   * quotas and cooldowns, breaking the promise that a key's quota holds wherever its requests land.
+   * So an instance without Redis serves a PostgreSQL database alone, and instances with Redis only
+   * beside each other. Rejects with the reason; nothing to claim on the embedded database (the data
+   * folder's instance registry looks after that).
+   */
+  claimServing(withRedis: boolean): Promise<void>;
+  /** Closes the database once the buffered events are written. */
+  close(): Promise<void>;
+}
+
+/** The embedded SQLite file in the data folder, migrated; WAL mode, one connection. */
+export function openEmbeddedStorage(config: Config, log: Logger): Storage {
+  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
+  try {
+    const schema = migrate(database.sqlite);
+    const db = new SqliteStore(database.sqlite, database.db);
+    const events = new WriteBehindEventSink(database.sqlite, db, {
+      onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
+    });
+    return {
+      db,
+      database,
+      schema,
+      externalChanges: new ExternalChanges(database),
+      events,
+      claimServing: async () => {},
+      async close() {
+        // Nothing else is queued on the connection: this writes at once.
+        await events.flush();
+        database.close();
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}
