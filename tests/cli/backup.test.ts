@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { initDataDir, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
+import { createTestDatabase, postgresAvailable } from "../helpers/engines.ts";
 
 const scratch = new Scratch();
 let cwd: string;
 let dataDir: string;
 beforeEach(async () => {
   cwd = scratch.dir();
-  dataDir = await initDataDir(cwd);
+  dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
   await seedAccount(dataDir, "alice");
 });
 afterEach(() => scratch.cleanup());
@@ -139,5 +140,20 @@ describe("cuebot migrate", () => {
       latest: SCHEMA.latest,
       applied: SCHEMA.tags,
     });
+  });
+});
+
+describe.skipIf(!postgresAvailable)("cuebot backup on PostgreSQL", () => {
+  test("is refused with the pg_dump line to use instead, and writes nothing", async () => {
+    const pgCwd = scratch.dir();
+    const pgData = await initDataDir(pgCwd);
+    const database = await createTestDatabase();
+    const result = await scratch.run(["backup", "copy.db", "--data-dir", pgData], {
+      cwd: pgCwd,
+      env: { CUEBOT_DATABASE_URL: database.url },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("back it up with pg_dump");
+    expect(existsSync(join(pgCwd, "copy.db"))).toBe(false);
   });
 });

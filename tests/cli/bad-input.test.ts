@@ -254,7 +254,7 @@ describe("a data folder that cannot be used", () => {
 
   test("cuebot.db is not an SQLite file: exit 1 with a clear message, the file untouched", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const dbPath = join(dataDir, "cuebot.db");
     writeFileSync(dbPath, "these are my notes, not a database\n");
     const expected = {
@@ -288,7 +288,7 @@ describe("a data folder that cannot be used", () => {
 
   test("a database written by a newer cuebot: serve and migrate refuse, exit 1, nothing changed", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const dbPath = join(dataDir, "cuebot.db");
     const db = new Database(dbPath);
     const newest = (db.query("SELECT max(created_at) AS m FROM __drizzle_migrations").get() as { m: number })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeChatEnabled, writeChatState } from "../../db/chat.ts";
 import { loadConfig } from "../../server/config.ts";
-import { createContext } from "../../server/context.ts";
+import { openContext } from "../../server/context.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import { createLogger } from "../../server/log.ts";
@@ -22,7 +22,7 @@ const cuebot = (...args: string[]) => scratch.run([...args, "--data-dir", dataDi
 async function seedChat(): Promise<void> {
   const ids: number[] = [];
   for (const login of ["alice", "bob", "carol"]) ids.push((await seedAccount(dataDir, login)).account.id);
-  const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+  const ctx = await openContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {

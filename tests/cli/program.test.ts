@@ -94,7 +94,7 @@ describe("the cuebot program", () => {
 
   test("a large answer reaches a slow reader complete (nothing is cut off at exit)", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     await seedAccount(dataDir, "chatty");
     // Enough audit entries for an export of several megabytes, far past a pipe's buffer.
     const sqlite = new Database(join(dataDir, "cuebot.db"));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { type ChatLeadership, startChatLeadership } from "../../server/chat/leader.ts";
 import { READ_CHAT_SCOPE } from "../../server/chat/runtime.ts";
-import { type Context, createContext } from "../../server/context.ts";
+import { type Context, openContext } from "../../server/context.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import { createLogger } from "../../server/log.ts";
@@ -33,7 +33,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   async function instance(ttlMs = TTL_MS): Promise<Instance> {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
-    const ctx = createContext(h.ctx.config, { log, shared: stores });
+    const ctx = await openContext(h.ctx.config, { log, shared: stores });
     const leadership = startChatLeadership(ctx, stores, { secondMs: CHAT_SECOND_MS, ttlMs });
     const started = { ctx, stores, leadership };
     instances.push(started);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../server/config.ts";
-import { createContext } from "../../server/context.ts";
+import { openContext } from "../../server/context.ts";
 import { createSession } from "../../server/identity/sessions.ts";
 import { createLogger } from "../../server/log.ts";
 import { initDataDir, Scratch, type ServeProcess } from "../helpers/cli.ts";
@@ -35,7 +35,7 @@ let b: ServeProcess;
 const accounts: Record<string, Seeded> = {};
 
 async function seed(logins: string[]): Promise<void> {
-  const ctx = createContext(loadConfig({ dataDir, env: {} }), {
+  const ctx = await openContext(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {

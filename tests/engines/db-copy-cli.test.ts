@@ -25,7 +25,7 @@ describe.skipIf(!postgresAvailable)("cuebot db copy", () => {
 
   beforeAll(async () => {
     cwd = scratch.dir();
-    dataDir = await initDataDir(cwd);
+    dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     keys = [(await seedAccount(dataDir, "alice")).apiKey, (await seedAccount(dataDir, "bob")).apiKey];
     target = await createTestDatabase({ migrated: false });
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../db/accounts.ts";
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
-import { type Context, createContext } from "../../server/context.ts";
+import { type Context, openContext } from "../../server/context.ts";
 import { refreshUserToken } from "../../server/identity/provider-tokens.ts";
 import { createLogger } from "../../server/log.ts";
 import { connectSharedStores, type SharedStores } from "../../server/shared-stores.ts";
@@ -23,7 +23,7 @@ describe.skipIf(!redisAvailable)("token refresh on two instances", () => {
   async function instance(): Promise<Context> {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
-    const ctx = createContext(h.ctx.config, { log, shared: stores, clock: h.clock });
+    const ctx = await openContext(h.ctx.config, { log, shared: stores, clock: h.clock });
     opened.push({ ctx, stores });
     return ctx;
   }
