@@ -20,17 +20,33 @@ export const SERVING_LOCK_KEY = 0x63756573;
 /** PostgreSQL could not be used at start: unreachable, refused, or holding another cuebot's data. */
 export class PostgresStorageError extends Error {}
 
+/** How often an instance notifies itself, to know its listening connection still hears. */
+const HEARTBEAT_MS = 5_000;
+/** Heard nothing, not even its own heartbeat, for this long: the instance may be missing changes. */
+const DEAF_AFTER_MS = 15_000;
+const HEARTBEAT = "heartbeat";
+
 /**
  * Changes to cached rows, by anyone (this instance, another one, the CLI), arrive as notifications
  * when the writing transaction commits (about 0.1 ms on loopback), and flush the caches at once. A
  * listening connection that was lost and comes back flushes too, since it missed what happened
- * meanwhile. `check()` has nothing to look at: the news comes by itself.
+ * meanwhile. Until it is back (it retries with a growing pause, up to 32 s), the instance notices by
+ * its own heartbeat going unheard, and then every `check()` flushes: nothing is served from a cache
+ * that might be stale for longer than DEAF_AFTER_MS.
  */
 class NotifiedChanges implements ChangeFeed {
   readonly #listeners = new Set<() => void>();
+  #lastHeard = performance.now();
 
   check(): boolean {
-    return false;
+    if (performance.now() - this.#lastHeard < DEAF_AFTER_MS) return false;
+    this.changed();
+    return true;
+  }
+
+  heard(payload: string): void {
+    this.#lastHeard = performance.now();
+    if (payload !== HEARTBEAT) this.changed();
   }
 
   subscribe(listener: () => void): () => void {
@@ -66,7 +82,7 @@ export async function openPostgresStorage(url: string, key: Buffer, log: Logger)
     let subscribed = false;
     const subscription = await pg.sql.listen(
       CACHE_CHANGES_CHANNEL,
-      () => changes.changed(),
+      (payload) => changes.heard(payload),
       () => {
         // The first subscription missed nothing; a renewed one may have.
         if (subscribed) {
@@ -76,10 +92,23 @@ export async function openPostgresStorage(url: string, key: Buffer, log: Logger)
         subscribed = true;
       },
     );
+    const heartbeat = setInterval(() => {
+      pg.sql.notify(CACHE_CHANGES_CHANNEL, HEARTBEAT).catch(() => {});
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     const db = new PgStore(pg.db);
     let serving: Awaited<ReturnType<typeof pg.sql.reserve>> | null = null;
+    // While the database is away every batch fails: one warning a minute, with the count since.
+    let dropped = 0;
+    let lastWarning = Number.NEGATIVE_INFINITY;
     const events = new BatchedEventSink(db, {
-      onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
+      onDropped: (count, error) => {
+        dropped += count;
+        if (performance.now() - lastWarning < 60_000) return;
+        lastWarning = performance.now();
+        log.warn("command events could not be stored", { count: dropped, error });
+        dropped = 0;
+      },
     });
     return {
       db,
@@ -104,6 +133,7 @@ export async function openPostgresStorage(url: string, key: Buffer, log: Logger)
         );
       },
       async close() {
+        clearInterval(heartbeat);
         await events.flush();
         await serving?.release().catch(() => {});
         await subscription.unlisten().catch(() => {});

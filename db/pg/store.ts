@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import type { Db } from "../client.ts";
 import type { Build, DataStore, Tables } from "../store.ts";
 import type { PgDb } from "./client.ts";
@@ -12,14 +13,33 @@ import * as pgTables from "./schema.ts";
 type Builder = (db: Db, t: Tables) => unknown;
 type PgTransaction = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
+/**
+ * SQLSTATE classes and codes that mean "the server is not there for us right now", not "this query is
+ * wrong": connection exceptions (08), shutting down or starting up (57P01–57P03), too many connections
+ * (53300), and a statement cancelled by statement_timeout (57014).
+ */
+const UNREACHABLE_STATES = /^(08|57P0[123]|53300|57014)/;
+
+/** Whether a driver error says the database is away, rather than that a statement failed. */
+export function isUnreachable(error: unknown): boolean {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const { code, errno } = cause as { code?: unknown; errno?: unknown };
+  if (typeof code === "string" && code.startsWith("ERR_POSTGRES_CONNECTION")) return true;
+  return typeof errno === "string" && UNREACHABLE_STATES.test(errno);
+}
+
 /** PostgreSQL (`--database-url`): every query is a round trip, awaited. */
 export class PgStore implements DataStore {
   readonly dialect = "postgres";
 
   constructor(private readonly db: PgDb | PgTransaction) {}
 
-  #run<R>(build: Builder): Promise<R> {
-    return build(this.db as unknown as Db, pgTables as unknown as Tables) as Promise<R>;
+  async #run<R>(build: Builder): Promise<R> {
+    try {
+      return await (build(this.db as unknown as Db, pgTables as unknown as Tables) as Promise<R>);
+    } catch (error) {
+      throw isUnreachable(error) ? new StoreUnavailableError("postgres", error) : error;
+    }
   }
 
   all<T>(build: Build<{ all(): T[] }>): Promise<T[]> {
@@ -35,7 +55,11 @@ export class PgStore implements DataStore {
     await this.#run<unknown>(build);
   }
 
-  transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgStore(tx)));
+  async transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction((tx) => fn(new PgStore(tx)));
+    } catch (error) {
+      throw isUnreachable(error) ? new StoreUnavailableError("postgres", error) : error;
+    }
   }
 }

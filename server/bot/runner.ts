@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
-import { StoreUnavailableError } from "../redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
 

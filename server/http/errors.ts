@@ -1,6 +1,6 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Logger } from "../log.ts";
-import { StoreUnavailableError } from "../redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import { finalResponse, type ResponseSet } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { syncHook } from "./sync-hook.ts";
@@ -107,17 +107,20 @@ const STORE_RETRY_AFTER_SECONDS = "5";
 /** One warning per this many ms while the shared store stays away, not one per request. */
 const STORE_WARNING_INTERVAL_MS = 60_000;
 /**
- * Redis did not answer a limit check (down, restarting, frozen): the request is refused with 503
- * `store_unavailable` rather than admitted unlimited, and the next request tries again — so service
- * resumes by itself as soon as Redis is back.
+ * Redis did not answer a limit check (down, restarting, frozen), or PostgreSQL a query: the request is
+ * refused with 503 `store_unavailable` rather than admitted unlimited (or half done), and the next
+ * request tries again — so service resumes by itself as soon as the store is back.
  */
 function storeUnavailableReply(
   reply: (status: number, code: string, message: string, extra?: Record<string, string>) => Response,
+  store: StoreUnavailableError["store"],
 ): Response {
   return reply(
     503,
     "store_unavailable",
-    "cuebot cannot check its rate limits right now (its shared store is not answering); try again in a few seconds.",
+    store === "redis"
+      ? "cuebot cannot check its rate limits right now (its shared store is not answering); try again in a few seconds."
+      : "cuebot cannot reach its database right now; try again in a few seconds.",
     { "retry-after": STORE_RETRY_AFTER_SECONDS },
   );
 }
@@ -135,11 +138,14 @@ export function errorHandling(log: Logger) {
         const now = Date.now();
         if (now - lastStoreWarning >= STORE_WARNING_INTERVAL_MS) {
           lastStoreWarning = now;
-          log.warn("requests are refused with 503: the shared store does not answer", {
-            error: error.message,
-          });
+          log.warn(
+            `requests are refused with 503: ${error.store === "redis" ? "Redis" : "PostgreSQL"} does not answer`,
+            {
+              error: error.message,
+            },
+          );
         }
-        return storeUnavailableReply(reply);
+        return storeUnavailableReply(reply, error.store);
       }
       switch (code) {
         case "NOT_FOUND":

@@ -10,7 +10,7 @@ import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { StoreUnavailableError } from "../redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import { HelixError, type HelixUser } from "../twitch/helix-client.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
 import { BASE_SCOPES, IdentityProviderError, newOAuthState, type ProviderTokenSet } from "./idp-client.ts";

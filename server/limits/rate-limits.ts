@@ -3,7 +3,7 @@ import { ClientIpResolver } from "../http/client-ip.ts";
 import type { Logger } from "../log.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
 import type { RedisStore } from "../redis/store.ts";
-import { StoreUnavailableError } from "../redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";

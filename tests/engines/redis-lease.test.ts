@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectRedis, type RedisClient } from "../../server/redis/client.ts";
 import { RedisLease } from "../../server/redis/lease.ts";
-import { StoreUnavailableError } from "../../server/redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import {
   explainSkip,
   type RedisServer,

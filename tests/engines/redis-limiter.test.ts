@@ -7,7 +7,7 @@ import { RedisSlidingLog } from "../../server/limits/redis/sliding-log.ts";
 import { SlidingCounter } from "../../server/limits/sliding-counter.ts";
 import { SlidingLog } from "../../server/limits/sliding-log.ts";
 import { connectRedis, type RedisClient } from "../../server/redis/client.ts";
-import { StoreUnavailableError } from "../../server/redis/store-unavailable.ts";
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import {
   explainSkip,
   type RedisServer,

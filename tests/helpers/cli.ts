@@ -169,8 +169,13 @@ export class Scratch {
  * Creates an account in a data folder the way a first login does, from outside the CLI (the CLI
  * cannot create accounts). The connection is closed again before returning.
  */
-export async function seedAccount(dataDir: string, login: string, displayName = login) {
-  const ctx = await openContext(loadConfig({ dataDir, env: {} }), {
+export async function seedAccount(
+  dataDir: string,
+  login: string,
+  displayName = login,
+  env: Record<string, string> = {},
+) {
+  const ctx = await openContext(loadConfig({ dataDir, env }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {

@@ -152,6 +152,10 @@ export interface PostgresServer {
   urlOf(name: string): string;
   /** Stops the server; its folder is removed. */
   stop(): void;
+  /** Stops the server at once (`pg_ctl stop -m immediate`), keeping its data: an outage. */
+  halt(): void;
+  /** Starts a halted server again on the same port and data. */
+  resume(): void;
 }
 
 /** Starts a fresh PostgreSQL cluster (fsync off: throw-away data) and waits until it accepts connections. */
@@ -220,7 +224,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw new Error(`${(error as Error).message}\n${log}`);
   }
   const urlOf = (name: string) => `postgres://cuebot@127.0.0.1:${port}/${name}`;
-  return { port, adminUrl: urlOf("postgres"), urlOf, stop };
+  const halt = () => runPgTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+  const resume = () =>
+    runPgTool("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-o", options, "start"]);
+  return { port, adminUrl: urlOf("postgres"), urlOf, stop, halt, resume };
 }
 
 let sharedPostgres: Promise<PostgresServer> | null = null;
