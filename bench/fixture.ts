@@ -176,16 +176,20 @@ function watchFor(stream: ReadableStream<Uint8Array>, text: string): Promise<voi
  * Starts `dist/cuebot serve` on a free port; resolves once /healthz answers 200, with the time it
  * took. With `settled`, it then waits for the start-up validation of stored Twitch tokens (one call
  * per account) to finish, so that work does not share the CPU with a measurement. With `redisUrl`,
- * its limits and overlays are shared through that Redis (several instances on one data folder).
+ * its limits and overlays are shared through that Redis (several instances on one data folder); with
+ * `databaseUrl`, its data is in that PostgreSQL database.
  */
 export async function startBinary(
   fixture: Pick<Fixture, "dataDir" | "env">,
-  options: { settled?: boolean; redisUrl?: string } = {},
+  options: { settled?: boolean; redisUrl?: string; databaseUrl?: string } = {},
 ): Promise<RunningBinary & { startMs: number }> {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
   const port = freePort();
   const started = performance.now();
-  const shared = options.redisUrl ? ["--redis-url", options.redisUrl] : [];
+  const shared = [
+    ...(options.redisUrl ? ["--redis-url", options.redisUrl] : []),
+    ...(options.databaseUrl ? ["--database-url", options.databaseUrl] : []),
+  ];
   const proc = Bun.spawn(
     [BINARY, "serve", "--data-dir", fixture.dataDir, "--port", String(port), ...shared],
     {

@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { type RedisServer, startRedis } from "../tests/helpers/engines.ts";
+import { join } from "node:path";
+import {
+  type PostgresServer,
+  type RedisServer,
+  startPostgres,
+  startRedis,
+} from "../tests/helpers/engines.ts";
 import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary, VIEWER } from "./fixture.ts";
 import { formatTable, type TableRow } from "./table.ts";
 import {
@@ -115,32 +121,93 @@ async function measurePair(urls: [string, string], scripts: [string | undefined,
   });
 }
 
+/** The stores of a group of shared rows: Redis, and PostgreSQL or the data folder's SQLite file. */
+interface SharedStoresUnderTest {
+  label: string;
+  redisUrl: string;
+  databaseUrl?: string;
+}
+
 /**
- * `--redis-url`: the three request rows with the limits in a real redis-server on loopback (one Lua
- * round trip per check), for one instance and for two instances sharing the data folder; no targets
- * (issue 13 asks for the figures and the cost of the round trip beside the embedded ones).
+ * The fixture's data in a fresh PostgreSQL cluster on loopback, copied there by `cuebot db copy` (the
+ * way an install moves); null with the reason when there is no PostgreSQL here.
+ */
+async function postgresCopy(fixture: Fixture): Promise<{ server: PostgresServer; url: string } | string> {
+  let server: PostgresServer;
+  try {
+    server = await startPostgres();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const url = server.urlOf("postgres");
+  const copy = Bun.spawnSync(
+    [BINARY, "db", "copy", "--from", join(fixture.dataDir, "cuebot.db"), "--to", url],
+    { env: { ...process.env, ...fixture.env }, stdout: "pipe", stderr: "pipe" },
+  );
+  if (copy.exitCode !== 0) {
+    server.stop();
+    throw new Error(`db copy failed: ${copy.stderr.toString()}`);
+  }
+  return { server, url };
+}
+
+/**
+ * The three request rows with the limits in a real redis-server on loopback (one Lua round trip per
+ * check), for one instance and for two instances: on the data folder's SQLite file (`--redis-url`),
+ * then on PostgreSQL (`--database-url`, `--redis-url`). No targets: issue 13 asks for the figures and
+ * the cost of the round trips beside the embedded ones.
  */
 async function sharedRows(fixture: Fixture, bare: WrkResult): Promise<void> {
-  let redis: RedisServer | null = null;
-  try {
-    redis = await startRedis();
-  } catch (error) {
-    row("shared limits (Redis)", "skipped", `no redis-server: ${(error as Error).message}`);
+  // A fresh Redis per group: the quota windows of one group must not carry over into the next.
+  const withRedis = async (run: (redisUrl: string) => Promise<void>) => {
+    let redis: RedisServer;
+    try {
+      redis = await startRedis();
+    } catch (error) {
+      row("shared limits (Redis)", "skipped", `no redis-server: ${(error as Error).message}`);
+      return;
+    }
+    try {
+      await run(redis.url);
+    } finally {
+      await redis.stop();
+    }
+  };
+  await withRedis((redisUrl) => sharedGroup(fixture, bare, { label: "--redis-url", redisUrl }));
+  const postgres = await postgresCopy(fixture);
+  if (typeof postgres === "string") {
+    row("PostgreSQL + Redis", "skipped", `no PostgreSQL: ${postgres}`);
     return;
   }
+  try {
+    await withRedis((redisUrl) =>
+      sharedGroup(fixture, bare, {
+        label: "--database-url --redis-url",
+        redisUrl,
+        databaseUrl: postgres.url,
+      }),
+    );
+  } finally {
+    postgres.server.stop();
+  }
+}
+
+async function sharedGroup(fixture: Fixture, bare: WrkResult, stores: SharedStoresUnderTest): Promise<void> {
   const note = (result: WrkResult, extra = "") =>
     `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${extra}; no target`;
   const shared = (name: string, result: WrkResult, extra = "") =>
     rows.push({
-      bench: "--redis-url",
+      bench: stores.label,
       measure: name,
       value: `${(result.rps / bare.rps).toFixed(2)}×`,
       note: note(result, extra),
     });
-  const instances = [
-    await startBinary(fixture, { settled: true, redisUrl: redis.url }),
-    await startBinary(fixture, { settled: true, redisUrl: redis.url }),
-  ] as const;
+  const options = {
+    settled: true,
+    redisUrl: stores.redisUrl,
+    ...(stores.databaseUrl ? { databaseUrl: stores.databaseUrl } : {}),
+  };
+  const instances = [await startBinary(fixture, options), await startBinary(fixture, options)] as const;
   try {
     const [one, two] = instances;
     const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
@@ -183,7 +250,6 @@ async function sharedRows(fixture: Fixture, bare: WrkResult): Promise<void> {
     );
   } finally {
     for (const server of instances) await server.stop();
-    await redis.stop();
   }
 }
 
