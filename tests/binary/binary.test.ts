@@ -7,8 +7,8 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, statSync, writeFileSy
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
-import { REPO_ROOT, runCuebot, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
-import { redisAvailable, startRedis } from "../helpers/engines.ts";
+import { REPO_ROOT, runCuebot, SCHEMA, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
+import { createTestDatabase, postgresAvailable, redisAvailable, startRedis } from "../helpers/engines.ts";
 
 const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
 if (SKIP) console.warn("binary: CUEBOT_SKIP_BINARY=1, skipping the tests of the compiled dist/cuebot");
@@ -247,6 +247,51 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
         expect(page.status).toBe(200);
         expect(page.headers.get("x-ratelimit-limit")).toBe("300");
         expect(await a.stop()).toBe(0);
+        expect(await b.stop()).toBe(0);
+      } finally {
+        await redis.stop();
+      }
+    },
+    60_000,
+  );
+
+  test.skipIf(!redisAvailable || !postgresAvailable)(
+    "two binaries on PostgreSQL and Redis act as one: one quota, a CLI key rotation refused by both at once, one killed and the other serves",
+    async () => {
+      const redis = await startRedis();
+      try {
+        const database = await createTestDatabase({ migrated: false });
+        const env = { CUEBOT_DATABASE_URL: database.url, CUEBOT_REDIS_URL: redis.url };
+        const own = scratch.dir();
+        const dataDir = join(own, "data");
+        const run = (args: string[]) => runCuebot(args, { cwd: own, command: [binary], env });
+        expect((await run(["init", "--data-dir", dataDir])).code).toBe(0);
+        // The binary migrates the empty database itself.
+        expect((await run(["migrate", "--data-dir", dataDir])).stdout).toStartWith("schema version 3");
+        const { apiKey } = await seedAccount(dataDir, "alice", "alice", {
+          CUEBOT_DATABASE_URL: database.url,
+        });
+        const args = ["serve", "--port", "0", "--data-dir", dataDir];
+        const [a, b] = await Promise.all([
+          scratch.serve(args, { cwd: own, command: [binary], env }),
+          scratch.serve(args, { cwd: own, command: [binary], env }),
+        ]);
+        expect(a.stdout()).toContain('"stores":"postgres postgres://cuebot@127.0.0.1');
+        const coinflip = (server: ServeProcess, key: string) =>
+          fetch(`${server.url}/api/bot/coinflip?apiKey=${key}`);
+        for (let i = 0; i < 10; i++) expect((await coinflip(i % 2 === 0 ? a : b, apiKey)).status).toBe(200);
+        const counted = await coinflip(b, apiKey);
+        expect(counted.headers.get("x-ratelimit-remaining")).toBe("19");
+
+        const rotated = await run(["key", "rotate", "alice", "--data-dir", dataDir]);
+        expect(rotated.code).toBe(0);
+        for (const server of [a, b]) expect((await coinflip(server, apiKey)).status).toBe(401);
+        const fresh = rotated.stdout.trim();
+        expect((await coinflip(a, fresh)).status).toBe(200);
+
+        a.proc.kill("SIGKILL");
+        await a.exited();
+        expect((await coinflip(b, fresh)).status).toBe(200);
         expect(await b.stop()).toBe(0);
       } finally {
         await redis.stop();
