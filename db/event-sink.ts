@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import { StoreUnavailableError } from "../server/store-unavailable.ts";
 import type { CommandEvent } from "./events.ts";
 import type { DataStore, SqliteStore } from "./store.ts";
 
@@ -30,6 +31,78 @@ export const EVENT_BUFFER_MAX_ROWS = 512;
 export const EVENT_BUFFER_MAX_DELAY_MS = 20;
 
 /**
+ * The buffer both sinks share: events wait in memory until `maxRows` are waiting or `maxDelayMs` have
+ * passed since the first, then the sink writes them (`flush`).
+ */
+abstract class BufferedEventSink implements EventSink {
+  #pending: CommandEvent[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  protected readonly maxRows: number;
+  readonly #maxDelayMs: number;
+  protected readonly onDropped: (count: number, error: unknown) => void;
+
+  constructor(options: WriteBehindOptions) {
+    this.maxRows = options.maxRows ?? EVENT_BUFFER_MAX_ROWS;
+    this.#maxDelayMs = options.maxDelayMs ?? EVENT_BUFFER_MAX_DELAY_MS;
+    this.onDropped = options.onDropped ?? (() => {});
+  }
+
+  record(event: CommandEvent): void {
+    this.#pending.push(event);
+    if (this.#pending.length >= this.maxRows) this.full();
+    else this.#schedule();
+  }
+
+  abstract flush(): Promise<void>;
+
+  /** `maxRows` are waiting: write them now. */
+  protected full(): void {
+    void this.flush();
+  }
+
+  /** How many events wait. */
+  protected get waiting(): number {
+    return this.#pending.length;
+  }
+
+  /** The waiting events, handed over for writing (the buffer starts empty again). */
+  protected take(): CommandEvent[] {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    const rows = this.#pending;
+    this.#pending = [];
+    return rows;
+  }
+
+  /** Drops the oldest waiting events beyond `limit` (reported), so the buffer stays bounded. */
+  protected trimTo(limit: number): void {
+    const excess = this.#pending.length - limit;
+    if (excess > 0) {
+      this.#pending.splice(0, excess);
+      this.onDropped(
+        excess,
+        new Error("the database did not keep up; the oldest waiting events were dropped"),
+      );
+    }
+  }
+
+  #schedule(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
+    // A CLI command that recorded something must still exit; close() flushes what is left.
+    this.#timer.unref?.();
+  }
+
+  /** Events still waiting after a write (they arrived meanwhile) are written within the same bound. */
+  protected followUp(): void {
+    if (this.#pending.length >= this.maxRows) this.full();
+    else if (this.#pending.length > 0) this.#schedule();
+  }
+}
+
+/**
  * Analytics events written behind: buffered and stored in one transaction through a held prepared
  * statement, at most `maxDelayMs` after the first of them or as soon as `maxRows` are waiting. An
  * INSERT per request through the query builder cost ~60 µs and, every ~220 rows, a WAL checkpoint on
@@ -37,18 +110,13 @@ export const EVENT_BUFFER_MAX_DELAY_MS = 20;
  * unwritten batch of analytics events. Nothing else (keys, roles, settings, sessions, overlay state,
  * the audit log) is written this way.
  */
-export class WriteBehindEventSink implements EventSink {
+export class WriteBehindEventSink extends BufferedEventSink {
   readonly #insert: Statement;
   readonly #writeAll: (rows: CommandEvent[]) => void;
-  readonly #maxRows: number;
-  readonly #maxDelayMs: number;
-  readonly #onDropped: (count: number, error: unknown) => void;
-  #pending: CommandEvent[] = [];
-  #timer: ReturnType<typeof setTimeout> | null = null;
-
   readonly #store: Pick<SqliteStore, "whenIdle">;
 
   constructor(sqlite: Database, store: Pick<SqliteStore, "whenIdle">, options: WriteBehindOptions = {}) {
+    super(options);
     this.#store = store;
     this.#insert = sqlite.prepare(
       "INSERT INTO events (account_id, at, command, caller, outcome, latency_ms) VALUES (?, ?, ?, ?, ?, ?)",
@@ -56,37 +124,21 @@ export class WriteBehindEventSink implements EventSink {
     this.#writeAll = sqlite.transaction((rows: CommandEvent[]) => {
       for (const row of rows) this.#write(row);
     });
-    this.#maxRows = options.maxRows ?? EVENT_BUFFER_MAX_ROWS;
-    this.#maxDelayMs = options.maxDelayMs ?? EVENT_BUFFER_MAX_DELAY_MS;
-    this.#onDropped = options.onDropped ?? (() => {});
   }
 
-  record(event: CommandEvent): void {
-    this.#pending.push(event);
-    if (this.#pending.length >= this.#maxRows) void this.flush();
-    else if (this.#timer === null) {
-      this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
-      // A CLI command that recorded something must still exit; close() flushes what is left.
-      this.#timer.unref?.();
+  override flush(): Promise<void> {
+    if (this.waiting === 0) {
+      this.take();
+      return Promise.resolve();
     }
-  }
-
-  flush(): Promise<void> {
-    if (this.#timer !== null) {
-      clearTimeout(this.#timer);
-      this.#timer = null;
-    }
-    if (this.#pending.length === 0) return Promise.resolve();
     // A transaction of the store is open on this connection: these rows wait for its end, not join it.
     const idle = this.#store.whenIdle();
     if (idle) return idle.then(() => this.flush());
-    this.#writePending();
+    this.#writeRows(this.take());
     return Promise.resolve();
   }
 
-  #writePending(): void {
-    const rows = this.#pending;
-    this.#pending = [];
+  #writeRows(rows: CommandEvent[]): void {
     try {
       this.#writeAll(rows);
     } catch {
@@ -101,7 +153,7 @@ export class WriteBehindEventSink implements EventSink {
           lastError = error;
         }
       }
-      if (dropped > 0) this.#onDropped(dropped, lastError);
+      if (dropped > 0) this.onDropped(dropped, lastError);
     }
   }
 
@@ -110,55 +162,52 @@ export class WriteBehindEventSink implements EventSink {
   }
 }
 
+/** Most events the PostgreSQL sink holds while a batch is on its way: the rest are dropped, oldest first. */
+export const EVENT_BUFFER_MAX_WAITING = 16 * EVENT_BUFFER_MAX_ROWS;
+
 /**
  * Analytics events written behind through the store, for PostgreSQL (where every statement is a round
- * trip): buffered like WriteBehindEventSink, each batch one multi-row INSERT, batches one after
- * another. While the database is away, batches that fail are dropped and reported rather than held
- * (the buffer stays bounded); the same trade-off as on SQLite, and nothing else is written this way.
+ * trip): buffered the same way, each batch one multi-row INSERT, one batch at a time. Events recorded
+ * while a batch is on its way wait for it; past EVENT_BUFFER_MAX_WAITING (a slow or absent database)
+ * the oldest are dropped and reported, so memory stays bounded. Batches that fail are dropped and
+ * reported too: the same trade-off as on SQLite, and nothing else is written this way.
  */
-export class BatchedEventSink implements EventSink {
+export class BatchedEventSink extends BufferedEventSink {
   readonly #store: DataStore;
-  readonly #maxRows: number;
-  readonly #maxDelayMs: number;
-  readonly #onDropped: (count: number, error: unknown) => void;
-  #pending: CommandEvent[] = [];
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  /** The batch being written, and those queued behind it. */
-  #writing: Promise<void> = Promise.resolve();
+  /** The batch on its way, or null. */
+  #writing: Promise<void> | null = null;
 
   constructor(store: DataStore, options: WriteBehindOptions = {}) {
+    super(options);
     this.#store = store;
-    this.#maxRows = options.maxRows ?? EVENT_BUFFER_MAX_ROWS;
-    this.#maxDelayMs = options.maxDelayMs ?? EVENT_BUFFER_MAX_DELAY_MS;
-    this.#onDropped = options.onDropped ?? (() => {});
   }
 
-  record(event: CommandEvent): void {
-    this.#pending.push(event);
-    if (this.#pending.length >= this.#maxRows) void this.flush();
-    else if (this.#timer === null) {
-      this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
-      this.#timer.unref?.();
-    }
+  protected override full(): void {
+    // A batch is on its way: the next goes when it has landed (followUp), within the bound.
+    if (this.#writing) this.trimTo(EVENT_BUFFER_MAX_WAITING);
+    else void this.flush();
   }
 
-  flush(): Promise<void> {
-    if (this.#timer !== null) {
-      clearTimeout(this.#timer);
-      this.#timer = null;
-    }
-    if (this.#pending.length > 0) {
-      const rows = this.#pending;
-      this.#pending = [];
-      this.#writing = this.#writing.then(() => this.#write(rows));
-    }
+  override flush(): Promise<void> {
+    if (this.#writing) return this.#writing.then(() => this.flush());
+    const rows = this.take();
+    if (rows.length === 0) return Promise.resolve();
+    this.#writing = this.#write(rows).finally(() => {
+      this.#writing = null;
+      this.followUp();
+    });
     return this.#writing;
   }
 
   async #write(rows: CommandEvent[]): Promise<void> {
     try {
       await this.#store.run((db, t) => db.insert(t.events).values(rows));
-    } catch {
+    } catch (error) {
+      // The database is away: the batch is lost (asking row by row would only wait longer).
+      if (error instanceof StoreUnavailableError) {
+        this.onDropped(rows.length, error);
+        return;
+      }
       // One bad row (its account deleted meanwhile) must not cost the others: one by one.
       let dropped = 0;
       let lastError: unknown;
@@ -170,7 +219,7 @@ export class BatchedEventSink implements EventSink {
           lastError = error;
         }
       }
-      if (dropped > 0) this.#onDropped(dropped, lastError);
+      if (dropped > 0) this.onDropped(dropped, lastError);
     }
   }
 }

@@ -8,6 +8,10 @@ import type { DataStore, Tables } from "./store.ts";
 export const REPLY_DROPPED = "reply_dropped";
 const isCall = (t: Tables) => sql`${t.events.outcome} not like 'reply_dropped%'`;
 
+/** The account's command calls since `since` (notes such as dropped replies left out). */
+const callsSince = (t: Tables, accountId: number, since: number) =>
+  and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t));
+
 /** Aggregates come back as bigint or numeric text from PostgreSQL: numbers on both dialects. */
 const count = () => sql<number>`count(*)`.mapWith(Number);
 
@@ -84,7 +88,7 @@ export function commandStats(s: DataStore, accountId: number, since: number): Pr
         avgLatencyMs: sql<number>`round(avg(${t.events.latencyMs}))`.mapWith(Number),
       })
       .from(t.events)
-      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .where(callsSince(t, accountId, since))
       .groupBy(t.events.command)
       .orderBy(asc(t.events.command)),
   );
@@ -108,7 +112,7 @@ export function dailyCalls(
     return db
       .select({ day, calls: count() })
       .from(t.events)
-      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .where(callsSince(t, accountId, since))
       .groupBy(day)
       .orderBy(asc(day));
   });
@@ -125,7 +129,7 @@ export function dailyCommandCalls(
     return db
       .select({ day, command: t.events.command, calls: count() })
       .from(t.events)
-      .where(and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t)))
+      .where(callsSince(t, accountId, since))
       .groupBy(day, t.events.command)
       .orderBy(asc(day), asc(t.events.command));
   });
@@ -145,9 +149,7 @@ export function topCallers(
       .from(t.events)
       .where(
         and(
-          eq(t.events.accountId, accountId),
-          gte(t.events.at, since),
-          isCall(t),
+          callsSince(t, accountId, since),
           sql`${t.events.caller} != '' and ${t.events.caller} != '(panel test)'`,
         ),
       )
@@ -162,14 +164,7 @@ export async function distinctCallers(s: DataStore, accountId: number, since: nu
     db
       .select({ n: sql<number>`count(distinct ${t.events.caller})`.mapWith(Number) })
       .from(t.events)
-      .where(
-        and(
-          eq(t.events.accountId, accountId),
-          gte(t.events.at, since),
-          isCall(t),
-          sql`${t.events.caller} != ''`,
-        ),
-      ),
+      .where(and(callsSince(t, accountId, since), sql`${t.events.caller} != ''`)),
   );
   return row?.n ?? 0;
 }

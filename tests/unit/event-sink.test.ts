@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { deleteAccountRow } from "../../db/accounts.ts";
 import { deleteAuditOf } from "../../db/audit.ts";
 import { openDatabase } from "../../db/client.ts";
-import { BatchedEventSink, WriteBehindEventSink } from "../../db/event-sink.ts";
+import { BatchedEventSink, EVENT_BUFFER_MAX_WAITING, WriteBehindEventSink } from "../../db/event-sink.ts";
 import type { CommandEvent } from "../../db/events.ts";
 import { recentEvents } from "../../db/events.ts";
-import { SqliteStore } from "../../db/store.ts";
+import { type DataStore, SqliteStore } from "../../db/store.ts";
 import { DATABASE_FILE } from "../../server/data-dir.ts";
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
 
 let t: TestContext;
@@ -118,5 +119,72 @@ describe("analytics events written behind through the store (PostgreSQL's sink)"
       "viewer1",
     ]);
     expect(dropped).toEqual([1]);
+  });
+});
+
+describe("the PostgreSQL sink while the database is slow or away", () => {
+  /** A store whose writes wait until released, recording the rows of every batch. */
+  function slowStore() {
+    const batches: number[] = [];
+    let release = () => {};
+    let gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store = {
+      dialect: "postgres",
+      async run(build: (db: unknown, t: { events: unknown }) => unknown) {
+        const values: { rows: unknown[] } = { rows: [] };
+        build(
+          {
+            insert: () => ({
+              values: (rows: unknown) => (values.rows = Array.isArray(rows) ? rows : [rows]),
+            }),
+          },
+          { events: {} },
+        );
+        await gate;
+        batches.push(values.rows.length);
+      },
+    } as unknown as DataStore;
+    return {
+      store,
+      batches,
+      open() {
+        release();
+        gate = Promise.resolve();
+      },
+    };
+  }
+
+  test("one batch at a time; what waits meanwhile stays bounded, the oldest dropped and reported", async () => {
+    const slow = slowStore();
+    let dropped = 0;
+    const sink = new BatchedEventSink(slow.store, { maxRows: 10, onDropped: (count) => (dropped += count) });
+    const total = 10 + EVENT_BUFFER_MAX_WAITING + 500;
+    for (let n = 0; n < total; n++) sink.record(event(1, n));
+    // The first 10 are on their way; of the rest, only EVENT_BUFFER_MAX_WAITING wait.
+    expect(dropped).toBe(500);
+    slow.open();
+    await sink.flush();
+    await sink.flush();
+    expect(slow.batches[0]).toBe(10);
+    expect(slow.batches.reduce((a, b) => a + b, 0)).toBe(10 + EVENT_BUFFER_MAX_WAITING);
+  });
+
+  test("a database that does not answer loses the batch at once, without trying row by row", async () => {
+    let calls = 0;
+    const dropped: number[] = [];
+    const away = {
+      dialect: "postgres",
+      async run() {
+        calls++;
+        throw new StoreUnavailableError("postgres", new Error("Connection closed"));
+      },
+    } as unknown as DataStore;
+    const sink = new BatchedEventSink(away, { maxRows: 100, onDropped: (count) => dropped.push(count) });
+    for (let n = 0; n < 5; n++) sink.record(event(1, n));
+    await sink.flush();
+    expect(calls).toBe(1);
+    expect(dropped).toEqual([5]);
   });
 });
