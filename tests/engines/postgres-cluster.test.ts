@@ -38,6 +38,18 @@ const serve = (folder: string, ...extra: string[]) =>
 const magic8 = (server: ServeProcess, key: string) =>
   fetch(`${server.url}/api/bot/magic8?apiKey=${key}&q=will+it+work`);
 
+/** Asks until `server` answers `wanted` for `key`, or `ms` have passed; the last status. */
+async function statusWithin(ms: number, server: ServeProcess, key: string, wanted: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  let status = 0;
+  while (Date.now() < deadline) {
+    status = (await magic8(server, key)).status;
+    if (status === wanted) break;
+    await Bun.sleep(200);
+  }
+  return status;
+}
+
 /** A folder of its own for a second machine: the same secret.key, the same database. */
 async function siblingFolder(): Promise<string> {
   const folder = join(scratch.dir("cuebot-pg-sibling-"), "data");
@@ -156,29 +168,13 @@ describe.skipIf(!postgresAvailable || !redisAvailable)("instances on their own P
     expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
 
     pg.resume();
-    for (const server of [a, b]) {
-      const deadline = Date.now() + 15_000;
-      let status = 0;
-      while (Date.now() < deadline) {
-        status = (await magic8(server, keys.bob!)).status;
-        if (status === 200) break;
-        await Bun.sleep(200);
-      }
-      expect(status).toBe(200);
-    }
+    for (const server of [a, b]) expect(await statusWithin(15_000, server, keys.bob!, 200)).toBe(200);
     // The CLI's change reaches both instances again (their listening connections came back, or until
     // they do, they do not trust their caches).
     const rotated = await scratch.run(["key", "rotate", "alice", "--data-dir", dataDir], { cwd, env });
     expect(rotated.code).toBe(0);
     for (const server of [a, b]) {
-      const deadline = Date.now() + 20_000;
-      let status = 0;
-      while (Date.now() < deadline) {
-        status = (await magic8(server, keys.alice!)).status;
-        if (status === 401) break;
-        await Bun.sleep(200);
-      }
-      expect(status).toBe(401);
+      expect(await statusWithin(20_000, server, keys.alice!, 401)).toBe(401);
       expect((await magic8(server, rotated.stdout.trim())).status).toBe(200);
     }
     expect(await a.stop()).toBe(0);
