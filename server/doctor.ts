@@ -213,11 +213,27 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
     const version = await withTimeout(pg.sql.unsafe("SHOW server_version"), `${where} did not answer`);
     const schema = await statusPg(pg.sql);
     const parts = [`${where} answers (PostgreSQL ${String(version[0]?.server_version ?? "?")})`];
-    parts.push(
-      schema.applied === 0
-        ? "no cuebot schema yet"
-        : `schema ${schema.latestTag ?? "?"} (${schema.applied}/${schema.known})`,
-    );
+    if (schema.tooNew) {
+      return result(
+        name,
+        "fail",
+        `${parts[0]}; it was written by a newer cuebot: upgrade this binary on every instance`,
+      );
+    }
+    if (schema.applied === 0)
+      parts.push("no cuebot schema yet (the first `serve` or `cuebot migrate` creates it)");
+    else {
+      const [row] = await pg.sql.unsafe("SELECT count(*)::int AS n FROM accounts");
+      const accounts = Number(row?.n ?? 0);
+      parts.push(
+        `schema ${schema.latestTag ?? "?"} (${schema.applied}/${schema.known}), ${accounts} account${accounts === 1 ? "" : "s"}`,
+      );
+      if (schema.pending.length > 0) {
+        parts.push(
+          `${schema.pending.length} migration(s) to apply (serve and \`cuebot migrate\` apply them)`,
+        );
+      }
+    }
     const secret = await secretMatches(pg.sql, config.dataDir);
     if (secret === false) {
       return result(
@@ -227,8 +243,7 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
       );
     }
     if (secret === true) parts.push("secret.key matches");
-    parts.push("not used by `serve` in this version");
-    return result(name, "ok", parts.join("; "));
+    return result(name, schema.pending.length > 0 ? "info" : "ok", parts.join("; "));
   } catch (error) {
     return result(name, "fail", `${where}: ${(error as Error).message}`);
   } finally {
@@ -334,7 +349,12 @@ async function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> 
 
 /** Every check, in the order an operator reads them. */
 export async function runDoctor(config: Config): Promise<CheckResult[]> {
-  const local = [checkDataFolder(config), checkDatabase(config), checkPublicUrl(config)];
+  // With CUEBOT_DATABASE_URL the data is in PostgreSQL (its own check below), not in the folder's file.
+  const local = [
+    checkDataFolder(config),
+    ...(config.databaseUrl ? [] : [checkDatabase(config)]),
+    checkPublicUrl(config),
+  ];
   const [twitch, postgres, redis, server] = await Promise.all([
     checkTwitch(config),
     checkPostgres(config),

@@ -13,7 +13,10 @@ export function addSettingsOptions(command: Command): Command {
       "--trust-proxy [list]",
       "read X-Forwarded-For from these peers: alone or true = loopback, else comma-separated addresses/CIDRs",
     )
-    .option("--database-url <url>", "postgres://… for several instances (not served yet: see README)")
+    .option(
+      "--database-url <url>",
+      "postgres://… : keep the data in PostgreSQL, for several machines (see README)",
+    )
     .option("--redis-url <url>", "redis://… shared by several instances: limits, overlay updates")
     .option("--log <level>", "debug, info, warn or error (default info)")
     .option("--log-format <format>", "json or pretty (default: pretty on a terminal, else json)");

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { pendingMigrations, type SchemaStatus, schemaStatus } from "../migrate.ts";
+import { pendingMigrations, type SchemaStatus, SchemaTooNewError, schemaStatus } from "../migrate.ts";
 import { embeddedMigrations } from "../migrations.macro.ts" with { type: "macro" };
 import type { EmbeddedMigration } from "../migrations.macro.ts";
 
@@ -58,9 +58,21 @@ export async function migratePg(sql: SQL, known: EmbeddedMigration[] = MIGRATION
   });
 }
 
-/** What is applied, without changing anything (an empty database reports 0 applied). */
-export async function statusPg(sql: SQL, known: EmbeddedMigration[] = MIGRATIONS): Promise<SchemaStatus> {
+/**
+ * What is applied, without changing anything (an empty database reports 0 applied), with what is still
+ * to apply or whether a newer cuebot wrote the database, as the SQLite runner's readSchemaStatus.
+ */
+export async function statusPg(
+  sql: SQL,
+  known: EmbeddedMigration[] = MIGRATIONS,
+): Promise<SchemaStatus & { pending: string[]; tooNew: boolean }> {
   const [exists] = await sql.unsafe(`SELECT to_regclass('${TABLE}') IS NOT NULL AS present`);
-  if (!exists?.present) return schemaStatus([], known, []);
-  return schemaStatus(await appliedMillis(sql), known, []);
+  const applied = exists?.present ? await appliedMillis(sql) : [];
+  const base = schemaStatus(applied, known, []);
+  try {
+    return { ...base, pending: pendingMigrations(applied, known).map((m) => m.tag), tooNew: false };
+  } catch (error) {
+    if (error instanceof SchemaTooNewError) return { ...base, pending: [], tooNew: true };
+    throw error;
+  }
 }

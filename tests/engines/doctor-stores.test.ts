@@ -56,7 +56,9 @@ describe.skipIf(!postgresAvailable)("cuebot doctor with CUEBOT_DATABASE_URL", ()
     expect(pg?.status).toBe("ok");
     expect(pg?.detail).toMatch(/answers \(PostgreSQL \d+/);
     expect(pg?.detail).toContain("schema ");
-    expect(pg?.detail).toContain("not used by `serve` in this version");
+    expect(pg?.detail).toContain("0 accounts");
+    // The data is there, not in the folder's SQLite file: no check of that file.
+    expect(check("database")).toBeUndefined();
     const withPassword = await doctor({ CUEBOT_DATABASE_URL: url.href });
     expect(JSON.stringify(withPassword.check("PostgreSQL"))).not.toContain("pw-that-must-not-show");
   });
