@@ -93,7 +93,7 @@ export async function createFixture(streamerCount: number): Promise<Fixture> {
     for (let i = 0; i < streamerCount; i++) streamers.push(await seed({ ...ctx, db: tx }, i));
   });
   const refused = await seed(ctx, streamerCount);
-  ctx.close();
+  await ctx.close();
 
   return {
     dataDir,

@@ -181,7 +181,7 @@ async function httpCost(): Promise<BenchRow[]> {
   } finally {
     await app.stop(true);
     bare.stop(true);
-    ctx.close();
+    await ctx.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -40,6 +40,18 @@ export interface DataStore {
   transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Whether a write failed on a unique key another writer took first (PostgreSQL's 23505, SQLite's
+ * "UNIQUE constraint failed"), looking through Drizzle's wrapper to the driver's error.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { errno?: unknown }).errno === "23505" || /UNIQUE constraint failed/.test(e.message))
+      return true;
+  }
+  return false;
+}
+
 function settle<T>(run: () => T): Promise<T> {
   try {
     return Promise.resolve(run());

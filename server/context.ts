@@ -69,12 +69,12 @@ export interface Context {
   /** The public URL (known once the server listens when it is derived from the port). */
   publicUrl: string;
   /**
-   * Closes what the context opened, in reverse order, and the database last; safe to call twice. On
-   * SQLite everything is closed when it returns; on PostgreSQL once the Promise settles.
+   * Closes what the context opened, in reverse order, and the database last (once the buffered
+   * analytics events are written); safe to call twice. Everything is closed once the Promise settles.
    */
   close(): Promise<void>;
-  /** Registers something to close with the context. */
-  onClose(fn: () => void): void;
+  /** Registers something to close with the context (awaited before the next, and before the database). */
+  onClose(fn: () => void | Promise<void>): void;
 }
 
 export interface ContextOptions {
@@ -128,7 +128,7 @@ function assembleContext(
 ): Context {
   const { log } = options;
   const { db: store, externalChanges, events } = storage;
-  const closers: (() => void)[] = [];
+  const closers: (() => void | Promise<void>)[] = [];
   const clock = options.clock ?? systemClock;
   const accounts = new AccountDirectory(
     store,
@@ -206,9 +206,11 @@ function assembleContext(
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     close() {
       closing ??= (async () => {
+        // One after another, in reverse order, each finished before the next (chat stores its final
+        // state, Redis hands back the chat lease) and all of them before the database closes.
         for (const fn of closers.reverse()) {
           try {
-            fn();
+            await fn();
           } catch (error) {
             log.warn("error while closing", { error });
           }

@@ -90,11 +90,11 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       });
       if (shared) {
         const stores = shared;
-        ctx.onClose(() => void stores.close());
+        ctx.onClose(() => stores.close());
       }
       if (demo) {
         ctx.demoChat = demo.chat;
-        ctx.onClose(() => void demo.stop());
+        ctx.onClose(() => demo.stop());
       }
       const log = ctx.log;
       let server: ReturnType<typeof listen>;
@@ -108,7 +108,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       startTokenUpkeep(ctx);
       // Several instances: only the holder of the chat lease connects to chat.
       const leadership = shared ? startChatLeadership(ctx, shared) : null;
-      if (leadership) ctx.onClose(() => void leadership.stop());
+      if (leadership) ctx.onClose(() => leadership.stop());
       else startNativeChat(ctx);
       startMaintenance(ctx);
       if (ignoredStores)

@@ -2,6 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
 import type { Context } from "../context.ts";
 import { badRequest } from "../http/errors.ts";
+import { KeyedQueue } from "../keyed-queue.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
 import {
   ALIAS_PATTERN,
@@ -145,8 +146,28 @@ async function checkAliasConflicts(
   }
 }
 
-/** Applies a partial update from the panel, validating every field; nothing is saved if any is wrong. */
-export async function updateCommandSettings<C extends CommandName>(
+/** Updates of one account's settings, per database: one at a time (see KeyedQueue). */
+const updates = new WeakMap<object, KeyedQueue<number>>();
+
+/**
+ * Applies a partial update from the panel, validating every field; nothing is saved if any is wrong.
+ * Two updates of one account (two tabs) run one after the other, each on what the other saved.
+ */
+export function updateCommandSettings<C extends CommandName>(
+  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
+  accountId: number,
+  command: C,
+  patch: SettingsPatch,
+): Promise<CommandSettings<C>> {
+  let queue = updates.get(ctx.db);
+  if (!queue) {
+    queue = new KeyedQueue();
+    updates.set(ctx.db, queue);
+  }
+  return queue.run(accountId, () => applyUpdate(ctx, accountId, command, patch));
+}
+
+async function applyUpdate<C extends CommandName>(
   ctx: Pick<Context, "db" | "clock" | "settingsCache">,
   accountId: number,
   command: C,

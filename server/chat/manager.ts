@@ -484,6 +484,6 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
 export function startNativeChat(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
   const runtime = startChatManager(ctx, options);
   ctx.chat = runtime;
-  ctx.onClose(() => void runtime.close());
+  ctx.onClose(() => runtime.close());
   return runtime;
 }

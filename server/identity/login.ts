@@ -7,6 +7,7 @@ import {
   updateAccountProfile,
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
+import { isUniqueViolation } from "../../db/store.ts";
 import type { Context } from "../context.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { provisionAccount } from "./accounts.ts";
@@ -50,39 +51,49 @@ export async function completeLogin(
     profileImageUrl: user.profile_image_url ?? "",
     timezone,
   };
-  const result = await ctx.db.transaction(async (tx) => {
-    const store = { ...ctx, db: tx };
-    // Logins are reusable after a rename: a stale account still holding this login gives it up.
-    const holder = await findAccountByLogin(tx, user.login);
-    if (holder && holder.twitchUserId !== user.id) {
-      await releaseLogin(tx, holder.id, `${normalizeLogin(user.login)}~${holder.twitchUserId}`, now);
-    }
-    const existing = await findAccountByTwitchId(tx, user.id);
-    let account: Account;
-    let created = false;
-    if (existing) {
-      account = await updateAccountProfile(tx, existing.id, profile, now);
-      if (existing.login !== account.login) {
-        await recordAudit(
-          tx,
-          {
-            accountId: account.id,
-            login: account.login,
-            actor: "system",
-            action: "account.rename",
-            detail: { from: existing.login },
-          },
-          now,
-        );
+  const write = () =>
+    ctx.db.transaction(async (tx) => {
+      const store = { ...ctx, db: tx };
+      // Logins are reusable after a rename: a stale account still holding this login gives it up.
+      const holder = await findAccountByLogin(tx, user.login);
+      if (holder && holder.twitchUserId !== user.id) {
+        await releaseLogin(tx, holder.id, `${normalizeLogin(user.login)}~${holder.twitchUserId}`, now);
       }
-    } else {
-      account = (await provisionAccount(store, profile)).account;
-      created = true;
-    }
-    await saveProviderTokens(store, account.id, tokens);
-    const session = await createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
-    return { account, session, created };
-  });
+      const existing = await findAccountByTwitchId(tx, user.id);
+      let account: Account;
+      let created = false;
+      if (existing) {
+        account = await updateAccountProfile(tx, existing.id, profile, now);
+        if (existing.login !== account.login) {
+          await recordAudit(
+            tx,
+            {
+              accountId: account.id,
+              login: account.login,
+              actor: "system",
+              action: "account.rename",
+              detail: { from: existing.login },
+            },
+            now,
+          );
+        }
+      } else {
+        account = (await provisionAccount(store, profile)).account;
+        created = true;
+      }
+      await saveProviderTokens(store, account.id, tokens);
+      const session = await createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
+      return { account, session, created };
+    });
+  // Two first logins of one streamer at once (two tabs): on PostgreSQL both may try to create the
+  // account; the one that comes second finds it on a second try and logs in to it.
+  let result: CompletedLogin;
+  try {
+    result = await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    result = await write();
+  }
   ctx.accounts.invalidate();
   return result;
 }

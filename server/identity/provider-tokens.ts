@@ -130,7 +130,8 @@ async function refreshStored(
       // Another process (an instance sharing the database) may have spent the same refresh token
       // first and stored the rotated pair: then the grant is fine, and its new token is ours too. Its
       // write may still be on its way (a round trip to PostgreSQL): look again for a moment.
-      const deadline = performance.now() + ROTATED_PAIR_WAIT_MS;
+      // (On SQLite no other process can be half-way: sharing the file needs Redis, which holds the lock.)
+      const deadline = performance.now() + (ctx.db.dialect === "postgres" ? ROTATED_PAIR_WAIT_MS : 0);
       for (;;) {
         const now = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
         if (now && now.refreshToken !== stored.refreshToken) return now.accessToken;

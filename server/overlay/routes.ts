@@ -108,6 +108,8 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
         write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
       };
       write("retry: 3000\n\n");
+      // Refused at once (the token was rotated meanwhile): nothing to listen for.
+      if (closed) return;
       // Listening starts before the stored state is read, so a publish in between is not missed; what
       // arrives before the read is held, and whichever of the two is newer goes out first.
       let loaded = false;

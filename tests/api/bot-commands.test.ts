@@ -103,6 +103,26 @@ describe("magic8, dice, coinflip and pick", () => {
     expect((await data(await h.bot("/api/bot/magic8"))).text).toBe("🎱 Only on Tuesdays.");
   });
 
+  test("two panel updates of one command at once (two tabs): both changes are kept", async () => {
+    h = await startBotHarness();
+    const put = (body: object) =>
+      h.panel("/api/dashboard/commands/magic8", { method: "PUT", body: JSON.stringify(body) });
+    const [first, second] = await Promise.all([
+      put({ options: { answers: ["Only on Tuesdays."] } }),
+      put({ cooldownSeconds: 7 }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const listed = (await data(await h.panel("/api/dashboard/commands"))) as unknown as {
+      command: string;
+      cooldownSeconds: number;
+      options: { answers: string[] };
+    }[];
+    expect(listed.find((c) => c.command === "magic8")).toMatchObject({
+      cooldownSeconds: 7,
+      options: { answers: ["Only on Tuesdays."] },
+    });
+  });
+
   test("dice roll within their sides; bad sides or count → 400 naming the parameter", async () => {
     h = await startBotHarness();
     h.ctx.random = chance(0.99, 0, 0.5);

@@ -34,6 +34,13 @@ const revealKey = (cookie: string) => securityCall(cookie, "reveal-key", "apiKey
 const rotateOverlayToken = (cookie: string) => securityCall(cookie, "rotate-overlay-token", "overlayToken");
 
 describe("first login", () => {
+  test("two first logins of one streamer at once (two tabs) both log in, to one account", async () => {
+    const [one, two] = await Promise.all([h.login("cuebotdemo"), h.login("cuebotdemo")]);
+    for (const { response } of [one, two]) expect(response.headers.get("location")).toBe("/dashboard");
+    expect(await h.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM accounts")).toEqual([{ n: 1 }]);
+    expect(await h.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM sessions")).toEqual([{ n: 2 }]);
+  });
+
   test("creates the account with role Default, an API key and an overlay token, and opens a session", async () => {
     const { cookie, response } = await h.login("cuebotdemo", { tz: "Europe/Berlin" });
     expect(response.headers.get("location")).toBe("/dashboard");

@@ -100,6 +100,28 @@ describe("overlays", () => {
     expect(seen).not.toContain("after rotation");
   });
 
+  test("a token rotated between authentication and the stream's first line: it ends at once and holds no connection", async () => {
+    const directory = h.ctx.accounts;
+    const lookUp = directory.byCredential.bind(directory);
+    let first = true;
+    directory.byCredential = (kind, secret) => {
+      if (!first) return lookUp(kind, secret);
+      first = false;
+      // The request authenticates with the token; then, before its stream writes anything, the token
+      // is rotated and another request has already found the old one wanting.
+      return (async () => {
+        const account = await lookUp(kind, secret);
+        await h.panel("/api/dashboard/security/rotate-overlay-token", { method: "POST" });
+        expect(await lookUp(kind, secret)).toBeNull();
+        return account;
+      })();
+    };
+    const res = await h.request(`/api/overlay/events?token=${token}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+    expect(h.ctx.overlays.connections(h.account.id)).toBe(0);
+  });
+
   test("at most 20 open streams per account", async () => {
     const open = await Promise.all(
       Array.from({ length: 20 }, () => h.request(`/api/overlay/events?token=${token}`)),

@@ -28,6 +28,16 @@ const NIGHTBOT_ANNA = {
 };
 
 describe("native chat: from a chat line to the reply", () => {
+  test("when the server closes, the stored state says chat is off because cuebot is not running", async () => {
+    h = await startChatHarness();
+    await h.startChat();
+    expect(await connected()).toBe(true);
+    await h.ctx.close();
+    expect(await h.sql("SELECT state, reason FROM chat_settings")).toEqual([
+      { state: "off", reason: "cuebot is not running" },
+    ]);
+  });
+
   test("connects over EventSub and reports connected, with the state stored for the CLI", async () => {
     h = await startChatHarness();
     await h.startChat();

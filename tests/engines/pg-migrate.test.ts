@@ -59,7 +59,12 @@ describe.skipIf(!postgresAvailable)("PostgreSQL migrations", () => {
   test("running again changes nothing", async () => {
     const status = await migratePg(connect(database.url));
     expect(status.newlyApplied).toEqual([]);
-    expect(await statusPg(connect(database.url))).toEqual({ ...status, newlyApplied: [], pending: [], tooNew: false });
+    expect(await statusPg(connect(database.url))).toEqual({
+      ...status,
+      newlyApplied: [],
+      pending: [],
+      tooNew: false,
+    });
   });
 
   test("a database written by a newer cuebot is refused, and left as it was", async () => {

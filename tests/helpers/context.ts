@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { createApp } from "../../server/app.ts";
 import type { Clock } from "../../server/clock.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Context, openContext } from "../../server/context.ts";
-import { prepareDataDir } from "../../server/data-dir.ts";
+import { DATABASE_FILE, prepareDataDir } from "../../server/data-dir.ts";
 import { provisionAccount } from "../../server/identity/accounts.ts";
 import { createLogger } from "../../server/log.ts";
 import { createTestDatabase, dropTestDatabase } from "./engines.ts";
@@ -62,6 +63,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   });
   const app = createApp(ctx);
   let client: SQL | null = null;
+  // A connection of its own, so it still reads after the context closed.
+  let file: Database | null = null;
   return {
     ctx,
     app,
@@ -69,13 +72,17 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     async sql(text) {
-      if (!database) return ctx.database!.sqlite.query(text).all() as Record<string, unknown>[];
+      if (!database) {
+        file ??= new Database(join(dataDir, DATABASE_FILE));
+        return file.query(text).all() as Record<string, unknown>[];
+      }
       client ??= new SQL({ url: database.url, max: 1 });
       return (await client.unsafe(text)) as Record<string, unknown>[];
     },
     async cleanup() {
       await ctx.close();
       await client?.close();
+      file?.close();
       if (database) await dropTestDatabase(database);
       rmSync(dataDir, { recursive: true, force: true });
     },
