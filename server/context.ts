@@ -110,9 +110,13 @@ export async function openContext(config: Config, options: ContextOptions = {}):
   if (!config.databaseUrl) return createContext(config, options);
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const { key } = loadOrCreateSecretKey(config.dataDir);
-  const storage = await openPostgresStorage(config.databaseUrl, key, log);
+  // Serving: PostgreSQL lets several instances share it, but without Redis each would keep its own
+  // quotas and cooldowns, breaking the promise that a key's quota holds wherever its requests land.
+  // So an instance without Redis serves a database alone, and those with Redis only beside each other.
+  const storage = await openPostgresStorage(config.databaseUrl, key, log, {
+    ...(options.serving ? { serving: { withRedis: options.shared !== undefined } } : {}),
+  });
   try {
-    if (options.serving) await storage.claimServing(options.shared !== undefined);
     return assembleContext(config, { ...options, log }, storage, key);
   } catch (error) {
     await storage.close();

@@ -1,6 +1,7 @@
+import type { ReservedSQL } from "bun";
 import { BatchedEventSink } from "../db/event-sink.ts";
 import { SchemaTooNewError } from "../db/migrate.ts";
-import { openPostgres } from "../db/pg/client.ts";
+import { openPostgres, type PgHandle } from "../db/pg/client.ts";
 import { migratePg } from "../db/pg/migrate.ts";
 import { checkSecretKey, SecretKeyMismatchError } from "../db/pg/secret-check.ts";
 import { PgStore } from "../db/pg/store.ts";
@@ -17,36 +18,40 @@ export const CACHE_CHANGES_CHANNEL = "cuebot_cache_changes";
  */
 export const SERVING_LOCK_KEY = 0x63756573;
 
+/** How often an instance notifies itself, to know its listening connection still hears. */
+const HEARTBEAT_MS = 2_000;
+/** A heartbeat PostgreSQL took but the instance has not heard for this long: it is deaf. */
+const DEAF_AFTER_MS = 10_000;
+/** While deaf, the caches hold at most this long. */
+const DEAF_FLUSH_MS = 1_000;
+/** How often the serving lock's connection is looked at (it may have been lost with PostgreSQL). */
+const CLAIM_WATCH_MS = 5_000;
+/** Longest wait at shutdown for the last analytics rows (a database that does not answer loses them). */
+const CLOSE_FLUSH_MS = 5_000;
+/** One warning per this many ms for what repeats while the database is away. */
+const WARNING_INTERVAL_MS = 60_000;
+const HEARTBEAT = "heartbeat";
+
 /** PostgreSQL could not be used at start: unreachable, refused, or holding another cuebot's data. */
 export class PostgresStorageError extends Error {}
-
-/** How often an instance notifies itself, to know its listening connection still hears. */
-const HEARTBEAT_MS = 5_000;
-/** Heard nothing, not even its own heartbeat, for this long: the instance may be missing changes. */
-const DEAF_AFTER_MS = 15_000;
-const HEARTBEAT = "heartbeat";
 
 /**
  * Changes to cached rows, by anyone (this instance, another one, the CLI), arrive as notifications
  * when the writing transaction commits (about 0.1 ms on loopback), and flush the caches at once. A
- * listening connection that was lost and comes back flushes too, since it missed what happened
- * meanwhile. Until it is back (it retries with a growing pause, up to 32 s), the instance notices by
- * its own heartbeat going unheard, and then every `check()` flushes: nothing is served from a cache
- * that might be stale for longer than DEAF_AFTER_MS.
+ * listening connection that comes back flushes too, since it missed what happened meanwhile. One that
+ * stops hearing without noticing (a half-open connection, a restart it has not retried yet) is found
+ * out by the heartbeat (see ListeningConnection): while it is deaf, `check()` flushes at most once a
+ * second, so no cached answer is older than that.
  */
 class NotifiedChanges implements ChangeFeed {
   readonly #listeners = new Set<() => void>();
-  #lastHeard = performance.now();
+  #deaf = false;
+  #flushedAt = 0;
 
   check(): boolean {
-    if (performance.now() - this.#lastHeard < DEAF_AFTER_MS) return false;
+    if (!this.#deaf || performance.now() - this.#flushedAt < DEAF_FLUSH_MS) return false;
     this.changed();
     return true;
-  }
-
-  heard(payload: string): void {
-    this.#lastHeard = performance.now();
-    if (payload !== HEARTBEAT) this.changed();
   }
 
   subscribe(listener: () => void): () => void {
@@ -54,94 +59,266 @@ class NotifiedChanges implements ChangeFeed {
     return () => this.#listeners.delete(listener);
   }
 
+  set deaf(deaf: boolean) {
+    this.#deaf = deaf;
+  }
+
   changed(): void {
+    this.#flushedAt = performance.now();
     for (const listener of this.#listeners) listener();
   }
 }
 
-function reachError(url: string, error: unknown): PostgresStorageError {
-  return new PostgresStorageError(
-    `cannot use the PostgreSQL database at ${redactUrl(url)}: ${(error as Error).message}`,
-  );
+/**
+ * The LISTEN connection, with a heartbeat: every HEARTBEAT_MS the instance notifies itself. A
+ * heartbeat PostgreSQL accepted and that is not heard within DEAF_AFTER_MS means the connection
+ * stopped hearing: the caches stop being trusted and the subscription is made again at once (rather
+ * than after Bun's growing retry pause, up to 32 s). A heartbeat PostgreSQL refuses means it is away,
+ * and then nobody can change anything either: caches go on.
+ */
+class ListeningConnection {
+  readonly #changes = new NotifiedChanges();
+  #subscription: Awaited<ReturnType<PgHandle["sql"]["listen"]>> | null = null;
+  /** When the oldest accepted heartbeat not heard since was sent; null when all were heard. */
+  #unheardSince: number | null = null;
+  #deaf = false;
+  #resubscribing = false;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly pg: PgHandle,
+    private readonly log: Logger,
+  ) {}
+
+  get changes(): ChangeFeed {
+    return this.#changes;
+  }
+
+  async start(): Promise<void> {
+    this.#subscription = await this.#subscribe();
+    this.#timer = setInterval(() => void this.#beat(), HEARTBEAT_MS);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#subscription?.unlisten().catch(() => {});
+  }
+
+  #subscribe() {
+    let first = true;
+    return this.pg.sql.listen(
+      CACHE_CHANGES_CHANNEL,
+      (payload) => this.#heard(payload),
+      () => {
+        // Subscribed again after a lost connection (by Bun's own retry): it missed what happened.
+        if (!first) this.#changes.changed();
+        first = false;
+      },
+    );
+  }
+
+  #heard(payload: string): void {
+    this.#unheardSince = null;
+    if (this.#deaf) {
+      this.#deaf = false;
+      this.#changes.deaf = false;
+      this.log.info("hearing PostgreSQL's change notifications again; caches in use again");
+      this.#changes.changed();
+    }
+    if (payload !== HEARTBEAT) this.#changes.changed();
+  }
+
+  async #beat(): Promise<void> {
+    const sentAt = performance.now();
+    try {
+      await this.pg.sql.notify(CACHE_CHANGES_CHANNEL, HEARTBEAT);
+    } catch {
+      return;
+    }
+    this.#unheardSince ??= sentAt;
+    if (performance.now() - this.#unheardSince < DEAF_AFTER_MS) return;
+    if (!this.#deaf) {
+      this.#deaf = true;
+      this.#changes.deaf = true;
+      this.log.warn(
+        "not hearing PostgreSQL's change notifications: caches hold at most a second until they are back",
+      );
+      this.#changes.changed();
+    }
+    void this.#resubscribe();
+  }
+
+  async #resubscribe(): Promise<void> {
+    if (this.#resubscribing) return;
+    this.#resubscribing = true;
+    try {
+      const old = this.#subscription;
+      this.#subscription = null;
+      await old?.unlisten().catch(() => {});
+      this.#subscription = await this.#subscribe();
+    } catch {
+      // tried again at the next heartbeat
+    } finally {
+      this.#resubscribing = false;
+    }
+  }
 }
 
 /**
- * PostgreSQL (`--database-url`): migrated under its advisory lock, checked to have been created with
- * this data folder's secret.key, and listened to for changes to what instances cache.
+ * The serving lock (see SERVING_LOCK_KEY), on a connection reserved for it: a session-level lock
+ * lives as long as its connection. A restart of PostgreSQL ends that session and with it the lock,
+ * so a watchdog takes it again; if another instance took it meanwhile, an error says so every minute.
  */
-export async function openPostgresStorage(url: string, key: Buffer, log: Logger): Promise<Storage> {
+class ServingClaim {
+  #connection: ReservedSQL | null = null;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #lastWarning = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly pg: PgHandle,
+    private readonly withRedis: boolean,
+    private readonly log: Logger,
+  ) {}
+
+  async take(): Promise<void> {
+    if (!(await this.#tryTake())) {
+      throw new PostgresStorageError(
+        this.withRedis
+          ? "another cuebot instance serves this PostgreSQL database without Redis, so its quotas and cooldowns are its own: stop it, or restart it with the same --redis-url as this one"
+          : "another cuebot instance already serves this PostgreSQL database; instances can only share it when all of them also share Redis (--redis-url), or each would keep its own quotas and cooldowns",
+      );
+    }
+    this.#timer = setInterval(() => void this.#watch(), CLAIM_WATCH_MS);
+    this.#timer.unref();
+  }
+
+  async release(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#connection?.release().catch(() => {});
+    this.#connection = null;
+  }
+
+  async #tryTake(): Promise<boolean> {
+    const connection = await this.pg.sql.reserve();
+    const take = this.withRedis ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
+    try {
+      const [row] = await connection.unsafe(`SELECT ${take}(${SERVING_LOCK_KEY}) AS ok`);
+      if (row?.ok) {
+        this.#connection = connection;
+        return true;
+      }
+    } catch (error) {
+      await connection.release().catch(() => {});
+      throw error;
+    }
+    await connection.release();
+    return false;
+  }
+
+  async #watch(): Promise<void> {
+    try {
+      await this.#connection?.unsafe("SELECT 1");
+      if (this.#connection) return;
+    } catch {
+      // the session, and the lock with it, is gone
+      await this.#connection?.release().catch(() => {});
+      this.#connection = null;
+    }
+    try {
+      if (await this.#tryTake()) {
+        this.log.info("took the serving lock on PostgreSQL again");
+        return;
+      }
+      if (performance.now() - this.#lastWarning >= WARNING_INTERVAL_MS) {
+        this.#lastWarning = performance.now();
+        this.log.error(
+          "another cuebot instance started on this PostgreSQL database while it was away, and the two do not share their quotas and cooldowns: stop one of them, or run both with the same --redis-url",
+        );
+      }
+    } catch {
+      // PostgreSQL still away: tried again later
+    }
+  }
+}
+
+function startError(url: string, error: unknown): Error {
+  if (error instanceof SchemaTooNewError || error instanceof PostgresStorageError) return error;
+  if (error instanceof SecretKeyMismatchError) return new PostgresStorageError(error.message);
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  return new PostgresStorageError(
+    `cannot use the PostgreSQL database at ${redactUrl(url)}: ${(cause as Error).message ?? String(cause)}`,
+  );
+}
+
+/** Counts what is dropped and says so at most once a minute (and once more at close). */
+function droppedEventsReporter(log: Logger) {
+  let dropped = 0;
+  let lastWarning = Number.NEGATIVE_INFINITY;
+  let lastError: unknown;
+  const report = () => {
+    if (dropped === 0) return;
+    log.warn("command events could not be stored", { count: dropped, error: lastError });
+    lastWarning = performance.now();
+    dropped = 0;
+  };
+  return {
+    onDropped(count: number, error: unknown) {
+      dropped += count;
+      lastError = error;
+      if (performance.now() - lastWarning >= WARNING_INTERVAL_MS) report();
+    },
+    report,
+  };
+}
+
+/**
+ * PostgreSQL (`--database-url`): when serving, first the serving lock (so an instance that would be
+ * refused changes nothing), then the migrations under their advisory lock, the check that the
+ * database was created with this data folder's secret.key, and the listening connection.
+ */
+export async function openPostgresStorage(
+  url: string,
+  key: Buffer,
+  log: Logger,
+  options: { serving?: { withRedis: boolean } } = {},
+): Promise<Storage> {
   const pg = openPostgres(url);
+  const claim = options.serving ? new ServingClaim(pg, options.serving.withRedis, log) : null;
+  const listening = new ListeningConnection(pg, log);
   try {
-    const schema = await migratePg(pg.sql).catch((error: unknown) => {
-      throw error instanceof SchemaTooNewError ? error : reachError(url, error);
-    });
-    await checkSecretKey(pg.sql, key).catch((error: unknown) => {
-      throw error instanceof SecretKeyMismatchError ? new PostgresStorageError(error.message) : error;
-    });
-    const changes = new NotifiedChanges();
-    let subscribed = false;
-    const subscription = await pg.sql.listen(
-      CACHE_CHANGES_CHANNEL,
-      (payload) => changes.heard(payload),
-      () => {
-        // The first subscription missed nothing; a renewed one may have.
-        if (subscribed) {
-          log.info("listening to PostgreSQL again; caches flushed");
-          changes.changed();
-        }
-        subscribed = true;
-      },
-    );
-    const heartbeat = setInterval(() => {
-      pg.sql.notify(CACHE_CHANGES_CHANNEL, HEARTBEAT).catch(() => {});
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
+    await claim?.take();
+    const schema = await migratePg(pg.sql);
+    await checkSecretKey(pg.sql, key);
+    await listening.start();
     const db = new PgStore(pg.db);
-    let serving: Awaited<ReturnType<typeof pg.sql.reserve>> | null = null;
-    // While the database is away every batch fails: one warning a minute, with the count since.
-    let dropped = 0;
-    let lastWarning = Number.NEGATIVE_INFINITY;
-    const events = new BatchedEventSink(db, {
-      onDropped: (count, error) => {
-        dropped += count;
-        if (performance.now() - lastWarning < 60_000) return;
-        lastWarning = performance.now();
-        log.warn("command events could not be stored", { count: dropped, error });
-        dropped = 0;
-      },
-    });
+    const dropped = droppedEventsReporter(log);
+    const events = new BatchedEventSink(db, { onDropped: dropped.onDropped });
     return {
       db,
       database: null,
       schema,
-      externalChanges: changes,
+      externalChanges: listening.changes,
       events,
-      async claimServing(withRedis) {
-        // A session-level lock lives as long as its connection: one reserved for it.
-        const connection = await pg.sql.reserve();
-        const take = withRedis ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
-        const [row] = await connection.unsafe(`SELECT ${take}(${SERVING_LOCK_KEY}) AS ok`);
-        if (row?.ok) {
-          serving = connection;
-          return;
-        }
-        await connection.release();
-        throw new PostgresStorageError(
-          withRedis
-            ? "another cuebot instance serves this PostgreSQL database without Redis, so its quotas and cooldowns are its own: stop it, or restart it with the same --redis-url as this one"
-            : "another cuebot instance already serves this PostgreSQL database; instances can only share it when all of them also share Redis (--redis-url), or each would keep its own quotas and cooldowns",
-        );
-      },
       async close() {
-        clearInterval(heartbeat);
-        await events.flush();
-        await serving?.release().catch(() => {});
-        await subscription.unlisten().catch(() => {});
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          events.flush(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, CLOSE_FLUSH_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        dropped.report();
+        await listening.stop();
+        await claim?.release();
         await pg.close();
       },
     };
   } catch (error) {
+    await listening.stop();
+    await claim?.release();
     await pg.close().catch(() => {});
-    throw error;
+    throw startError(url, error);
   }
 }

@@ -80,14 +80,6 @@ export interface Storage {
   schema: SchemaStatus;
   externalChanges: ChangeFeed;
   events: EventSink;
-  /**
-   * Serving: PostgreSQL lets several instances share it, but without Redis each would keep its own
-   * quotas and cooldowns, breaking the promise that a key's quota holds wherever its requests land.
-   * So an instance without Redis serves a PostgreSQL database alone, and instances with Redis only
-   * beside each other. Rejects with the reason; nothing to claim on the embedded database (the data
-   * folder's instance registry looks after that).
-   */
-  claimServing(withRedis: boolean): Promise<void>;
   /** Closes the database once the buffered events are written. */
   close(): Promise<void>;
 }
@@ -107,7 +99,6 @@ export function openEmbeddedStorage(config: Config, log: Logger): Storage {
       schema,
       externalChanges: new ExternalChanges(database),
       events,
-      claimServing: async () => {},
       async close() {
         // Nothing else is queued on the connection: this writes at once.
         await events.flush();

@@ -114,7 +114,7 @@ export function registerDbCommands(program: Command, io: CliIo, globals: () => G
             `copied ${rows} rows into ${redactUrl(to.url)}; row counts match and ${keys.apiKeys} API keys and ${keys.overlayTokens} overlay tokens still work`,
           );
           io.out(
-            "The copy is ready; this version still serves from the data folder (serve refuses --database-url). Keep this folder's secret.key with the copy.",
+            "The copy is ready: start cuebot with --database-url (or CUEBOT_DATABASE_URL) set to it, with this folder's secret.key in every instance's data folder.",
           );
         }
       } finally {

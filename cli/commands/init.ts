@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { readStoredConfig, type StoredConfig } from "../../server/config.ts";
-import { createContext } from "../../server/context.ts";
+import { openContext } from "../../server/context.ts";
 import { prepareDataDir, writeConfigFile } from "../../server/data-dir.ts";
 import { createLogger } from "../../server/log.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
@@ -47,7 +47,8 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
           format: "pretty",
           write: (l) => process.stderr.write(`${l}\n`),
         });
-        const ctx = createContext(loadCliConfig(globals()), { log });
+        // On PostgreSQL (CUEBOT_DATABASE_URL) this reaches it, migrates it and checks secret.key.
+        const ctx = await openContext(loadCliConfig(globals()), { log });
         schemaVersion = ctx.schema.applied;
         await ctx.close();
       } catch (error) {

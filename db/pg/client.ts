@@ -25,6 +25,8 @@ export function openPostgres(url: string, options: PgOptions = {}): PgHandle {
   const sql = new SQL({
     url,
     max: options.max ?? 10,
+    // Seconds: a server that does not answer a connection attempt is away, not slow.
+    connectionTimeout: 5,
     connection: {
       statement_timeout: String(options.statementTimeoutMs ?? 10_000),
       // LISTEN connections and idle pool members must not be closed by the server.

@@ -20,8 +20,38 @@ type PgTransaction = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
  */
 const UNREACHABLE_STATES = /^(08|57P0[123]|53300|57014)/;
 
+/**
+ * The server cancels a statement after its statement_timeout (10 s), but a server that is frozen or
+ * cut off answers nothing at all: past this, the query counts as unanswered (503), whatever becomes
+ * of it.
+ */
+export const QUERY_DEADLINE_MS = 12_000;
+
+class NoAnswerError extends Error {
+  readonly code = "ERR_POSTGRES_CONNECTION_TIMEOUT";
+  constructor() {
+    super(`PostgreSQL did not answer within ${QUERY_DEADLINE_MS / 1000} s`);
+  }
+}
+
+/**
+ * The store-unavailable error for a driver error, carrying the driver's own message and SQLSTATE
+ * only: Drizzle's wrapper repeats the query and its parameters (hashes, sealed tokens), which must
+ * not reach a log line.
+ */
+function unavailable(error: unknown): StoreUnavailableError {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const { message, errno } = cause as { message?: unknown; errno?: unknown };
+  const text = typeof message === "string" ? message : "no answer";
+  return new StoreUnavailableError(
+    "postgres",
+    new Error(typeof errno === "string" ? `${text} (${errno})` : text),
+  );
+}
+
 /** Whether a driver error says the database is away, rather than that a statement failed. */
 export function isUnreachable(error: unknown): boolean {
+  if (error instanceof NoAnswerError) return true;
   const cause = (error as { cause?: unknown }).cause ?? error;
   const { code, errno } = cause as { code?: unknown; errno?: unknown };
   if (typeof code === "string" && code.startsWith("ERR_POSTGRES_CONNECTION")) return true;
@@ -35,10 +65,18 @@ export class PgStore implements DataStore {
   constructor(private readonly db: PgDb | PgTransaction) {}
 
   async #run<R>(build: Builder): Promise<R> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await (build(this.db as unknown as Db, pgTables as unknown as Tables) as Promise<R>);
+      return await Promise.race([
+        build(this.db as unknown as Db, pgTables as unknown as Tables) as Promise<R>,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new NoAnswerError()), QUERY_DEADLINE_MS);
+        }),
+      ]);
     } catch (error) {
-      throw isUnreachable(error) ? new StoreUnavailableError("postgres", error) : error;
+      throw isUnreachable(error) ? unavailable(error) : error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -59,7 +97,7 @@ export class PgStore implements DataStore {
     try {
       return await this.db.transaction((tx) => fn(new PgStore(tx)));
     } catch (error) {
-      throw isUnreachable(error) ? new StoreUnavailableError("postgres", error) : error;
+      throw isUnreachable(error) ? unavailable(error) : error;
     }
   }
 }

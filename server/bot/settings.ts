@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
 import type { Context } from "../context.ts";
-import { badRequest } from "../http/errors.ts";
+import { badRequest, containsNul } from "../http/errors.ts";
 import { KeyedQueue } from "../keyed-queue.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
 import {
@@ -111,6 +111,10 @@ export function applySettingsPatch<C extends CommandName>(
       throw badRequest('The body field "options" must be an object.');
     }
     const candidate = { ...current.options, ...(patch.options as object) };
+    // PostgreSQL stores no NUL character (jsonb refuses it); no chat line needs one either.
+    if (containsNul(patch.options)) {
+      throw badRequest(`The options of ${command} must not contain the NUL character (\\u0000).`);
+    }
     const firstError = Value.Errors(schema, candidate).First();
     if (firstError) {
       const field = firstError.path.replace(/^\//, "").replaceAll("/", ".") || "options";

@@ -436,17 +436,35 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     attach(channel);
   }
 
-  const syncAll = async () => {
-    for (const accountId of new Set([...channels.keys(), ...(await listChatEnabledAccounts(ctx.db))]))
-      void sync(accountId);
+  // Every account again: one pass at a time, and one more if asked meanwhile (changes come in bursts,
+  // and while the database is away every pass fails: one warning a minute says so).
+  let passing = false;
+  let passAgain = false;
+  let lastPassWarning = Number.NEGATIVE_INFINITY;
+  const syncAll = async (): Promise<void> => {
+    if (passing) {
+      passAgain = true;
+      return;
+    }
+    passing = true;
+    try {
+      do {
+        passAgain = false;
+        const ids = new Set([...channels.keys(), ...(await listChatEnabledAccounts(ctx.db))]);
+        for (const accountId of ids) void sync(accountId);
+      } while (passAgain && !closed);
+    } catch (error) {
+      if (performance.now() - lastPassWarning >= 60_000) {
+        lastPassWarning = performance.now();
+        ctx.log.warn("could not read which channels use chat", { error });
+      }
+    } finally {
+      passing = false;
+    }
   };
-  void syncAll().catch((error: unknown) => ctx.log.warn("could not read which channels use chat", { error }));
+  void syncAll();
   // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
-  const unsubscribe = ctx.externalChanges.subscribe(() => {
-    void syncAll().catch((error: unknown) =>
-      ctx.log.warn("could not read which channels use chat", { error }),
-    );
-  });
+  const unsubscribe = ctx.externalChanges.subscribe(() => void syncAll());
 
   return {
     async status(accountId): Promise<ChatStatus> {

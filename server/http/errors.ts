@@ -12,6 +12,14 @@ export interface ErrorBody {
   error: { code: string; message: string };
 }
 
+/**
+ * Whether a JSON value holds the NUL character anywhere (a key or a string): PostgreSQL cannot store
+ * it (jsonb and text refuse it), so bodies that carry one are refused on both databases alike.
+ */
+export function containsNul(value: unknown): boolean {
+  return JSON.stringify(value)?.includes("\\u0000") ?? false;
+}
+
 export function errorBody(status: number, code: string, message: string): ErrorBody {
   return { status, error: { code, message } };
 }

@@ -4,11 +4,12 @@ import { revealCredential } from "../../db/credentials.ts";
 import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
 import type { Context } from "../context.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
-import { ApiError, badRequest } from "../http/errors.ts";
+import { ApiError, badRequest, containsNul } from "../http/errors.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../maybe-promise.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -95,7 +96,11 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
         }
         waiting++;
         tail = check
-          .then((allowed) => deliver(text, allowed), end)
+          // A database that does not answer is no reason to end the stream: it goes on meanwhile.
+          .then(
+            (allowed) => deliver(text, allowed),
+            (error: unknown) => (error instanceof StoreUnavailableError ? deliver(text, true) : end()),
+          )
           .finally(() => {
             waiting--;
           });
@@ -213,6 +218,9 @@ export function overlayRoutes(ctx: Context) {
         const state = body.state;
         if (typeof state !== "object" || state === null || Array.isArray(state)) {
           throw badRequest('The body field "state" must be a JSON object.');
+        }
+        if (containsNul(state)) {
+          throw badRequest('The body field "state" must not contain the NUL character (\\u0000).');
         }
         const size = new TextEncoder().encode(JSON.stringify(state)).length;
         if (size > MAX_OVERLAY_STATE_BYTES) {

@@ -122,6 +122,24 @@ describe("overlays", () => {
     expect(h.ctx.overlays.connections(h.account.id)).toBe(0);
   });
 
+  test("state or command options holding a NUL character → 400 naming it, on every database; nothing stored", async () => {
+    const res = await h.panel("/api/dashboard/overlay/state", {
+      method: "POST",
+      body: JSON.stringify({ state: { title: "a\u0000b" } }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("NUL");
+    expect((await (await h.request(`/api/overlay/state?token=${token}`)).json()) as object).toMatchObject({
+      data: { version: 0 },
+    });
+    const put = await h.panel("/api/dashboard/commands/magic8", {
+      method: "PUT",
+      body: JSON.stringify({ options: { answers: ["a\u0000b"] } }),
+    });
+    expect(put.status).toBe(400);
+    expect(((await put.json()) as { error: { message: string } }).error.message).toContain("NUL");
+  });
+
   test("at most 20 open streams per account", async () => {
     const open = await Promise.all(
       Array.from({ length: 20 }, () => h.request(`/api/overlay/events?token=${token}`)),

@@ -118,6 +118,20 @@ describe("cuebot init", () => {
     expect(readFileSync(join(dataDir, "secret.key"), "utf8")).toBe(secret);
   });
 
+  test("with a PostgreSQL URL it reaches that database: one that does not answer is exit 1, and no SQLite file appears", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const result = await scratch.run(["init", "--data-dir", dataDir], {
+      cwd,
+      env: { CUEBOT_DATABASE_URL: "postgres://cuebot:s3cret@127.0.0.1:1/cuebot" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toStartWith(
+      "cuebot: cannot use the PostgreSQL database at postgres://cuebot:***@127.0.0.1:1/cuebot: ",
+    );
+    expect(existsSync(join(dataDir, "cuebot.db"))).toBe(false);
+  });
+
   test("--json reports what was created", async () => {
     const cwd = scratch.dir();
     const dataDir = join(cwd, "data");

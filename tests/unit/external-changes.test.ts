@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeChatEnabled, writeChatState } from "../../db/chat.ts";
 import { touchCredential } from "../../db/credentials.ts";
+import { storeProviderTokens } from "../../db/oauth-tokens.ts";
 import { publishOverlayState } from "../../db/overlay.ts";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -18,6 +19,8 @@ import { createLogger } from "../../server/log.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { initDataDir, Scratch } from "../helpers/cli.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
+
+const TOKENS = { accessToken: "a", refreshToken: "r", scopes: ["user:read:chat"], expiresAt: 1 };
 
 let server: TestContext;
 /** A second context on the same data folder, with its own connection: what the CLI process opens. */
@@ -86,6 +89,18 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     await writeChatEnabled(cli.db, account.id, false, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(true);
     await writeChatState(cli.db, account.id, "connected", null, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    // A write that leaves a cached column as it was: the switch set again, a refresh with the same scopes.
+    await writeChatEnabled(cli.db, account.id, false, Date.now());
+    await storeProviderTokens(cli.db, cli.secrets, account.id, TOKENS, Date.now());
+    expect(server.ctx.externalChanges.check()).toBe(true);
+    await storeProviderTokens(
+      cli.db,
+      cli.secrets,
+      account.id,
+      { ...TOKENS, accessToken: "refreshed" },
+      Date.now(),
+    );
     expect(server.ctx.externalChanges.check()).toBe(false);
     flushes = 0;
 
@@ -178,9 +193,20 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
       throw error;
     });
     await writeChatState(cli.db, account.id, "connected", null, Date.now());
+    await writeChatEnabled(cli.db, account.id, true, Date.now());
     // None of those flushed; the next change to what is cached does, once.
-    await assignRole(cli, account, "Pro", "cli");
+    await storeProviderTokens(cli.db, cli.secrets, account.id, TOKENS, Date.now());
     expect(await flushes.settled(2)).toBe(2);
+    // A refresh that keeps the scopes changes nothing cached.
+    await storeProviderTokens(
+      cli.db,
+      cli.secrets,
+      account.id,
+      { ...TOKENS, accessToken: "refreshed" },
+      Date.now(),
+    );
+    await assignRole(cli, account, "Pro", "cli");
+    expect(await flushes.settled(3)).toBe(3);
   });
 });
 
