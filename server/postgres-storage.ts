@@ -83,6 +83,8 @@ class ListeningConnection {
   #unheardSince: number | null = null;
   #deaf = false;
   #resubscribing = false;
+  /** The last heartbeat PostgreSQL refused: it was away. */
+  #wasAway = false;
   #timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -134,16 +136,24 @@ class ListeningConnection {
     try {
       await this.pg.sql.notify(CACHE_CHANGES_CHANNEL, HEARTBEAT);
     } catch {
+      this.#wasAway = true;
       return;
     }
     this.#unheardSince ??= sentAt;
-    if (performance.now() - this.#unheardSince < DEAF_AFTER_MS) return;
+    // Back after being away: the listening connection went down with it and may be waiting out
+    // Bun's retry pause, so do not wait to find it deaf.
+    const back = this.#wasAway;
+    this.#wasAway = false;
+    if (!back && performance.now() - this.#unheardSince < DEAF_AFTER_MS) return;
     if (!this.#deaf) {
       this.#deaf = true;
       this.#changes.deaf = true;
-      this.log.warn(
-        "not hearing PostgreSQL's change notifications: caches hold at most a second until they are back",
-      );
+      if (back) this.log.info("PostgreSQL answers again: listening to its change notifications again");
+      else {
+        this.log.warn(
+          "not hearing PostgreSQL's change notifications: caches hold at most a second until they are back",
+        );
+      }
       this.#changes.changed();
     }
     void this.#resubscribe();

@@ -5,10 +5,12 @@
  * 503 and service comes back by itself, CLI changes included. (The rest of the cluster behaviour runs
  * on PostgreSQL too: tests/engines/cluster.test.ts under `npm run test:postgres`.)
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { SQL } from "bun";
 import { SECRET_KEY_FILE } from "../../server/identity/secrets.ts";
+import { SERVING_LOCK_KEY } from "../../server/postgres-storage.ts";
 import { initDataDir, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
 import {
   explainSkip,
@@ -61,11 +63,14 @@ async function siblingFolder(): Promise<string> {
 
 describe.skipIf(!postgresAvailable || !redisAvailable)("instances on their own PostgreSQL server", () => {
   beforeAll(async () => {
-    [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+    [pg, redis] = await Promise.all([startPostgres({ durable: true }), startRedis()]);
     databaseUrl = pg.urlOf("postgres");
     cwd = scratch.dir("cuebot-pg-cluster-");
     dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
   }, 30_000);
+
+  // A failed test must not leave its instances serving into the next one.
+  afterEach(() => scratch.killProcesses());
 
   afterAll(async () => {
     await scratch.cleanup();
@@ -140,13 +145,38 @@ describe.skipIf(!postgresAvailable || !redisAvailable)("instances on their own P
     const sibling = await siblingFolder();
     const a = await serve(dataDir, "--redis-url", redis.url);
     const b = await serve(sibling, "--redis-url", redis.url);
-    // Alice's key is cached on both; Bob's is not yet.
+    const overlay = await scratch.run(["overlay", "rotate", "alice", "--data-dir", dataDir], { cwd, env });
+    expect(overlay.code).toBe(0);
+    // A write acknowledged just before the outage survives it.
+    expect((await scratch.run(["role", "set", "bob", "Pro", "--data-dir", dataDir], { cwd, env })).code).toBe(
+      0,
+    );
+    // Its notification flushes the instances' caches; then Alice's key is cached on both, Bob's not.
+    await Bun.sleep(200);
     expect((await magic8(a, keys.alice!)).status).toBe(200);
     expect((await magic8(b, keys.alice!)).status).toBe(200);
 
+    // An overlay open on A through the outage.
+    const stream = await fetch(`${a.url}/api/overlay/events?token=${overlay.stdout.trim()}`);
+    expect(stream.status).toBe(200);
+    let streamed = "";
+    let streamEnded = false;
+    const reading = (async () => {
+      const reader = stream.body!.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) break;
+        streamed += decoder.decode(value);
+      }
+      streamEnded = true;
+    })();
+
+    const haltedAt = performance.now();
     pg.halt();
     const statuses = new Set<number>();
-    for (let i = 0; i < 10; i++) {
+    // (Alice's quota is 30 a minute: 2 + 12 + 2 of it here.)
+    for (let i = 0; i < 6; i++) {
       for (const server of [a, b]) {
         const startedAt = performance.now();
         const cached = await magic8(server, keys.alice!);
@@ -166,20 +196,60 @@ describe.skipIf(!postgresAvailable || !redisAvailable)("instances on their own P
     // What is in memory keeps answering; nothing is a 500.
     expect([...statuses].sort()).toEqual([200, 503]);
     expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+    // ... also after a longer outage: nobody can change anything meanwhile, so nothing goes stale.
+    await Bun.sleep(Math.max(0, 17_000 - (performance.now() - haltedAt)));
+    for (const server of [a, b]) expect((await magic8(server, keys.alice!)).status).toBe(200);
+    // The overlay stayed open and got its heartbeat (every 15 s) meanwhile.
+    expect(streamEnded).toBe(false);
+    expect(streamed).toContain(": heartbeat");
 
     pg.resume();
     for (const server of [a, b]) expect(await statusWithin(15_000, server, keys.bob!, 200)).toBe(200);
-    // The CLI's change reaches both instances again (their listening connections came back, or until
-    // they do, they do not trust their caches).
+    const roles = await scratch.run(["role", "list", "--json", "--data-dir", dataDir], { cwd, env });
+    expect(JSON.parse(roles.stdout)).toContainEqual(expect.objectContaining({ login: "bob", role: "Pro" }));
+    // The CLI's change reaches both instances within seconds of PostgreSQL's return: each subscribes
+    // again at once rather than wait out the driver's retry pause.
     const rotated = await scratch.run(["key", "rotate", "alice", "--data-dir", dataDir], { cwd, env });
     expect(rotated.code).toBe(0);
     for (const server of [a, b]) {
-      expect(await statusWithin(20_000, server, keys.alice!, 401)).toBe(401);
+      expect(await statusWithin(5_000, server, keys.alice!, 401)).toBe(401);
       expect((await magic8(server, rotated.stdout.trim())).status).toBe(200);
     }
     expect(await a.stop()).toBe(0);
     expect(await b.stop()).toBe(0);
+    await reading;
   }, 90_000);
+
+  test("the lone instance without Redis takes its serving lock again after PostgreSQL restarted", async () => {
+    const alone = await serve(dataDir);
+    pg.halt();
+    await Bun.sleep(500);
+    pg.resume();
+    // The lock went with PostgreSQL's sessions; the instance's watchdog takes it again within seconds.
+    const probe = new SQL({ url: databaseUrl, max: 1 });
+    try {
+      const deadline = Date.now() + 15_000;
+      let held = false;
+      while (!held && Date.now() < deadline) {
+        await Bun.sleep(250);
+        const [row] = await probe.unsafe(`SELECT pg_try_advisory_lock_shared(${SERVING_LOCK_KEY}) AS free`);
+        if (row?.free) await probe.unsafe(`SELECT pg_advisory_unlock_shared(${SERVING_LOCK_KEY})`);
+        else held = true;
+      }
+      expect(held).toBe(true);
+    } finally {
+      await probe.close();
+    }
+    const second = await scratch.run(
+      ["serve", "--port", "0", "--data-dir", await siblingFolder(), "--database-url", databaseUrl],
+      {
+        cwd,
+      },
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("already serves this PostgreSQL database");
+    expect(await alone.stop()).toBe(0);
+  }, 40_000);
 });
 
 async function keysOf(logins: string[], env: Record<string, string>): Promise<Record<string, string>> {

@@ -158,8 +158,12 @@ export interface PostgresServer {
   resume(): void;
 }
 
-/** Starts a fresh PostgreSQL cluster (fsync off: throw-away data) and waits until it accepts connections. */
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts a fresh PostgreSQL cluster and waits until it accepts connections. Throw-away data: fsync
+ * off, and commits are acknowledged before they are written (`synchronous_commit=off`) unless
+ * `durable`, which an outage test needs to show that no acknowledged write is lost by `halt()`.
+ */
+export async function startPostgres(settings: { durable?: boolean } = {}): Promise<PostgresServer> {
   if (!PG_BIN) throw new Error("PostgreSQL is not installed");
   const dir = mkdtempSync(join(tmpdir(), "cuebot-pg-"));
   if (runAsPostgres) {
@@ -184,7 +188,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     `-k ${dir}`,
     "-c listen_addresses=127.0.0.1",
     "-c fsync=off",
-    "-c synchronous_commit=off",
+    `-c synchronous_commit=${settings.durable ? "on" : "off"}`,
     "-c full_page_writes=off",
     "-c max_connections=200",
   ].join(" ");
