@@ -38,7 +38,7 @@ export function loadCliConfig(globals: GlobalOptions, extra: Parameters<typeof l
 export async function openCliContext(globals: GlobalOptions): Promise<Context> {
   const config = loadCliConfig(globals);
   try {
-    assertDataDirExists(config.dataDir);
+    assertDataDirExists(config.dataDir, config.databaseUrl !== null);
     const log = createLogger({
       level: "warn",
       format: "pretty",

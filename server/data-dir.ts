@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE, type StoredConfig } from "./config.ts";
-import { loadOrCreateSecretKey } from "./identity/secrets.ts";
+import { loadOrCreateSecretKey, SECRET_KEY_FILE } from "./identity/secrets.ts";
 
 export const DATABASE_FILE = "cuebot.db";
 
@@ -68,8 +68,10 @@ export function assertWritable(dataDir: string): void {
   }
 }
 
-export function assertDataDirExists(dataDir: string): void {
-  if (!existsSync(join(dataDir, DATABASE_FILE))) {
+export function assertDataDirExists(dataDir: string, onPostgres = false): void {
+  // On PostgreSQL the folder holds no database file; its secret.key says it is cuebot's.
+  const marker = onPostgres ? SECRET_KEY_FILE : DATABASE_FILE;
+  if (!existsSync(join(dataDir, marker))) {
     throw new DataDirError(
       `no cuebot data in ${dataDir} (run "cuebot init" or "cuebot serve" first, or pass --data-dir)`,
     );

@@ -57,8 +57,12 @@ async function markNeedsReauth(ctx: TokenContext, account: Account): Promise<voi
   ctx.log.warn("a streamer's Twitch connection ended; they must log in again", { login: account.login });
 }
 
-/** Refreshes the account's access token and persists the rotated refresh token; returns the new access token. */
-export function refreshUserToken(ctx: TokenContext, account: Account): Promise<string> {
+/**
+ * Refreshes the account's access token and persists the rotated refresh token; returns the new access token.
+ * `rejected`: the access token Twitch just refused; when it was already replaced meanwhile (another
+ * call refreshed first), the replacement is returned without spending the refresh token again.
+ */
+export function refreshUserToken(ctx: TokenContext, account: Account, rejected?: string): Promise<string> {
   let inFlight = refreshing.get(ctx.db);
   if (!inFlight) {
     inFlight = new Map();
@@ -71,6 +75,8 @@ export function refreshUserToken(ctx: TokenContext, account: Account): Promise<s
     const idp = ctx.identityProvider;
     const seen = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
     if (!idp || !seen) throw new ReauthRequiredError(account.login);
+    // The token Twitch refused was already replaced (a refresh finished meanwhile): use the new one.
+    if (rejected !== undefined && seen.accessToken !== rejected) return seen.accessToken;
     // Several instances: one refreshes at a time; whoever waited takes the tokens it stored.
     const unlock = ctx.shared ? await refreshLock(ctx.shared, account.id) : null;
     try {
@@ -161,7 +167,7 @@ export async function withUserToken<T>(
     return await call(stored.accessToken);
   } catch (error) {
     if (!(error instanceof HelixError) || error.status !== 401) throw error;
-    const fresh = await refreshUserToken(ctx, account);
+    const fresh = await refreshUserToken(ctx, account, stored.accessToken);
     return call(fresh);
   }
 }

@@ -40,7 +40,7 @@ async function doctor(dataDir: string, cwd: string, env: Record<string, string>)
 describe("cuebot doctor", () => {
   test("a healthy install: every check passes or advises, exit 0", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const { code, report, check } = await doctor(dataDir, cwd, twitchEnv());
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
@@ -65,7 +65,7 @@ describe("cuebot doctor", () => {
 
   test("names the cuebot serve processes running on the folder", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
     const { check } = await doctor(dataDir, cwd, twitchEnv());
     expect(check("instances")?.detail).toBe(
@@ -79,7 +79,7 @@ describe("cuebot doctor", () => {
 
   test("human output: one line per check, and the failures counted on stderr with exit 1", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const result = await scratch.run(["doctor", "--data-dir", dataDir], {
       cwd,
       env: twitchEnv("not-the-secret"),
@@ -92,7 +92,7 @@ describe("cuebot doctor", () => {
 
   test("Twitch unreachable: a failure that names the address", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const env = { ...twitchEnv(), CUEBOT_TWITCH_AUTH_URL: "http://127.0.0.1:9" };
     const { code, check } = await doctor(dataDir, cwd, env);
     expect(code).toBe(1);
@@ -112,7 +112,7 @@ describe("cuebot doctor", () => {
 
   test("a secret.key others can read: a warning that says how to fix it", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     chmodSync(join(dataDir, "secret.key"), 0o644);
     const { code, check } = await doctor(dataDir, cwd, twitchEnv());
     expect(code).toBe(0);
@@ -122,7 +122,7 @@ describe("cuebot doctor", () => {
 
   test("a missing secret.key beside a database: a failure (the keys in it cannot be opened)", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     await Bun.file(join(dataDir, "secret.key")).delete();
     const { code, check } = await doctor(dataDir, cwd, twitchEnv());
     expect(code).toBe(1);
@@ -131,7 +131,7 @@ describe("cuebot doctor", () => {
 
   test("a damaged or foreign database file: a failure, and the file is left as it was", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const path = join(dataDir, "cuebot.db");
     // Zero a page in the middle of the file: SQLite's own check finds it.
     const fd = openSync(path, "r+");
@@ -151,7 +151,7 @@ describe("cuebot doctor", () => {
 
   test("a running server is noticed", async () => {
     const cwd = scratch.dir();
-    const dataDir = await initDataDir(cwd);
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
     const port = new URL(server.url).port;
     const { check } = await doctor(dataDir, cwd, { ...twitchEnv(), CUEBOT_PORT: port });
