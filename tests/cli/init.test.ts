@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA, Scratch } from "../helpers/cli.ts";
+import { expectPostgresRefused, SCHEMA, Scratch } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -119,17 +119,7 @@ describe("cuebot init", () => {
   });
 
   test("with a PostgreSQL URL it reaches that database: one that does not answer is exit 1, and no SQLite file appears", async () => {
-    const cwd = scratch.dir();
-    const dataDir = join(cwd, "data");
-    const result = await scratch.run(["init", "--data-dir", dataDir], {
-      cwd,
-      env: { CUEBOT_DATABASE_URL: "postgres://cuebot:s3cret@127.0.0.1:1/cuebot" },
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toStartWith(
-      "cuebot: cannot use the PostgreSQL database at postgres://cuebot:***@127.0.0.1:1/cuebot: ",
-    );
-    expect(existsSync(join(dataDir, "cuebot.db"))).toBe(false);
+    await expectPostgresRefused(scratch, ["init"]);
   });
 
   test("--json reports what was created", async () => {

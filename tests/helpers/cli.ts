@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { expect } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -163,6 +164,26 @@ export class Scratch {
     await this.killProcesses();
     for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A PostgreSQL URL nothing answers at (port 1), with a password that must never be printed. */
+export const UNREACHABLE_POSTGRES = "postgres://cuebot:s3cret@127.0.0.1:1/cuebot";
+
+/** `args` run with UNREACHABLE_POSTGRES: exit 1 naming it (password hidden), no SQLite file instead. */
+export async function expectPostgresRefused(scratch: Scratch, args: string[]): Promise<CliResult> {
+  const cwd = scratch.dir();
+  const dataDir = join(cwd, "data");
+  const result = await scratch.run([...args, "--data-dir", dataDir], {
+    cwd,
+    env: { CUEBOT_DATABASE_URL: UNREACHABLE_POSTGRES },
+  });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toStartWith(
+    "cuebot: cannot use the PostgreSQL database at postgres://cuebot:***@127.0.0.1:1/cuebot: ",
+  );
+  expect(result.stderr).not.toContain("s3cret");
+  expect(existsSync(join(dataDir, "cuebot.db"))).toBe(false);
+  return result;
 }
 
 /**
