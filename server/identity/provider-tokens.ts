@@ -10,6 +10,7 @@ import {
 import type { Context } from "../context.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
 import type { SharedStores } from "../shared-stores.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { endAllSessions } from "./sessions.ts";
@@ -121,6 +122,30 @@ async function refreshLock(shared: SharedStores, accountId: number): Promise<() 
   return async () => {};
 }
 
+/** How long a rotated token pair is offered to a database that does not answer before it is lost. */
+const KEEP_ROTATED_PAIR_MS = 10_000;
+
+/**
+ * Stores the pair Twitch just rotated. The old refresh token is spent, so losing the new pair means
+ * the streamer must log in again: a database that does not answer for a moment is asked again.
+ */
+async function keepRotatedPair(
+  ctx: Pick<Context, "db" | "secrets" | "clock">,
+  accountId: number,
+  fresh: ProviderTokenSet,
+): Promise<void> {
+  const deadline = performance.now() + KEEP_ROTATED_PAIR_MS;
+  for (;;) {
+    try {
+      await saveProviderTokens(ctx, accountId, fresh);
+      return;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError) || performance.now() > deadline) throw error;
+      await Bun.sleep(250);
+    }
+  }
+}
+
 async function refreshStored(
   ctx: TokenContext,
   idp: NonNullable<Context["identityProvider"]>,
@@ -129,7 +154,7 @@ async function refreshStored(
 ): Promise<string> {
   try {
     const fresh = await idp.refresh(stored.refreshToken);
-    await saveProviderTokens(ctx, account.id, fresh);
+    await keepRotatedPair(ctx, account.id, fresh);
     return fresh.accessToken;
   } catch (error) {
     if (error instanceof IdentityProviderError && error.kind === "rejected") {

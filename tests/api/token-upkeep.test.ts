@@ -10,6 +10,7 @@ import {
   withUserToken,
 } from "../../server/identity/provider-tokens.ts";
 import { createLogger } from "../../server/log.ts";
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
 
 let h: IdentityHarness;
@@ -105,6 +106,39 @@ describe("Helix calls refresh once on a 401", () => {
     h.sim.expireAccessToken((await tokens()).accessToken);
     const users = await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token));
     expect(users[0]?.login).toBe("cuebotdemo");
+  });
+
+  test("a database that does not answer for a moment when the rotated pair comes back: it is stored once it answers", async () => {
+    const { account, tokens } = await loggedIn();
+    const before = await tokens();
+    h.sim.expireAccessToken(before.accessToken);
+    // The database refuses the next two writes, as during a short outage.
+    const db = h.ctx.db;
+    let refusals = 2;
+    h.ctx.db = {
+      ...db,
+      dialect: db.dialect,
+      all: (build) => db.all(build),
+      first: (build) => db.first(build),
+      transaction: (fn) => db.transaction(fn),
+      run: (build) =>
+        refusals-- > 0
+          ? Promise.reject(new StoreUnavailableError("postgres", new Error("Connection closed")))
+          : db.run(build),
+    };
+    try {
+      const users = await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token));
+      expect(users[0]?.login).toBe("cuebotdemo");
+    } finally {
+      h.ctx.db = db;
+    }
+    const after = await tokens();
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    // The stored pair is the live one: the next refresh works instead of asking for a new login.
+    h.sim.expireAccessToken(after.accessToken);
+    expect((await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token)))[0]?.login).toBe(
+      "cuebotdemo",
+    );
   });
 
   test("concurrent calls share one refresh (a rotating refresh token is never spent twice)", async () => {
