@@ -22,6 +22,8 @@ export const SERVING_LOCK_KEY = 0x63756573;
 const HEARTBEAT_MS = 2_000;
 /** A heartbeat PostgreSQL took but the instance has not heard for this long: it is deaf. */
 const DEAF_AFTER_MS = 10_000;
+/** Longest pause between new subscriptions while deaf (a connection that never delivers). */
+const MAX_RESUBSCRIBE_PAUSE_MS = 60_000;
 /** While deaf, the caches hold at most this long. */
 const DEAF_FLUSH_MS = 1_000;
 /** How often the serving lock's connection is looked at (it may have been lost with PostgreSQL). */
@@ -83,8 +85,13 @@ class ListeningConnection {
   #unheardSince: number | null = null;
   #deaf = false;
   #resubscribing = false;
-  /** The last heartbeat PostgreSQL refused: it was away. */
-  #wasAway = false;
+  #beating = false;
+  #stopped = false;
+  #lastHeardAt = performance.now();
+  /** Heartbeats PostgreSQL refused since the last it accepted. */
+  #refusedInARow = 0;
+  #nextResubscribeAt = 0;
+  #resubscribePauseMs = HEARTBEAT_MS;
   #timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -103,6 +110,7 @@ class ListeningConnection {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     await this.#subscription?.unlisten().catch(() => {});
   }
@@ -121,7 +129,9 @@ class ListeningConnection {
   }
 
   #heard(payload: string): void {
+    this.#lastHeardAt = performance.now();
     this.#unheardSince = null;
+    this.#resubscribePauseMs = HEARTBEAT_MS;
     if (this.#deaf) {
       this.#deaf = false;
       this.#changes.deaf = false;
@@ -132,19 +142,27 @@ class ListeningConnection {
   }
 
   async #beat(): Promise<void> {
-    const sentAt = performance.now();
+    if (this.#beating) return;
+    this.#beating = true;
     try {
       await this.pg.sql.notify(CACHE_CHANGES_CHANNEL, HEARTBEAT);
     } catch {
-      this.#wasAway = true;
+      // Two refused in a row: PostgreSQL was away (one may be a single broken pool connection).
+      this.#refusedInARow += 1;
       return;
+    } finally {
+      this.#beating = false;
     }
-    this.#unheardSince ??= sentAt;
+    // The clock starts when PostgreSQL accepted the heartbeat (not while it waited for a free pool
+    // connection), and only if nothing was heard since.
+    const acceptedAt = performance.now();
+    if (this.#lastHeardAt < acceptedAt) this.#unheardSince ??= acceptedAt;
     // Back after being away: the listening connection went down with it and may be waiting out
     // Bun's retry pause, so do not wait to find it deaf.
-    const back = this.#wasAway;
-    this.#wasAway = false;
-    if (!back && performance.now() - this.#unheardSince < DEAF_AFTER_MS) return;
+    const back = this.#refusedInARow >= 2;
+    this.#refusedInARow = 0;
+    const unheardFor = this.#unheardSince === null ? 0 : acceptedAt - this.#unheardSince;
+    if (!back && unheardFor < DEAF_AFTER_MS) return;
     if (!this.#deaf) {
       this.#deaf = true;
       this.#changes.deaf = true;
@@ -155,7 +173,12 @@ class ListeningConnection {
         );
       }
       this.#changes.changed();
+      this.#nextResubscribeAt = 0;
     }
+    if (acceptedAt < this.#nextResubscribeAt) return;
+    // Still deaf after a new subscription (a proxy that never delivers): try less and less often.
+    this.#nextResubscribeAt = acceptedAt + this.#resubscribePauseMs;
+    this.#resubscribePauseMs = Math.min(this.#resubscribePauseMs * 2, MAX_RESUBSCRIBE_PAUSE_MS);
     void this.#resubscribe();
   }
 
@@ -166,9 +189,12 @@ class ListeningConnection {
       const old = this.#subscription;
       this.#subscription = null;
       await old?.unlisten().catch(() => {});
-      this.#subscription = await this.#subscribe();
+      const fresh = await this.#subscribe();
+      // Stopped meanwhile: this one must not outlive the storage.
+      if (this.#stopped) await fresh.unlisten().catch(() => {});
+      else this.#subscription = fresh;
     } catch {
-      // tried again at the next heartbeat
+      // tried again at a later heartbeat
     } finally {
       this.#resubscribing = false;
     }
@@ -184,6 +210,8 @@ class ServingClaim {
   #connection: ReservedSQL | null = null;
   #timer: ReturnType<typeof setInterval> | null = null;
   #lastWarning = Number.NEGATIVE_INFINITY;
+  #watching = false;
+  #released = false;
 
   constructor(
     private readonly pg: PgHandle,
@@ -204,36 +232,59 @@ class ServingClaim {
   }
 
   async release(): Promise<void> {
+    this.#released = true;
     if (this.#timer) clearInterval(this.#timer);
-    await this.#connection?.release().catch(() => {});
+    const connection = this.#connection;
     this.#connection = null;
+    await connection?.release().catch(() => {});
   }
 
+  /** Takes the lock on a newly reserved connection; true when this instance holds it now. */
   async #tryTake(): Promise<boolean> {
     const connection = await this.pg.sql.reserve();
     const take = this.withRedis ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
+    let keep = false;
     try {
       const [row] = await connection.unsafe(`SELECT ${take}(${SERVING_LOCK_KEY}) AS ok`);
-      if (row?.ok) {
-        this.#connection = connection;
-        return true;
-      }
-    } catch (error) {
-      await connection.release().catch(() => {});
-      throw error;
+      // Released meanwhile, or already holding it on another connection: this one goes back.
+      keep = row?.ok === true && !this.#released && this.#connection === null;
+      if (keep) this.#connection = connection;
+      return row?.ok === true;
+    } finally {
+      if (!keep) await connection.release().catch(() => {});
     }
-    await connection.release();
-    return false;
   }
 
   async #watch(): Promise<void> {
+    // One look at a time: a PostgreSQL that does not answer must not pile looks up behind it.
+    if (this.#watching || this.#released) return;
+    this.#watching = true;
     try {
-      await this.#connection?.unsafe("SELECT 1");
-      if (this.#connection) return;
-    } catch {
-      // the session, and the lock with it, is gone
-      await this.#connection?.release().catch(() => {});
-      this.#connection = null;
+      await this.#look();
+    } finally {
+      this.#watching = false;
+    }
+  }
+
+  async #look(): Promise<void> {
+    const connection = this.#connection;
+    if (connection) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const answer = await Promise.race([
+        connection.unsafe("SELECT 1").then(
+          () => "alive" as const,
+          () => "gone" as const,
+        ),
+        new Promise<"silent">((resolve) => {
+          timer = setTimeout(() => resolve("silent"), CLAIM_WATCH_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      // Silent (PostgreSQL frozen, or the network): the session may still hold the lock; look later.
+      if (answer !== "gone") return;
+      // The session, and the lock with it, is gone.
+      if (this.#connection === connection) this.#connection = null;
+      await connection.release().catch(() => {});
     }
     try {
       if (await this.#tryTake()) {

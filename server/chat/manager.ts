@@ -482,20 +482,35 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
       if (closed) return;
       closed = true;
       unsubscribe();
-      await syncs;
-      await stateWrites;
+      // What is under way finishes first, within the same few seconds.
+      await settledWithin(CLOSE_WAIT_MS, Promise.all([syncs, stateWrites]));
+      const end = options.end ?? { state: "off", reason: "cuebot is not running" };
+      const finalStates: Promise<unknown>[] = [];
       for (const channel of [...channels.values()]) {
         remove(channel.accountId);
-        if (options.handOver) continue;
-        const end = options.end ?? { state: "off", reason: "cuebot is not running" };
-        try {
-          await writeChatState(ctx.db, channel.accountId, end.state, end.reason, now());
-        } catch {
-          // the database may already be closed
-        }
+        if (!options.handOver)
+          finalStates.push(writeChatState(ctx.db, channel.accountId, end.state, end.reason, now()));
       }
+      // All at once, and not for longer than a few seconds: a database that does not answer must not
+      // hold the shutdown (the states then say what they said; the next start writes them again).
+      await settledWithin(CLOSE_WAIT_MS, Promise.allSettled(finalStates));
     },
   };
+}
+
+/** Longest wait at shutdown for chat's last writes. */
+const CLOSE_WAIT_MS = 5_000;
+
+/** Waits for `work` to settle, or `ms`, whichever comes first; never rejects. */
+async function settledWithin(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Under `serve`: the live runtime replaces the stored-only one, and stops with the context. */

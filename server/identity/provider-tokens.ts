@@ -99,8 +99,12 @@ export function refreshUserToken(ctx: TokenContext, account: Account, rejected?:
  */
 const ROTATED_PAIR_WAIT_MS = 1_500;
 
-/** How long one instance may hold an account's refresh before another goes ahead without it. */
-const REFRESH_LOCK_MS = 15_000;
+/**
+ * How long one instance may hold an account's refresh before another goes ahead without it: longer
+ * than a refresh can take, storing the rotated pair included (KEEP_ROTATED_PAIR_MS plus one query's
+ * deadline), or a waiting instance would spend the old refresh token while the pair is on its way.
+ */
+const REFRESH_LOCK_MS = 30_000;
 
 /**
  * Takes the account's refresh lock in Redis, waiting while another instance holds it; returns its
