@@ -85,7 +85,9 @@ describe("two instances on one database refresh at once", () => {
       clock: h.clock,
     });
     try {
-      // Both read the same stored refresh token before either has stored the rotated one.
+      // Both read the same stored refresh token before either has stored the rotated one (the other
+      // instance's connection is opened first, or on PostgreSQL this one could be done before it starts).
+      await loadProviderTokens(other.db, other.secrets, account.id);
       const [mine, theirs] = await Promise.all([
         refreshUserToken(h.ctx, account),
         refreshUserToken(other, account),
