@@ -41,7 +41,9 @@ export async function runCommand<C extends CommandName>(
       latencyMs: Math.round(performance.now() - t0),
     });
   try {
-    const stored = await commandSettings(ctx, account.id, command);
+    const cached = commandSettings(ctx, account.id, command);
+    // From memory in the common case: no microtask for it.
+    const stored = cached instanceof Promise ? await cached : cached;
     const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
     if (!settings.enabled) {
       throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);

@@ -65,11 +65,19 @@ export function optionalApiKey(ctx: Context, request: Request): MaybePromise<Api
   }
   if (!presented.apiKey) return null;
   const found = UUID.test(presented.apiKey) ? ctx.accounts.byCredential("api-key", presented.apiKey) : null;
-  return andThen(found, (account): MaybePromise<ApiKeyPrincipal> => {
-    // A wrong key counts against the caller's address; past the limit, every further try is a 429.
-    if (!account) return throwWhenReady(failedAuthentication(ctx.limits, request, invalidApiKey()));
-    return { kind: "api-key", account };
-  });
+  // A cached key (the common case) is answered without a closure; a miss once the database has.
+  if (!(found instanceof Promise)) return apiKeyPrincipal(ctx, request, found);
+  return found.then((account) => apiKeyPrincipal(ctx, request, account));
+}
+
+function apiKeyPrincipal(
+  ctx: Context,
+  request: Request,
+  account: Account | null,
+): MaybePromise<ApiKeyPrincipal> {
+  // A wrong key counts against the caller's address; past the limit, every further try is a 429.
+  if (!account) return throwWhenReady(failedAuthentication(ctx.limits, request, invalidApiKey()));
+  return { kind: "api-key", account };
 }
 
 export function requireApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal> {

@@ -7,7 +7,7 @@ import {
   touchCredential,
 } from "../../db/credentials.ts";
 import type { DataStore } from "../../db/store.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
 import { sha256Hex } from "./secrets.ts";
 
 /**
@@ -66,9 +66,14 @@ export class AccountDirectory {
   }
 
   #accountOf(kind: CredentialKind, match: CredentialMatch): MaybePromise<Account | null> {
-    return andThen(this.account(match.accountId), (account) => {
-      if (account) touchCredential(this.db, kind, match, this.now(), this.onTouchError);
-      return account;
-    });
+    const found = this.account(match.accountId);
+    // The common case (cached) without a closure per request.
+    if (!(found instanceof Promise)) return this.#touched(kind, match, found);
+    return found.then((account) => this.#touched(kind, match, account));
+  }
+
+  #touched(kind: CredentialKind, match: CredentialMatch, account: Account | null): Account | null {
+    if (account) touchCredential(this.db, kind, match, this.now(), this.onTouchError);
+    return account;
   }
 }
