@@ -27,6 +27,11 @@ import {
  */
 
 const quick = process.argv.includes("--quick");
+/** `--only refused,game,bot`: just those rows after the yardstick (while working on one path). */
+const onlyFlag = process.argv.indexOf("--only");
+const only = onlyFlag === -1 ? null : new Set(process.argv[onlyFlag + 1]?.split(","));
+const wanted = (name: "refused" | "game" | "bot" | "references" | "cold" | "rss" | "stampede") =>
+  only === null || only.has(name);
 const DURATION_S = quick ? 1 : 2;
 const RUNS = 3;
 /** Partner keys (120/min each): 3 runs × 2 s at 100 k req/s stay under every key's quota. */
@@ -258,7 +263,7 @@ async function main(): Promise<void> {
   if (!process.argv.includes("--binary")) await build();
   const fixture = await createFixture(STREAMERS);
   try {
-    const cold = await coldStarts(fixture);
+    const cold = wanted("cold") ? await coldStarts(fixture) : Number.NaN;
     let bareRps: WrkResult | undefined;
     const bareServer = await startBare();
     const server = await startBinary(fixture, { settled: true });
@@ -272,121 +277,131 @@ async function main(): Promise<void> {
         "1.00×",
         `${Math.round(bare.rps)} req/s, p99 ${bare.p99Ms.toFixed(2)} ms`,
       );
-      await referenceRow(
-        "contract-reads",
-        "ceiling: bare Bun.serve doing only the contract's per-request reads and headers",
-        bare,
-      );
-      await referenceRow("elysia", "floor of the framework: a trivial Elysia route", bare);
+      if (wanted("references")) {
+        await referenceRow(
+          "contract-reads",
+          "ceiling: bare Bun.serve doing only the contract's per-request reads and headers",
+          bare,
+        );
+        await referenceRow("elysia", "floor of the framework: a trivial Elysia route", bare);
+      }
 
       // 1. Refused: a Default key (30/min) driven past its quota, then hammered.
-      const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
-      for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
-      const refusedProbe = await fetch(`${server.url}${refusedPath}`);
-      await refusedProbe.arrayBuffer();
-      if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
-      const refused = await measure(`${server.url}${refusedPath}`);
-      throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
-
+      if (wanted("refused")) {
+        const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+        for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
+        const refusedProbe = await fetch(`${server.url}${refusedPath}`);
+        await refusedProbe.arrayBuffer();
+        if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
+        const refused = await measure(`${server.url}${refusedPath}`);
+        throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
+      }
       // 2. Game API cache hit in text mode, every request from a new client address.
-      const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
-      const warm = await fetch(`${server.url}${gamePath}`);
-      if (warm.status !== 200) throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
-      await warm.arrayBuffer();
-      fixture.game.resetCalls();
-      const game = await measure(
-        `${server.url}${gamePath}`,
-        distinctClientsScript({ path: gamePath, offset: 1 << 20 }),
-      );
-      throughputRow(
-        "game API cache hit (text mode, distinct client IPs)",
-        game,
-        bare,
-        TARGETS.game,
-        `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
-      );
-
+      if (wanted("game")) {
+        const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+        const warm = await fetch(`${server.url}${gamePath}`);
+        if (warm.status !== 200)
+          throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
+        await warm.arrayBuffer();
+        fixture.game.resetCalls();
+        const game = await measure(
+          `${server.url}${gamePath}`,
+          distinctClientsScript({ path: gamePath, offset: 1 << 20 }),
+        );
+        throughputRow(
+          "game API cache hit (text mode, distinct client IPs)",
+          game,
+          bare,
+          TARGETS.game,
+          `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
+        );
+      }
       // 3. Bot command cache hit: followage with the follow date cached, one key per streamer.
-      const botPaths = fixture.streamers.map(
-        (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-      );
-      const warming = [...botPaths];
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          for (let path = warming.pop(); path; path = warming.pop()) {
-            const res = await fetch(`${server.url}${path}`);
-            if (res.status !== 200)
-              throw new Error(`bot warm-up answered ${res.status}: ${await res.text()}`);
-            await res.arrayBuffer();
-          }
-        }),
-      );
-      const bot = await measure(`${server.url}${botPaths[0]}`, rotatingPathsScript(botPaths));
-      throughputRow(
-        "bot command cache hit (followage)",
-        bot,
-        bare,
-        TARGETS.bot,
-        `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
-      );
-
+      if (wanted("bot")) {
+        const botPaths = fixture.streamers.map(
+          (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
+        );
+        const warming = [...botPaths];
+        await Promise.all(
+          Array.from({ length: 16 }, async () => {
+            for (let path = warming.pop(); path; path = warming.pop()) {
+              const res = await fetch(`${server.url}${path}`);
+              if (res.status !== 200)
+                throw new Error(`bot warm-up answered ${res.status}: ${await res.text()}`);
+              await res.arrayBuffer();
+            }
+          }),
+        );
+        const bot = await measure(`${server.url}${botPaths[0]}`, rotatingPathsScript(botPaths));
+        throughputRow(
+          "bot command cache hit (followage)",
+          bot,
+          bare,
+          TARGETS.bot,
+          `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
+        );
+      }
       // 4. p99 at 64 connections: in the three rows above.
       // 5. Cold start: in coldStarts() above, before this server started.
-      row(
-        "cold start (exec serve → /healthz 200)",
-        `${cold.toFixed(0)} ms`,
-        `median of ${RUNS}; target ≤ ${TARGETS.coldStartMs} ms ${ok(cold <= TARGETS.coldStartMs)}`,
-      );
+      if (wanted("cold"))
+        row(
+          "cold start (exec serve → /healthz 200)",
+          `${cold.toFixed(0)} ms`,
+          `median of ${RUNS}; target ≤ ${TARGETS.coldStartMs} ms ${ok(cold <= TARGETS.coldStartMs)}`,
+        );
 
       // 6. RSS growth after 1,000,000 distinct client addresses through the per-IP limits.
-      const floodPaths = [
-        "/api/game/nothing-here",
-        "/no-such-page",
-        "/auth/login",
-        "/api/bot/coinflip?apiKey=00000000-0000-4000-8000-000000000000",
-      ];
-      const rssBefore = server.rssMb();
-      let sent = 0;
-      while (sent < FLOOD_ADDRESSES) {
-        const run = await wrk({
-          url: `${server.url}/`,
-          script: rotatingPathsDistinctClientsScript(floodPaths, (2 << 20) + sent),
-          durationSeconds: 5,
-        });
-        sent += run.requests;
-      }
-      const growth = server.rssMb() - rssBefore;
-      row(
-        "RSS growth after 1,000,000 distinct client IPs",
-        `${growth >= 0 ? "+" : "−"}${Math.abs(growth).toFixed(0)} MB`,
-        `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
-      );
-
-      // 7. A cold stampede: identical requests for a player nobody asked about yet.
-      fixture.game.resetCalls();
-      fixture.game.knobs.latencyMs = 100;
-      const stampedePath = "/api/game/stats/na/Night%20Owl/NA1";
-      const statuses = await Promise.all(
-        Array.from({ length: STAMPEDE }, async (_, i) => {
-          const res = await fetch(`${server.url}${stampedePath}`, {
-            headers: { "x-forwarded-for": `172.16.${i >> 8}.${i & 255}` },
+      if (wanted("rss")) {
+        const floodPaths = [
+          "/api/game/nothing-here",
+          "/no-such-page",
+          "/auth/login",
+          "/api/bot/coinflip?apiKey=00000000-0000-4000-8000-000000000000",
+        ];
+        const rssBefore = server.rssMb();
+        let sent = 0;
+        while (sent < FLOOD_ADDRESSES) {
+          const run = await wrk({
+            url: `${server.url}/`,
+            script: rotatingPathsDistinctClientsScript(floodPaths, (2 << 20) + sent),
+            durationSeconds: 5,
           });
-          await res.arrayBuffer();
-          return res.status;
-        }),
-      );
-      fixture.game.knobs.latencyMs = 0;
-      const calls = fixture.game.calls;
-      const perRoute = Math.max(...Object.values(calls));
-      row(
-        `${STAMPEDE} concurrent identical cold game requests`,
-        `${perRoute} per route`,
-        `upstream calls ${JSON.stringify(calls)}; ${statuses.filter((s) => s === 200).length}/${STAMPEDE} answered 200; target ${TARGETS.upstreamPerRoute} ${ok(perRoute <= TARGETS.upstreamPerRoute)}`,
-      );
+          sent += run.requests;
+        }
+        const growth = server.rssMb() - rssBefore;
+        row(
+          "RSS growth after 1,000,000 distinct client IPs",
+          `${growth >= 0 ? "+" : "−"}${Math.abs(growth).toFixed(0)} MB`,
+          `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
+        );
+      }
+      // 7. A cold stampede: identical requests for a player nobody asked about yet.
+      if (wanted("stampede")) {
+        fixture.game.resetCalls();
+        fixture.game.knobs.latencyMs = 100;
+        const stampedePath = "/api/game/stats/na/Night%20Owl/NA1";
+        const statuses = await Promise.all(
+          Array.from({ length: STAMPEDE }, async (_, i) => {
+            const res = await fetch(`${server.url}${stampedePath}`, {
+              headers: { "x-forwarded-for": `172.16.${i >> 8}.${i & 255}` },
+            });
+            await res.arrayBuffer();
+            return res.status;
+          }),
+        );
+        fixture.game.knobs.latencyMs = 0;
+        const calls = fixture.game.calls;
+        const perRoute = Math.max(...Object.values(calls));
+        row(
+          `${STAMPEDE} concurrent identical cold game requests`,
+          `${perRoute} per route`,
+          `upstream calls ${JSON.stringify(calls)}; ${statuses.filter((s) => s === 200).length}/${STAMPEDE} answered 200; target ${TARGETS.upstreamPerRoute} ${ok(perRoute <= TARGETS.upstreamPerRoute)}`,
+        );
+      }
     } finally {
       await server.stop();
     }
-    if (bareRps && !process.argv.includes("--no-redis")) await sharedRows(fixture, bareRps);
+    if (bareRps && only === null && !process.argv.includes("--no-redis")) await sharedRows(fixture, bareRps);
   } finally {
     await fixture.stop();
   }

@@ -1,0 +1,66 @@
+import { createApp } from "../server/app.ts";
+import { loadConfig } from "../server/config.ts";
+import { createContext } from "../server/context.ts";
+import { createLogger } from "../server/log.ts";
+import { createFixture, VIEWER } from "./fixture.ts";
+
+/**
+ * The JavaScript side of the three hot paths alone, without sockets: `bun bench/in-process.ts` calls
+ * the app's fetch handler in a loop with ready-made requests (as Bun.serve would) and prints µs per
+ * request for each. Quicker and steadier than wrk for trying a change on one path; the figures that
+ * count are still `npm run bench`'s.
+ */
+
+const ROUNDS = Number(process.argv[2] ?? 200_000);
+/** A second argument names one path to run (e.g. under `bun --cpu-prof`). */
+const onlyPath = process.argv[3];
+/** Keys (Partner, 120/min) and client addresses (100/min) each request cycles through. */
+const DISTINCT = 6_000;
+if (ROUNDS > DISTINCT * 90) throw new Error(`at most ${DISTINCT * 90} rounds: more would meet the quotas`);
+const fixture = await createFixture(DISTINCT);
+const config = loadConfig({ dataDir: fixture.dataDir, env: fixture.env });
+const ctx = createContext(config, { log: createLogger({ level: "error", format: "json", write: () => {} }) });
+const app = createApp(ctx);
+// What Bun.serve hands the pipeline: the socket peer of each request (loopback, a trusted proxy).
+const peer = { address: "127.0.0.1", family: "IPv4", port: 40000 };
+(app as unknown as { server: unknown }).server = { requestIP: () => peer, pendingRequests: 0 };
+
+const base = "http://127.0.0.1:8080";
+const refusedUrl = `${base}/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+const gameUrl = `${base}/api/game/rank/eu/Kestrel/EUW?type=3&format=text`;
+const botUrls = fixture.streamers.map(
+  (s) => `${base}/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
+);
+
+async function run(name: string, make: (i: number) => Request, expected: number): Promise<void> {
+  if (onlyPath !== undefined && onlyPath !== name) return;
+  // Every key and every client address is used at most ROUNDS / DISTINCT + 1 times: under its quota.
+  const requests = Array.from({ length: DISTINCT }, (_, i) => make(i));
+  // Warm up (and fill the caches), checking every answer once.
+  for (let i = 0; i < DISTINCT; i++) {
+    const response = await app.handle(make(i));
+    await response.arrayBuffer();
+    if (response.status !== expected) throw new Error(`${name} answered ${response.status}`);
+  }
+  const started = performance.now();
+  for (let i = 0; i < ROUNDS; i++) {
+    const response = app.handle(requests[i % DISTINCT]!.clone());
+    if (response instanceof Promise) await response;
+  }
+  const us = ((performance.now() - started) * 1000) / ROUNDS;
+  console.log(`${name.padEnd(8)} ${us.toFixed(2)} µs per request (including Request.clone)`);
+}
+
+const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+for (let i = 0; i < 31; i++) await (await app.handle(new Request(refusedUrl))).arrayBuffer();
+await run("refused", () => new Request(refusedUrl), 429);
+await run("game", (i) => new Request(gameUrl, { headers: { "x-forwarded-for": ip(i) } }), 200);
+await run("bot", (i) => new Request(botUrls[i]!), 200);
+const cloneStarted = performance.now();
+const template = new Request(gameUrl, { headers: { "x-forwarded-for": "10.0.0.1" } });
+for (let i = 0; i < ROUNDS; i++) template.clone();
+console.log(
+  `clone    ${(((performance.now() - cloneStarted) * 1000) / ROUNDS).toFixed(2)} µs (Request.clone alone)`,
+);
+await ctx.close();
+await fixture.stop();
