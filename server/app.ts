@@ -9,9 +9,9 @@ import { errorHandling } from "./http/errors.ts";
 import { externalChanges } from "./http/external-changes.ts";
 import { ipLimits } from "./http/ip-limits.ts";
 import { apiDocs } from "./http/openapi.ts";
+import { replies } from "./http/replies.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
-import { textMode } from "./http/text-mode.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { chatPanelRoutes } from "./panel/chat.ts";
@@ -35,7 +35,7 @@ export function createApp(ctx: Context) {
     .use(ipLimits(ctx))
     .use(bodyLimit())
     .use(csrfProtection(ctx))
-    .use(textMode())
+    .use(replies())
     .use(requestLog(ctx))
     .use(apiDocs())
     .use(healthRoutes())

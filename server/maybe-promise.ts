@@ -19,3 +19,9 @@ export function throwWhenReady(error: MaybePromise<Error>): never | Promise<neve
   }
   throw error;
 }
+
+/** Both values: at once when both are here, else once both have arrived. */
+export function bothOf<A, B>(a: MaybePromise<A>, b: MaybePromise<B>): MaybePromise<[A, B]> {
+  if (a instanceof Promise || b instanceof Promise) return Promise.all([a, b]);
+  return [a, b];
+}

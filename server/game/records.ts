@@ -1,4 +1,5 @@
 import type { Context } from "../context.ts";
+import { andThen } from "../maybe-promise.ts";
 import { lastMatchSummary } from "./derive.ts";
 import {
   formatLastMatch,
@@ -13,7 +14,7 @@ import type { PlayerQuery } from "./service.ts";
 /*
  * The four game records (CONTRACT §6), each with its chat line in `text`, built the same way for the
  * HTTP game API and for the chat game commands. `stale` marks data served from the cache after the
- * provider failed.
+ * provider failed. From fresh cached data a record is built at once; otherwise it is a promise.
  */
 
 function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: string }): PlayerIdentity {
@@ -22,44 +23,46 @@ function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: s
 
 type GameContext = Pick<Context, "game">;
 
-export async function rankRecord(
+export function rankRecord(ctx: GameContext, q: PlayerQuery, type: GameType | undefined, cacheTtlMs: number) {
+  return andThen(ctx.game.rank(q, cacheTtlMs), ({ value, stale }) => {
+    const { account, rank } = value;
+    const who = {
+      ...identity(q, account),
+      account_level: account.account_level,
+      card: account.card,
+      last_update: account.last_update,
+    };
+    return { data: formatRank(who, rank, type), stale };
+  });
+}
+
+export function lastMatchRecord(ctx: GameContext, q: PlayerQuery, cacheTtlMs: number) {
+  return andThen(ctx.game.lastMatch(q, cacheTtlMs), ({ value, stale }) => ({
+    data: formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)),
+    stale,
+  }));
+}
+
+export function todayRecord(
   ctx: GameContext,
   q: PlayerQuery,
   type: GameType | undefined,
   cacheTtlMs: number,
 ) {
-  const { value, stale } = await ctx.game.rank(q, cacheTtlMs);
-  const { account, rank } = value;
-  const who = {
-    ...identity(q, account),
-    account_level: account.account_level,
-    card: account.card,
-    last_update: account.last_update,
-  };
-  return { data: formatRank(who, rank, type), stale };
+  return andThen(ctx.game.today(q, cacheTtlMs), ({ value, stale }) => ({
+    data: formatToday(identity(q, value.account), value.today, type),
+    stale,
+  }));
 }
 
-export async function lastMatchRecord(ctx: GameContext, q: PlayerQuery, cacheTtlMs: number) {
-  const { value, stale } = await ctx.game.lastMatch(q, cacheTtlMs);
-  return { data: formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)), stale };
-}
-
-export async function todayRecord(
+export function statsRecord(
   ctx: GameContext,
   q: PlayerQuery,
   type: GameType | undefined,
   cacheTtlMs: number,
 ) {
-  const { value, stale } = await ctx.game.today(q, cacheTtlMs);
-  return { data: formatToday(identity(q, value.account), value.today, type), stale };
-}
-
-export async function statsRecord(
-  ctx: GameContext,
-  q: PlayerQuery,
-  type: GameType | undefined,
-  cacheTtlMs: number,
-) {
-  const { value, stale } = await ctx.game.stats(q, cacheTtlMs);
-  return { data: formatStats(identity(q, value.account), value.stats, type), stale };
+  return andThen(ctx.game.stats(q, cacheTtlMs), ({ value, stale }) => ({
+    data: formatStats(identity(q, value.account), value.stats, type),
+    stale,
+  }));
 }

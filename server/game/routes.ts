@@ -184,11 +184,11 @@ export function gameRoutes(ctx: Context) {
       .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
       .get(
         "/rank/:region/:name/:tag",
-        async ({ params, query, cacheTtlMs }) => {
+        ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "rank");
           const type = parseType(query.type);
-          const { data, stale } = await rankRecord(ctx, q, type, cacheTtlMs);
-          return reply(data, stale);
+          // A record from fresh cached data is here at once: no promise on the path of a repeated command.
+          return andThen(rankRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {
           query: typeQuery(
@@ -203,10 +203,9 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/match/last/:region/:name/:tag",
-        async ({ params, cacheTtlMs }) => {
+        ({ params, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "match/last");
-          const { data, stale } = await lastMatchRecord(ctx, q, cacheTtlMs);
-          return reply(data, stale);
+          return andThen(lastMatchRecord(ctx, q, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {
           query: plainQuery,
@@ -221,11 +220,10 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/today/:region/:name/:tag",
-        async ({ params, query, cacheTtlMs }) => {
+        ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "today");
           const type = parseType(query.type);
-          const { data, stale } = await todayRecord(ctx, q, type, cacheTtlMs);
-          return reply(data, stale);
+          return andThen(todayRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {
           query: typeQuery("1 wins/losses/draws and RR, 2 plus matches played, 3 plus winrate"),
@@ -240,11 +238,10 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/stats/:region/:name/:tag",
-        async ({ params, query, cacheTtlMs }) => {
+        ({ params, query, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "stats");
           const type = parseType(query.type);
-          const { data, stale } = await statsRecord(ctx, q, type, cacheTtlMs);
-          return reply(data, stale);
+          return andThen(statsRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {
           query: typeQuery("1 short text, 2 a sentence, 3 compact (`60% WR | Jett | HS 24.5%`)"),

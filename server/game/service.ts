@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Logger } from "../log.ts";
+import { andThen, bothOf, type MaybePromise } from "../maybe-promise.ts";
 import type { RedisStore } from "../redis/store.ts";
 import {
   type CallBudget,
@@ -93,16 +94,34 @@ class ProviderCache<T extends object> {
     });
   }
 
-  async get(
+  /**
+   * A fresh entry answers at once (no promise: this is the path of every cached chat command); a miss,
+   * or an entry past the caller's TTL, fetches (single-flight) and falls back to a stale value when
+   * the provider fails.
+   */
+  get(
     key: string,
     freshMs: number,
     missingFreshMs: number,
     fetch: () => Promise<T>,
-  ): Promise<Served<T>> {
+  ): MaybePromise<Served<T>> {
     const hit = this.#entries.get(key);
-    const isFresh = (entry: Entry<T>) =>
-      this.clock.now() - entry.at < (entry.missing ? Math.min(freshMs, missingFreshMs) : freshMs);
-    if (hit && isFresh(hit)) return unwrap(hit, false);
+    if (hit !== undefined && this.#isFresh(hit, freshMs, missingFreshMs)) return unwrap(hit, false);
+    return this.#load(key, hit, freshMs, missingFreshMs, fetch);
+  }
+
+  #isFresh(entry: Entry<T>, freshMs: number, missingFreshMs: number): boolean {
+    return this.clock.now() - entry.at < (entry.missing ? Math.min(freshMs, missingFreshMs) : freshMs);
+  }
+
+  async #load(
+    key: string,
+    hit: Entry<T> | undefined,
+    freshMs: number,
+    missingFreshMs: number,
+    fetch: () => Promise<T>,
+  ): Promise<Served<T>> {
+    const isFresh = (entry: Entry<T>) => this.#isFresh(entry, freshMs, missingFreshMs);
     const produce = async (): Promise<Entry<T>> => {
       try {
         return { at: this.clock.now(), value: await fetch() };
@@ -141,6 +160,16 @@ const ASCII = /^[\x00-\x7f]*$/;
 function keyOf(name: string, tag: string): string {
   const key = `${name}#${tag}`;
   return (ASCII.test(key) ? key : `${name.normalize("NFC")}#${tag.normalize("NFC")}`).toLowerCase();
+}
+
+/** A player's cache keys, worked out once per request: the account by Riot ID, the data by region too. */
+class PlayerKeys {
+  readonly account: string;
+  readonly data: string;
+  constructor(q: PlayerQuery) {
+    this.account = keyOf(q.name, q.tag);
+    this.data = `${q.region}/${this.account}`;
+  }
 }
 
 export interface GameServiceDeps {
@@ -223,87 +252,111 @@ export class GameService {
     this.#matches = new ProviderCache(DATA_ENTRIES, STALE_FOR_MS, clock, route("matches"));
   }
 
-  async rank(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerRank>> {
-    const account = await this.#account(q, ttlMs);
-    const mmr = await this.#cached(q, account.value, () =>
-      this.#mmr.get(this.#dataKey(q), ttlMs, ttlMs, () => this.#client.mmr(q.region, q.name, q.tag)),
-    );
-    const rank = rankSummary(mmr.value);
-    if (!rank) throw noRankedData(q, account.value);
-    return { value: { account: account.value, rank }, stale: account.stale || mmr.stale };
-  }
+  /*
+   * Each answer is here at once when everything it needs is cached and fresh (the common case: a chat
+   * command asked again within its TTL), and a promise otherwise.
+   */
 
-  async lastMatch(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerLastMatch>> {
-    const account = await this.#account(q, ttlMs);
-    const matches = await this.#competitive(q, account.value, ttlMs);
-    const match = matches.value[0];
-    if (!match) throw noCompetitiveMatches(q, account.value);
-    return { value: { account: account.value, match }, stale: account.stale || matches.stale };
-  }
-
-  async today(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerToday>> {
-    const account = await this.#account(q, ttlMs);
-    const [history, matches] = await Promise.all([
-      this.#cached(q, account.value, () =>
-        this.#history.get(this.#dataKey(q), ttlMs, ttlMs, () =>
-          this.#client.mmrHistory(q.region, q.name, q.tag),
+  rank(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerRank>> {
+    const keys = new PlayerKeys(q);
+    return andThen(this.#account(q, keys, ttlMs), (account) =>
+      andThen(
+        this.#cached(q, account.value, () =>
+          this.#mmr.get(keys.data, ttlMs, ttlMs, () => this.#client.mmr(q.region, q.name, q.tag)),
         ),
-      ),
-      this.#competitive(q, account.value, ttlMs),
-    ]);
-    // A ranked player always has rank history; no history and no competitive match means no ranked data.
-    if (history.value.length === 0 && matches.value.length === 0) throw noRankedData(q, account.value);
-    const today = todaySummary(history.value, matches.value, this.#clock.now());
-    return {
-      value: { account: account.value, today },
-      stale: account.stale || history.stale || matches.stale,
-    };
-  }
-
-  async stats(q: PlayerQuery, ttlMs: number): Promise<Served<PlayerStats>> {
-    const account = await this.#account(q, ttlMs);
-    const matches = await this.#competitive(q, account.value, ttlMs);
-    const stats = statsSummary(matches.value);
-    if (!stats) throw noCompetitiveMatches(q, account.value);
-    return { value: { account: account.value, stats }, stale: account.stale || matches.stale };
-  }
-
-  #dataKey(q: PlayerQuery): string {
-    return `${q.region}/${keyOf(q.name, q.tag)}`;
-  }
-
-  async #account(q: PlayerQuery, ttlMs: number): Promise<Served<ProviderAccount>> {
-    return this.#cached(q, null, () =>
-      this.#accounts.get(keyOf(q.name, q.tag), ACCOUNT_TTL_MS, ttlMs, () =>
-        this.#client.account(q.name, q.tag),
+        (mmr) => {
+          const rank = rankSummary(mmr.value);
+          if (!rank) throw noRankedData(q, account.value);
+          return { value: { account: account.value, rank }, stale: account.stale || mmr.stale };
+        },
       ),
     );
   }
 
-  async #competitive(
+  lastMatch(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerLastMatch>> {
+    const keys = new PlayerKeys(q);
+    return andThen(this.#account(q, keys, ttlMs), (account) =>
+      andThen(this.#competitive(q, keys, account.value, ttlMs), (matches) => {
+        const match = matches.value[0];
+        if (!match) throw noCompetitiveMatches(q, account.value);
+        return { value: { account: account.value, match }, stale: account.stale || matches.stale };
+      }),
+    );
+  }
+
+  today(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerToday>> {
+    const keys = new PlayerKeys(q);
+    return andThen(this.#account(q, keys, ttlMs), (account) =>
+      andThen(
+        bothOf(
+          this.#cached(q, account.value, () =>
+            this.#history.get(keys.data, ttlMs, ttlMs, () =>
+              this.#client.mmrHistory(q.region, q.name, q.tag),
+            ),
+          ),
+          this.#competitive(q, keys, account.value, ttlMs),
+        ),
+        ([history, matches]) => {
+          // A ranked player always has rank history; no history and no competitive match means no ranked data.
+          if (history.value.length === 0 && matches.value.length === 0) throw noRankedData(q, account.value);
+          const today = todaySummary(history.value, matches.value, this.#clock.now());
+          return {
+            value: { account: account.value, today },
+            stale: account.stale || history.stale || matches.stale,
+          };
+        },
+      ),
+    );
+  }
+
+  stats(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerStats>> {
+    const keys = new PlayerKeys(q);
+    return andThen(this.#account(q, keys, ttlMs), (account) =>
+      andThen(this.#competitive(q, keys, account.value, ttlMs), (matches) => {
+        const stats = statsSummary(matches.value);
+        if (!stats) throw noCompetitiveMatches(q, account.value);
+        return { value: { account: account.value, stats }, stale: account.stale || matches.stale };
+      }),
+    );
+  }
+
+  #account(q: PlayerQuery, keys: PlayerKeys, ttlMs: number): MaybePromise<Served<ProviderAccount>> {
+    return this.#cached(q, null, () =>
+      this.#accounts.get(keys.account, ACCOUNT_TTL_MS, ttlMs, () => this.#client.account(q.name, q.tag)),
+    );
+  }
+
+  #competitive(
     q: PlayerQuery,
+    keys: PlayerKeys,
     account: ProviderAccount,
     ttlMs: number,
-  ): Promise<Served<PlayerMatch[]>> {
-    const matches = await this.#cached(q, account, () =>
-      this.#matches.get(this.#dataKey(q), ttlMs, ttlMs, () =>
-        this.#client.competitiveMatches(q.region, q.name, q.tag),
+  ): MaybePromise<Served<PlayerMatch[]>> {
+    return andThen(
+      this.#cached(q, account, () =>
+        this.#matches.get(keys.data, ttlMs, ttlMs, () =>
+          this.#client.competitiveMatches(q.region, q.name, q.tag),
+        ),
       ),
+      (matches) => ({ value: competitiveMatchesOf(matches.value, account.puuid), stale: matches.stale }),
     );
-    return { value: competitiveMatchesOf(matches.value, account.puuid), stale: matches.stale };
   }
 
-  /** Runs a provider-backed lookup and turns its failure into the error the caller sees. */
-  async #cached<T>(
+  /** Runs a provider-backed lookup and turns its failure (now or later) into the error the caller sees. */
+  #cached<T>(
     q: PlayerQuery,
     account: ProviderAccount | null,
-    load: () => Promise<Served<T>>,
-  ): Promise<Served<T>> {
-    try {
-      return await load();
-    } catch (error) {
+    load: () => MaybePromise<Served<T>>,
+  ): MaybePromise<Served<T>> {
+    const fail = (error: unknown): never => {
       if (error instanceof ProviderError) throw toApiError(error, q, account);
       throw error;
+    };
+    try {
+      const loaded = load();
+      return loaded instanceof Promise ? loaded.catch(fail) : loaded;
+    } catch (error) {
+      return fail(error);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Logger } from "../log.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
-import { finalResponse, type ResponseSet } from "./final-response.ts";
+import { finalResponse, JSON_TYPE, type ResponseSet, replyHeaders, setHeaders } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { syncHook } from "./sync-hook.ts";
 import { isTextRequest, textResponse } from "./text-mode.ts";
@@ -53,7 +53,7 @@ export function errorResponse(
   status: number,
   code: string,
   message: string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): Response {
   if (isTextRequest(request)) return textResponse(message, status, headers);
   return jsonError(status, code, message, headers);
@@ -63,12 +63,14 @@ export function jsonError(
   status: number,
   code: string,
   message: string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): Response {
-  return new Response(JSON.stringify(errorBody(status, code, message)), {
+  const response = new Response(JSON.stringify(errorBody(status, code, message)), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    headers: replyHeaders(JSON_TYPE),
   });
+  if (headers !== undefined) setHeaders(response.headers, headers);
+  return response;
 }
 
 const LOCATION_NAMES: Record<string, string> = {
@@ -105,9 +107,7 @@ export function errorReply(
   message: string,
   extra?: Record<string, string>,
 ): Response {
-  return finalResponse(set, (carried) =>
-    errorResponse(request, status, code, message, extra ? { ...carried, ...extra } : carried),
-  );
+  return finalResponse(set, () => errorResponse(request, status, code, message, extra));
 }
 
 /** How long a client should wait when the shared store is away: it reconnects within about a second. */

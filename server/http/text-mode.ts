@@ -1,7 +1,5 @@
-import { Elysia } from "elysia";
-import { finalResponse, type ResponseSet } from "./final-response.ts";
+import { replyHeaders, setHeaders, TEXT_TYPE } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
-import { syncHook } from "./sync-hook.ts";
 
 /**
  * Chat bots print whatever body comes back, and StreamElements prints nothing but an error unless the
@@ -62,11 +60,16 @@ export function chatLine(text: string): string {
   return `${(space > CHAT_LINE_MAX * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-export function textResponse(line: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(chatLine(line), {
-    status: 200,
-    headers: { ...headers, "content-type": "text/plain; charset=utf-8", "x-cuebot-status": String(status) },
-  });
+export function textResponse(line: string, status: number, headers?: Record<string, string>): Response {
+  const response = new Response(chatLine(line), { status: 200, headers: replyHeaders(TEXT_TYPE) });
+  const replyHeadersOf = response.headers;
+  if (headers !== undefined) {
+    setHeaders(replyHeadersOf, headers);
+    // The type and the real status are the text mode's own, whatever came along.
+    if ("content-type" in headers) replyHeadersOf.set("content-type", TEXT_TYPE);
+  }
+  replyHeadersOf.set("x-cuebot-status", String(status));
+  return response;
 }
 
 /**
@@ -85,24 +88,4 @@ export function chatName(value: string | null | undefined): string | undefined {
   const trimmed = value.trim().replace(/^@+/, "").trim();
   if (!trimmed || UNREPLACED_TEMPLATE.test(trimmed)) return undefined;
   return trimmed;
-}
-
-/**
- * Turns a successful `{status, data: {text}}` answer of a text-capable route into its chat line
- * when the caller asked for text. Handlers stay format-agnostic: they always return the JSON record.
- */
-export function textMode() {
-  return new Elysia({ name: "cuebot.text-mode" }).mapResponse(
-    { as: "global" },
-    syncHook(({ request, response, set }: { request: Request; response: unknown; set: ResponseSet }) => {
-      // Cheapest checks first: most responses are not chat records at all.
-      if (response instanceof Response || typeof response !== "object" || response === null) return;
-      const data = (response as { data?: { text?: unknown } }).data;
-      const text = data?.text;
-      if (typeof text !== "string") return;
-      if (!isTextRequest(request)) return;
-      const status = typeof set.status === "number" ? set.status : 200;
-      return finalResponse(set, (headers) => textResponse(text, status, headers));
-    }),
-  );
 }
