@@ -60,6 +60,11 @@ abstract class BufferedEventSink implements EventSink {
     void this.flush();
   }
 
+  /** `maxDelayMs` have passed since the first waiting event: write them now. */
+  protected due(): void {
+    void this.flush();
+  }
+
   /** How many events wait. */
   protected get waiting(): number {
     return this.#pending.length;
@@ -90,7 +95,7 @@ abstract class BufferedEventSink implements EventSink {
 
   #schedule(): void {
     if (this.#timer !== null) return;
-    this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
+    this.#timer = setTimeout(() => this.due(), this.#maxDelayMs);
     // A CLI command that recorded something must still exit; close() flushes what is left.
     this.#timer.unref?.();
   }
@@ -103,17 +108,27 @@ abstract class BufferedEventSink implements EventSink {
 }
 
 /**
+ * Where a serving instance hands its batches of events (the database worker, database-worker.ts):
+ * stored within its own bound, or at once with `now`, when the promise settles once they are.
+ */
+export interface EventBatchWriter {
+  writeEvents(events: CommandEvent[], now: boolean): Promise<void> | undefined;
+}
+
+/**
  * Analytics events written behind: buffered and stored in one transaction through a held prepared
  * statement, at most `maxDelayMs` after the first of them or as soon as `maxRows` are waiting. An
  * INSERT per request through the query builder cost ~60 µs and, every ~220 rows, a WAL checkpoint on
- * the event loop; a batched row costs a few µs. The trade-off: a crash loses at most the last
- * unwritten batch of analytics events. Nothing else (keys, roles, settings, sessions, overlay state,
- * the audit log) is written this way.
+ * the event loop; a batched row costs a few µs. A serving instance hands the batches to the database
+ * worker instead (`handOverTo`), which stores them off the event loop. The trade-off: a crash loses at
+ * most the last unwritten batch of analytics events. Nothing else (keys, roles, settings, sessions,
+ * overlay state, the audit log) is written this way.
  */
 export class WriteBehindEventSink extends BufferedEventSink {
   readonly #insert: Statement;
   readonly #writeAll: (rows: CommandEvent[]) => void;
   readonly #store: Pick<SqliteStore, "whenIdle">;
+  #writer: EventBatchWriter | null = null;
 
   constructor(sqlite: Database, store: Pick<SqliteStore, "whenIdle">, options: WriteBehindOptions = {}) {
     super(options);
@@ -126,7 +141,18 @@ export class WriteBehindEventSink extends BufferedEventSink {
     });
   }
 
+  /**
+   * From now on, batches go to `writer` (a serving instance's database worker); `null` takes them back
+   * once everything handed over is stored, so the writer can stop.
+   */
+  async handOverTo(writer: EventBatchWriter | null): Promise<void> {
+    await this.flush();
+    this.#writer = writer;
+  }
+
   override flush(): Promise<void> {
+    const writer = this.#writer;
+    if (writer !== null) return writer.writeEvents(this.take(), true) ?? Promise.resolve();
     if (this.waiting === 0) {
       this.take();
       return Promise.resolve();
@@ -136,6 +162,25 @@ export class WriteBehindEventSink extends BufferedEventSink {
     if (idle) return idle.then(() => this.flush());
     this.#writeRows(this.take());
     return Promise.resolve();
+  }
+
+  protected override full(): void {
+    this.#handOver();
+  }
+
+  protected override due(): void {
+    this.#handOver();
+  }
+
+  /** The waiting events to the writer, stored within its bound (no acknowledgement to wait for). */
+  #handOver(): void {
+    const writer = this.#writer;
+    if (writer === null) {
+      void this.flush();
+      return;
+    }
+    const rows = this.take();
+    if (rows.length > 0) writer.writeEvents(rows, false);
   }
 
   #writeRows(rows: CommandEvent[]): void {

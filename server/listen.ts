@@ -1,5 +1,6 @@
-import { BackgroundCheckpoint } from "../db/background-checkpoint.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { DatabaseWorker } from "../db/database-worker.ts";
+import { WriteBehindEventSink } from "../db/event-sink.ts";
 import type { App } from "./app.ts";
 import { publicUrlFor } from "./config.ts";
 import type { Context } from "./context.ts";
@@ -14,7 +15,7 @@ export interface RunningServer {
 }
 
 /**
- * WAL checkpoints run on a worker thread (BackgroundCheckpoint). Past this size the worker has not kept
+ * WAL checkpoints run on a worker thread (DatabaseWorker). Past this size the worker has not kept
  * up (writes that never pause), and the idle timer checkpoints on the event loop: between two of its
  * own writes the only writer lets it copy the WAL to its end, so the next write starts it over. With
  * no worker, it also checkpoints whenever no request is in flight.
@@ -33,14 +34,25 @@ function hostForUrl(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
-/** WAL checkpoints off the event loop; null (checkpoint on the loop instead) when no worker starts. */
-function startBackgroundCheckpoint(ctx: Context, database: DatabaseHandle): BackgroundCheckpoint | null {
+/**
+ * WAL checkpoints and analytics writes off the event loop; null (both on the loop instead) when no
+ * worker starts.
+ */
+function startDatabaseWorker(ctx: Context, database: DatabaseHandle): DatabaseWorker | null {
   try {
-    return new BackgroundCheckpoint(database.path, {
+    const worker = new DatabaseWorker(database.path, {
       onError: (message) => ctx.log.warn("a WAL checkpoint failed; it is retried", { error: message }),
+      onDropped: (count, error) => ctx.log.warn("command events could not be stored", { count, error }),
     });
+    if (ctx.events instanceof WriteBehindEventSink) void ctx.events.handOverTo(worker);
+    return worker;
   } catch (error) {
-    ctx.log.warn("WAL checkpoints run on the main thread: no worker thread could be started", { error });
+    ctx.log.warn(
+      "WAL checkpoints and analytics writes run on the main thread: no worker thread could be started",
+      {
+        error,
+      },
+    );
     return null;
   }
 }
@@ -71,11 +83,11 @@ export function listen(ctx: Context, app: App): RunningServer {
   // The embedded database's WAL is checkpointed here; PostgreSQL looks after itself.
   const database = ctx.database;
   database?.checkpointWhenIdle();
-  const checkpoints = database ? startBackgroundCheckpoint(ctx, database) : null;
+  const worker = database ? startDatabaseWorker(ctx, database) : null;
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
-      const idle = checkpoints === null && server.pendingRequests === 0;
+      const idle = worker === null && server.pendingRequests === 0;
       if (database && (idle || database.walBytes() > WAL_CHECKPOINT_BYTES)) {
         database.checkpoint();
       }
@@ -102,7 +114,11 @@ export function listen(ctx: Context, app: App): RunningServer {
           ctx.log.warn("in-flight requests did not finish in time; closing them");
           await server.stop(true);
         }
-        await checkpoints?.stop();
+        if (worker) {
+          // What the worker holds is stored before it stops; the last events go through the connection.
+          if (ctx.events instanceof WriteBehindEventSink) await ctx.events.handOverTo(null);
+          await worker.stop();
+        }
         await ctx.close();
       })();
       return stopping;

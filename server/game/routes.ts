@@ -21,9 +21,12 @@ import type { PlayerQuery } from "./service.ts";
 const NAME_LENGTH = { min: 3, max: 16 } as const;
 const TAG_LENGTH = { min: 3, max: 5 } as const;
 
-/** Riot IDs count characters, not bytes: a Korean syllable is one. */
+/** A UTF-16 surrogate: half of a character outside the Basic Multilingual Plane (an emoji). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Riot IDs count characters, not bytes or UTF-16 units: a Korean syllable or an emoji is one. */
 function length(value: string): number {
-  return [...value].length;
+  return SURROGATE.test(value) ? [...value].length : value.length;
 }
 
 /** A path segment: null when it was not valid URL encoding. */
@@ -156,9 +159,11 @@ function authenticateGameCall(
 ): MaybePromise<{ cacheTtlMs: number }> {
   return andThen(cacheTtlFor(ctx, request, set), (cacheTtlMs) => {
     // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
-    const tail = requestInfo(request).path.split("/").slice(-3);
+    const path = requestInfo(request).path;
+    // Only a "%" or a "$" can make a template or an escape: most paths are plain words.
+    if (!path.includes("%") && !path.includes("$")) return { cacheTtlMs };
+    const tail = path.split("/").slice(-3);
     tail.forEach((segment, i) => {
-      // Only a "%" or a "$" can make a template or an escape: most segments are plain words.
       if (!segment.includes("%") && !segment.includes("$")) return;
       const what = ["region", "name", "tag"][i];
       // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.

@@ -38,25 +38,33 @@ function acceptedCredentials(rawPath: string): readonly Credential[] {
   return NONE;
 }
 
+/** A value that says something: not absent, not blank. */
+function present(value: string | null): boolean {
+  return value !== null && value.trim() !== "";
+}
+
+/**
+ * Whether the query carries `name`. The raw query decides most requests without parsing it: no
+ * "name=" (`marker`), and no %-escape that could spell the name, means the parameter is absent.
+ */
+function inQuery(info: RequestInfo, name: string, marker: string): boolean {
+  if (!info.hasQuery) return false;
+  const search = info.search;
+  return (search.includes(marker) || search.includes("%")) && present(info.query.get(name));
+}
+
 /**
  * Whether the request presents a credential this path accepts. Only presence is checked: a wrong one
  * is the auth layer's business, counted as a failed authentication.
  */
 export function presentsCredential(request: Request, info: RequestInfo = requestInfo(request)): boolean {
-  const { headers } = request;
-  const present = (value: string | null) => value !== null && value.trim() !== "";
-  // The raw query decides most requests without parsing it: no "name=" (and no %-escape that could
-  // spell the name) means the parameter is absent.
-  const search = info.search;
-  const inQuery = (name: string) =>
-    search !== "" && (search.includes(`${name}=`) || search.includes("%")) && present(info.query.get(name));
   for (const credential of acceptedCredentials(info.path)) {
     const presented =
       credential === "apiKey"
-        ? inQuery("apiKey") || present(headers.get("x-api-key"))
+        ? inQuery(info, "apiKey", "apiKey=") || present(request.headers.get("x-api-key"))
         : credential === "overlayToken"
-          ? inQuery("token") || present(headers.get("x-overlay-token"))
-          : SESSION_COOKIE.test(headers.get("cookie") ?? "");
+          ? inQuery(info, "token", "token=") || present(request.headers.get("x-overlay-token"))
+          : SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
     if (presented) return true;
   }
   return false;
