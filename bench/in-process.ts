@@ -1,3 +1,5 @@
+import { DatabaseWorker } from "../db/database-worker.ts";
+import type { WriteBehindEventSink } from "../db/event-sink.ts";
 import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
 import { createContext } from "../server/context.ts";
@@ -21,6 +23,9 @@ const fixture = await createFixture(DISTINCT);
 const config = loadConfig({ dataDir: fixture.dataDir, env: fixture.env });
 const ctx = createContext(config, { log: createLogger({ level: "error", format: "json", write: () => {} }) });
 const app = createApp(ctx);
+// As a serving instance (listen.ts): analytics events are stored by the database worker.
+const worker = new DatabaseWorker(ctx.database!.path);
+await (ctx.events as WriteBehindEventSink).handOverTo(worker);
 // What Bun.serve hands the pipeline: the socket peer of each request (loopback, a trusted proxy).
 const peer = { address: "127.0.0.1", family: "IPv4", port: 40000 };
 (app as unknown as { server: unknown }).server = { requestIP: () => peer, pendingRequests: 0 };
@@ -62,5 +67,7 @@ for (let i = 0; i < ROUNDS; i++) template.clone();
 console.log(
   `clone    ${(((performance.now() - cloneStarted) * 1000) / ROUNDS).toFixed(2)} µs (Request.clone alone)`,
 );
+await (ctx.events as WriteBehindEventSink).handOverTo(null);
+await worker.stop();
 await ctx.close();
 await fixture.stop();

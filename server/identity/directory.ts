@@ -32,9 +32,10 @@ export class AccountDirectory {
 
   byCredential(kind: CredentialKind, secret: string): MaybePromise<Account | null> {
     const key = `${kind}:${sha256Hex(secret)}`;
-    if (this.#misses.has(key)) return null;
+    // Known keys first: the common request asks one cache, not two.
     const match = this.#credentials.get(key);
     if (match) return this.#accountOf(kind, match);
+    if (this.#misses.has(key)) return null;
     const generation = this.#generation;
     return findCredential(this.db, kind, secret).then((found) => {
       const current = generation === this.#generation;
