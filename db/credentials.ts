@@ -76,19 +76,33 @@ export async function revealCredential(
  * Notes that the credential was used, at most once a minute. Best effort: the write is not awaited by
  * requests, and a failure is reported to `onError`.
  */
+/**
+ * Whether `last_used_at` of this credential is due to be written now (at most once per
+ * TOUCH_INTERVAL_MS); when it is, the cached match is marked as written.
+ */
+export function touchDue(match: CredentialMatch, now: number): boolean {
+  if (match.lastUsedAt !== null && now - match.lastUsedAt < TOUCH_INTERVAL_MS) return false;
+  match.lastUsedAt = now;
+  return true;
+}
+
+/** Writes when a credential was last used (not awaited by the request that used it). */
 export function touchCredential(
   s: DataStore,
   kind: CredentialKind,
-  match: CredentialMatch,
+  accountId: number,
   now: number,
   onError: (error: unknown) => void,
 ): void {
-  if (match.lastUsedAt !== null && now - match.lastUsedAt < TOUCH_INTERVAL_MS) return;
-  match.lastUsedAt = now;
   s.run((db, t) =>
     db
       .update(table(t, kind))
       .set({ lastUsedAt: now })
-      .where(eq(table(t, kind).accountId, match.accountId)),
+      .where(eq(table(t, kind).accountId, accountId)),
   ).catch(onError);
+}
+
+/** Where a serving instance writes `last_used_at` instead (the database worker, off the event loop). */
+export interface CredentialTouchWriter {
+  touch(kind: CredentialKind, accountId: number, at: number): void;
 }

@@ -45,6 +45,7 @@ function startDatabaseWorker(ctx: Context, database: DatabaseHandle): DatabaseWo
       onDropped: (count, error) => ctx.log.warn("command events could not be stored", { count, error }),
     });
     if (ctx.events instanceof WriteBehindEventSink) void ctx.events.handOverTo(worker);
+    ctx.accounts.writeTouchesThrough(worker);
     return worker;
   } catch (error) {
     ctx.log.warn(
@@ -116,6 +117,7 @@ export function listen(ctx: Context, app: App): RunningServer {
         }
         if (worker) {
           // What the worker holds is stored before it stops; the last events go through the connection.
+          ctx.accounts.writeTouchesThrough(null);
           if (ctx.events instanceof WriteBehindEventSink) await ctx.events.handOverTo(null);
           await worker.stop();
         }

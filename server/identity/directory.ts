@@ -3,8 +3,10 @@ import { type Account, findAccountById } from "../../db/accounts.ts";
 import {
   type CredentialKind,
   type CredentialMatch,
+  type CredentialTouchWriter,
   findCredential,
   touchCredential,
+  touchDue,
 } from "../../db/credentials.ts";
 import type { DataStore } from "../../db/store.ts";
 import type { MaybePromise } from "../maybe-promise.ts";
@@ -23,6 +25,7 @@ export class AccountDirectory {
   readonly #misses = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
   /** Bumped by `invalidate()`: a lookup that started before it does not fill the caches after it. */
   #generation = 0;
+  #touches: CredentialTouchWriter | null = null;
 
   constructor(
     private readonly db: DataStore,
@@ -59,6 +62,14 @@ export class AccountDirectory {
     });
   }
 
+  /**
+   * From now on `last_used_at` is written through `writer` (a serving instance's database worker), so
+   * no request waits for that write; `null` writes through the store again.
+   */
+  writeTouchesThrough(writer: CredentialTouchWriter | null): void {
+    this.#touches = writer;
+  }
+
   invalidate(): void {
     this.#generation++;
     this.#credentials.clear();
@@ -74,7 +85,13 @@ export class AccountDirectory {
   }
 
   #touched(kind: CredentialKind, match: CredentialMatch, account: Account | null): Account | null {
-    if (account) touchCredential(this.db, kind, match, this.now(), this.onTouchError);
+    if (account) {
+      const now = this.now();
+      if (touchDue(match, now)) {
+        if (this.#touches) this.#touches.touch(kind, match.accountId, now);
+        else touchCredential(this.db, kind, match.accountId, now, this.onTouchError);
+      }
+    }
     return account;
   }
 }

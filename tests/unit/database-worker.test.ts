@@ -191,4 +191,16 @@ describe.skipIf(onPostgres)("analytics events stored by the worker", () => {
     await sink.flush();
     expect(await recentEvents(t.ctx.db, account.id, 10)).toHaveLength(2);
   });
+
+  test("when a key was last used is written by the worker, in order with the events", async () => {
+    const { t, worker, sink } = await serving();
+    const { account } = await createTestAccount(t.ctx);
+    worker.touch("api-key", account.id, 1_700_000_123_000);
+    sink.record(event(account.id, 1));
+    await sink.flush();
+    const row = t.ctx
+      .database!.sqlite.query("SELECT last_used_at AS at FROM api_keys WHERE account_id = ?")
+      .get(account.id) as { at: number | null };
+    expect(row.at).toBe(1_700_000_123_000);
+  });
 });

@@ -82,7 +82,7 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     expect(server.ctx.externalChanges.check()).toBe(false);
     // Bookkeeping on cached tables is not a change to what is cached: a key's last use, the chat
     // state the instance holding chat reports.
-    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now(), (error) => {
+    touchCredential(cli.db, "api-key", account.id, Date.now(), (error) => {
       throw error;
     });
     expect(server.ctx.externalChanges.check()).toBe(false);
@@ -189,7 +189,7 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
     }
     await cli.events.flush();
     await publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
-    touchCredential(cli.db, "api-key", { accountId: account.id, lastUsedAt: null }, Date.now(), (error) => {
+    touchCredential(cli.db, "api-key", account.id, Date.now(), (error) => {
       throw error;
     });
     await writeChatState(cli.db, account.id, "connected", null, Date.now());
