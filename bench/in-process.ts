@@ -58,6 +58,7 @@ async function run(name: string, make: (i: number) => Request, expected: number)
 
 const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 for (let i = 0; i < 31; i++) await (await app.handle(new Request(refusedUrl))).arrayBuffer();
+await run("healthz", () => new Request(`${base}/healthz`), 200);
 await run("refused", () => new Request(refusedUrl), 429);
 await run("game", (i) => new Request(gameUrl, { headers: { "x-forwarded-for": ip(i) } }), 200);
 await run("bot", (i) => new Request(botUrls[i]!), 200);

@@ -92,6 +92,6 @@ export function executeCommand<C extends CommandName>(
       test: options.test,
       preview: options.preview,
     },
-    (settings) => Promise.resolve(handler(ctx, account, input, settings)),
+    (settings) => handler(ctx, account, input, settings),
   );
 }

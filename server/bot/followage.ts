@@ -1,6 +1,9 @@
 import type { Account } from "../../db/accounts.ts";
+import type { Followage } from "../cache/followed-at-cache.ts";
 import type { Context } from "../context.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { HelixUser } from "../twitch/helix-client.ts";
 import { type CalendarDuration, calendarDuration, durationText } from "./duration.ts";
 import { findUser, requireOwnChannel } from "./lookups.ts";
 import type { CommandReply } from "./runner.ts";
@@ -24,11 +27,11 @@ export interface FollowageReply extends CommandReply {
  * How long `user` has followed the key owner's channel. The follow date is cached (per the owner's
  * role); the elapsed time is computed from it on every call, so a cached answer never goes stale.
  */
-export async function followage(
+export function followage(
   ctx: Context,
   account: Account,
   input: FollowageInput,
-): Promise<FollowageReply> {
+): MaybePromise<FollowageReply> {
   requireOwnChannel(account, input.channel);
   if (input.user === undefined) {
     throw badRequest(
@@ -38,15 +41,27 @@ export async function followage(
   if (input.user.toLowerCase() === account.login) {
     throw new ApiError(400, "bad_request", "A user cannot follow themself.");
   }
-  const user = await findUser(ctx, account, input.user);
-  if (user.id === account.twitchUserId)
-    throw new ApiError(400, "bad_request", "A user cannot follow themself.");
-  const follow = await ctx.caches.followedAt.followage(account.twitchUserId, user.login, account.role, () =>
-    asChannelOwner(ctx, account, async (api, token) => {
-      const record = await api.follower(token, account.twitchUserId, user.id);
-      return { following: record !== null, followedAt: record ? Date.parse(record.followed_at) : null };
-    }),
-  );
+  // Both lookups answer at once from their caches, so a repeated !followage makes no promise.
+  return andThen(findUser(ctx, account, input.user), (user) => {
+    if (user.id === account.twitchUserId)
+      throw new ApiError(400, "bad_request", "A user cannot follow themself.");
+    const follow = ctx.caches.followedAt.followage(account.twitchUserId, user.login, account.role, () =>
+      asChannelOwner(ctx, account, async (api, token) => {
+        const record = await api.follower(token, account.twitchUserId, user.id);
+        return { following: record !== null, followedAt: record ? Date.parse(record.followed_at) : null };
+      }),
+    );
+    return andThen(follow, (facts) => followageReply(ctx, account, user, facts, input.precision));
+  });
+}
+
+function followageReply(
+  ctx: Context,
+  account: Account,
+  user: HelixUser,
+  follow: Followage,
+  precision: number,
+): FollowageReply {
   if (!follow.following || follow.followedAt === null) {
     return {
       channel: account.displayName,
@@ -64,6 +79,6 @@ export async function followage(
     following: true,
     followed_at: new Date(follow.followedAt).toISOString(),
     duration,
-    text: durationText(duration, input.precision),
+    text: durationText(duration, precision),
   };
 }

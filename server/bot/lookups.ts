@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
 import { asLogin } from "./chat-input.ts";
 import { asChannelOwner } from "./upstream.ts";
@@ -26,19 +27,21 @@ export function userNotFound(name: string): ApiError {
 }
 
 /** A platform user by login, cached for the channel owner's command TTL (misses included). */
-export async function findUser(ctx: Context, account: Account, name: string): Promise<HelixUser> {
+export function findUser(ctx: Context, account: Account, name: string): MaybePromise<HelixUser> {
   const login = asLogin(name);
   if (!login) throw userNotFound(name);
   const cache = ctx.caches.command<HelixUser | null>("users");
-  const user = await cache.getOrLoad(login, account.role, () =>
+  const found = cache.getOrLoad(login, account.role, () =>
     asChannelOwner(
       ctx,
       account,
       async (api, token) => (await api.users(token, { login: [login] }))[0] ?? null,
     ),
   );
-  if (!user) throw userNotFound(name);
-  return user;
+  return andThen(found, (user) => {
+    if (!user) throw userNotFound(name);
+    return user;
+  });
 }
 
 /** A channel's current (or last) category and title. */

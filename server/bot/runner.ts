@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
@@ -22,12 +23,14 @@ export interface CommandCall<C extends CommandName> {
 
 /**
  * The steps every chat command shares: is it enabled, is it cooling down, run it, record the call
- * (time, caller, outcome, latency) for analytics and the activity feed, start the cooldown.
+ * (time, caller, outcome, latency) for analytics and the activity feed, start the cooldown. When the
+ * settings, the cooldown and the command's own lookups answer from memory (a repeated command), the
+ * reply is here at once, with no promise made on the way; otherwise it is a promise.
  */
-export async function runCommand<C extends CommandName>(
+export function runCommand<C extends CommandName>(
   call: CommandCall<C>,
-  run: (settings: CommandSettings<C>) => Promise<CommandReply>,
-): Promise<{ status: 200; data: CommandReply }> {
+  run: (settings: CommandSettings<C>) => MaybePromise<CommandReply>,
+): MaybePromise<{ status: 200; data: CommandReply }> {
   const { ctx, account, command } = call;
   const startedAt = ctx.clock.now();
   const t0 = performance.now();
@@ -40,33 +43,48 @@ export async function runCommand<C extends CommandName>(
       outcome,
       latencyMs: Math.round(performance.now() - t0),
     });
-  try {
-    const cached = commandSettings(ctx, account.id, command);
-    // From memory in the common case: no microtask for it.
-    const stored = cached instanceof Promise ? await cached : cached;
-    const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
-    if (!settings.enabled) {
-      throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
-    }
-    const wait = call.test ? 0 : await ctx.cooldowns.remainingSeconds(account.id, command, startedAt);
-    if (wait > 0) {
-      throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${wait} s`, {
-        "retry-after": String(wait),
-      });
-    }
-    const data = await run(settings);
-    record("ok");
-    if (!call.test) {
-      // The answer stands even if a shared store could not start the cooldown.
-      await Promise.resolve(
-        ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt),
-      ).catch((error: unknown) =>
-        ctx.log.warn("a command cooldown could not be started", { command, error }),
-      );
-    }
-    return { status: 200, data };
-  } catch (error) {
+  const failed = (error: unknown): never => {
     record(error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal");
     throw error;
+  };
+  const answered = (settings: CommandSettings<C>, data: CommandReply) => {
+    record("ok");
+    const reply = { status: 200 as const, data };
+    if (call.test) return reply;
+    let started: MaybePromise<void>;
+    try {
+      started = ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    if (!(started instanceof Promise)) return reply;
+    // The answer stands even if a shared store could not start the cooldown.
+    return started.then(
+      () => reply,
+      (error: unknown) => {
+        ctx.log.warn("a command cooldown could not be started", { command, error });
+        return reply;
+      },
+    );
+  };
+  try {
+    const replied = andThen(commandSettings(ctx, account.id, command), (stored) => {
+      const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
+      if (!settings.enabled) {
+        throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
+      }
+      const wait = call.test ? 0 : ctx.cooldowns.remainingSeconds(account.id, command, startedAt);
+      return andThen(wait, (seconds) => {
+        if (seconds > 0) {
+          throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${seconds} s`, {
+            "retry-after": String(seconds),
+          });
+        }
+        return andThen(run(settings), (data) => answered(settings, data));
+      });
+    });
+    return replied instanceof Promise ? replied.catch(failed) : replied;
+  } catch (error) {
+    return failed(error);
   }
 }

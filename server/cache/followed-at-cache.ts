@@ -1,5 +1,6 @@
 import type { Role } from "../../db/schema.ts";
 import type { Clock } from "../clock.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 
 /** What is worth caching about a follow: the facts, never the elapsed time. */
 export interface FollowFacts {
@@ -15,7 +16,7 @@ export interface Followage extends FollowFacts {
 
 /** What the follow dates are kept in: a role-aware cache (RoleCache), named here by what is used. */
 export interface FollowFactsStore {
-  getOrLoad(key: string, role: Role, load: () => Promise<FollowFacts>): Promise<FollowFacts>;
+  getOrLoad(key: string, role: Role, load: () => Promise<FollowFacts>): MaybePromise<FollowFacts>;
 }
 
 /**
@@ -30,14 +31,15 @@ export class FollowedAtCache {
   ) {}
 
   /** `channelId` is the channel's platform id; `user` is compared case-insensitively. */
-  async followage(
+  followage(
     channelId: string,
     user: string,
     ownerRole: Role,
     load: () => Promise<FollowFacts>,
-  ): Promise<Followage> {
-    const facts = await this.cache.getOrLoad(`${channelId}:${user.toLowerCase()}`, ownerRole, load);
-    const elapsedMs = facts.followedAt === null ? null : Math.max(0, this.clock.now() - facts.followedAt);
-    return { ...facts, elapsedMs };
+  ): MaybePromise<Followage> {
+    return andThen(this.cache.getOrLoad(`${channelId}:${user.toLowerCase()}`, ownerRole, load), (facts) => {
+      const elapsedMs = facts.followedAt === null ? null : Math.max(0, this.clock.now() - facts.followedAt);
+      return { ...facts, elapsedMs };
+    });
   }
 }

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Role } from "../../db/schema.ts";
 import type { Clock } from "../clock.ts";
 import { PANEL_CACHE_TTL_MS, type PanelResource, ROLE_QUOTAS } from "../limits/tables.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
 import { FollowedAtCache, type FollowFacts } from "./followed-at-cache.ts";
 
 interface Entry<V> {
@@ -47,10 +48,12 @@ export class RoleCache<V> {
     this.#entries.set(key, { value, expiresAt: this.#options.clock.now() + this.#options.ttlMs(role) });
   }
 
-  /** The fresh cached value, or the result of `load` (shared by every caller asking meanwhile). */
-  getOrLoad(key: string, role: Role, load: () => Promise<V>): Promise<V> {
+  /**
+   * The fresh cached value at once, or the result of `load` (shared by every caller asking meanwhile).
+   */
+  getOrLoad(key: string, role: Role, load: () => Promise<V>): MaybePromise<V> {
     const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt > this.#options.clock.now()) return Promise.resolve(entry.value);
+    if (entry && entry.expiresAt > this.#options.clock.now()) return entry.value;
     const pending = this.#inFlight.get(key);
     if (pending) return pending;
     const promise = this.#load(key, role, load, entry, this.#generation);
