@@ -27,10 +27,10 @@ import {
  */
 
 const quick = process.argv.includes("--quick");
-/** `--only refused,game,bot`: just those rows after the yardstick (while working on one path). */
+/** `--only refused,game,bot` (or cold, rss, stampede, references, shared): just those rows after the yardstick. */
 const onlyFlag = process.argv.indexOf("--only");
 const only = onlyFlag === -1 ? null : new Set(process.argv[onlyFlag + 1]?.split(","));
-const wanted = (name: "refused" | "game" | "bot" | "references" | "cold" | "rss" | "stampede") =>
+const wanted = (name: "refused" | "game" | "bot" | "references" | "cold" | "rss" | "stampede" | "shared") =>
   only === null || only.has(name);
 const DURATION_S = quick ? 1 : 2;
 const RUNS = 3;
@@ -401,7 +401,8 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
-    if (bareRps && only === null && !process.argv.includes("--no-redis")) await sharedRows(fixture, bareRps);
+    if (bareRps && wanted("shared") && !process.argv.includes("--no-redis"))
+      await sharedRows(fixture, bareRps);
   } finally {
     await fixture.stop();
   }
