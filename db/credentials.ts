@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { SecretBox } from "../server/identity/secrets.ts";
 import { sha256Hex } from "../server/identity/secrets.ts";
 import type { DataStore, Tables } from "./store.ts";
@@ -39,6 +39,8 @@ export function storeCredential(
 
 export interface CredentialMatch {
   accountId: number;
+  /** Which credential matched: a note of its use must not land on the one that replaced it. */
+  lookupHash: string;
   lastUsedAt: number | null;
 }
 
@@ -49,7 +51,11 @@ export function findCredential(
 ): Promise<CredentialMatch | undefined> {
   return s.first((db, t) =>
     db
-      .select({ accountId: table(t, kind).accountId, lastUsedAt: table(t, kind).lastUsedAt })
+      .select({
+        accountId: table(t, kind).accountId,
+        lookupHash: table(t, kind).lookupHash,
+        lastUsedAt: table(t, kind).lastUsedAt,
+      })
       .from(table(t, kind))
       .where(eq(table(t, kind).lookupHash, sha256Hex(value)))
       .limit(1),
@@ -73,10 +79,6 @@ export async function revealCredential(
 }
 
 /**
- * Notes that the credential was used, at most once a minute. Best effort: the write is not awaited by
- * requests, and a failure is reported to `onError`.
- */
-/**
  * Whether `last_used_at` of this credential is due to be written now (at most once per
  * TOUCH_INTERVAL_MS); when it is, the cached match is marked as written.
  */
@@ -86,11 +88,14 @@ export function touchDue(match: CredentialMatch, now: number): boolean {
   return true;
 }
 
-/** Writes when a credential was last used (not awaited by the request that used it). */
+/**
+ * Writes when a credential was last used. Best effort: the write is not awaited by requests, a failure
+ * is reported to `onError`, and a credential replaced meanwhile (another lookup hash) is left alone.
+ */
 export function touchCredential(
   s: DataStore,
   kind: CredentialKind,
-  accountId: number,
+  match: Pick<CredentialMatch, "accountId" | "lookupHash">,
   now: number,
   onError: (error: unknown) => void,
 ): void {
@@ -98,11 +103,13 @@ export function touchCredential(
     db
       .update(table(t, kind))
       .set({ lastUsedAt: now })
-      .where(eq(table(t, kind).accountId, accountId)),
+      .where(
+        and(eq(table(t, kind).accountId, match.accountId), eq(table(t, kind).lookupHash, match.lookupHash)),
+      ),
   ).catch(onError);
 }
 
 /** Where a serving instance writes `last_used_at` instead (the database worker, off the event loop). */
 export interface CredentialTouchWriter {
-  touch(kind: CredentialKind, accountId: number, at: number): void;
+  touch(kind: CredentialKind, match: Pick<CredentialMatch, "accountId" | "lookupHash">, at: number): void;
 }

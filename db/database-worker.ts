@@ -1,4 +1,4 @@
-import type { CredentialKind, CredentialTouchWriter } from "./credentials.ts";
+import type { CredentialKind, CredentialMatch, CredentialTouchWriter } from "./credentials.ts";
 import type { EventBatchWriter } from "./event-sink.ts";
 import type { CommandEvent } from "./events.ts";
 
@@ -65,7 +65,7 @@ function checkpoint() {
   try {
     checkpointStatement.get();
   } catch (error) {
-    postMessage({ error: errorText(error) });
+    postMessage({ checkpointError: errorText(error) });
   }
 }
 function prepareInsert() {
@@ -91,6 +91,9 @@ function store(rows) {
   let dropped = 0;
   let lastError = null;
   for (let from = 0; from < rows.length; from += rowsPerTransaction) {
+    // Between two transactions the lock is let go for a moment: a writer on the event loop that
+    // waits for it (SQLite's busy handler retries after 1 ms, then 2 ms…) gets its turn here.
+    if (from > 0) Bun.sleepSync(2);
     const chunk = rows.slice(from, from + rowsPerTransaction);
     try {
       // IMMEDIATE: the write lock from the start, waited for (busy_timeout) like every writer here.
@@ -119,16 +122,19 @@ function drain() {
   if (rows.length > 0) store(rows);
 }
 const touches = new Map();
-function touch({ table, accountId, at }) {
+function touch({ table, accountId, lookupHash, at }) {
   try {
     let statement = touches.get(table);
     if (statement === undefined) {
-      statement = db.prepare("UPDATE " + table + " SET last_used_at = ? WHERE account_id = ?");
+      // By its hash too: a key rotated while this note waited keeps its own "never used".
+      statement = db.prepare(
+        "UPDATE " + table + " SET last_used_at = ? WHERE account_id = ? AND lookup_hash = ?",
+      );
       touches.set(table, statement);
     }
-    statement.run(at, accountId);
+    statement.run(at, accountId, lookupHash);
   } catch (error) {
-    postMessage({ error: "could not note when a key or token was last used: " + errorText(error) });
+    postMessage({ touchError: errorText(error) });
   }
 }
 self.onmessage = (event) => {
@@ -143,6 +149,13 @@ self.onmessage = (event) => {
       return;
     }
     for (const row of events) pending.push(row);
+    // A database that keeps the worker waiting (a long lock, a full disk) must not grow memory without
+    // end: past twice the batch bound, the oldest waiting events are dropped and reported.
+    if (pending.length > 2 * maxRows) {
+      const excess = pending.length - 2 * maxRows;
+      pending.splice(0, excess);
+      postMessage({ dropped: excess, error: "the database did not keep up; the oldest waiting events were dropped" });
+    }
     if (message.ack !== undefined || pending.length >= maxRows) drain();
     else if (writeTimer === null) writeTimer = setTimeout(drain, maxDelayMs);
     if (message.ack !== undefined) postMessage({ stored: message.ack });
@@ -160,7 +173,7 @@ self.onmessage = (event) => {
       checkpointStatement = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
     } catch (error) {
       db = null;
-      postMessage({ error: errorText(error) });
+      postMessage({ failed: errorText(error) });
       return;
     }
     timer = setInterval(checkpoint, message.start.intervalMs);
@@ -180,10 +193,15 @@ self.onmessage = (event) => {
 export interface DatabaseWorkerOptions {
   /** How often the worker checkpoints, ms. */
   intervalMs?: number;
-  /** Told when a checkpoint or opening the database failed (the worker goes on trying checkpoints). */
+  /** Told when a checkpoint or a note of a key's use failed (the worker goes on). */
   onError?: (message: string) => void;
   /** Told about events the worker could not store (their account was deleted meanwhile, the disk is full). */
   onDropped?: (count: number, error: string) => void;
+  /**
+   * Told once when the worker cannot do its work at all (it could not open the database, or its
+   * thread died): whoever handed it work takes that back. Waiting flushes are answered.
+   */
+  onFailed?: (reason: string) => void;
 }
 
 /**
@@ -197,6 +215,9 @@ export const CHECKPOINT_INTERVAL_MS = 10;
 type WorkerMessage = {
   started?: true;
   stopped?: true;
+  failed?: string;
+  checkpointError?: string;
+  touchError?: string;
   error?: string;
   dropped?: number;
   stored?: number;
@@ -210,6 +231,8 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
   readonly #acks = new Map<number, () => void>();
   #nextAck = 0;
   readonly #onDropped: (count: number, error: string) => void;
+  /** Set once the worker cannot do its work: nothing more is handed to it. */
+  #failed: string | null = null;
 
   /** Starts the worker; throws when this runtime cannot start one (callers then do the work themselves). */
   constructor(databasePath: string, options: DatabaseWorkerOptions = {}) {
@@ -218,11 +241,19 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
     this.#worker = new Worker(url, { ref: false, smol: true });
     const onError = options.onError ?? (() => {});
     const onDropped = options.onDropped ?? (() => {});
+    const onFailed = options.onFailed ?? (() => {});
     this.#onDropped = onDropped;
     let started: () => void = () => {};
     this.#started = new Promise<void>((resolve) => {
       started = resolve;
     });
+    const fail = (reason: string) => {
+      if (this.#failed !== null) return;
+      this.#failed = reason;
+      started();
+      this.#answerWaiting();
+      onFailed(reason);
+    };
     this.#worker.addEventListener("message", (event: MessageEvent) => {
       const message = event.data as WorkerMessage;
       if (message.started) {
@@ -230,14 +261,19 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
         // The worker has loaded its code; the URL is no longer needed.
         URL.revokeObjectURL(url);
       }
-      if (message.error && message.dropped === undefined) onError(message.error);
+      if (message.failed !== undefined) fail(`it could not open the database: ${message.failed}`);
+      if (message.checkpointError !== undefined)
+        onError(`a WAL checkpoint failed: ${message.checkpointError}`);
+      if (message.touchError !== undefined) {
+        onError(`could not note when a key or token was last used: ${message.touchError}`);
+      }
       if (message.dropped) onDropped(message.dropped, message.error ?? "");
       if (message.stored !== undefined) {
         this.#acks.get(message.stored)?.();
         this.#acks.delete(message.stored);
       }
     });
-    this.#worker.addEventListener("error", (event) => onError(event.message));
+    this.#worker.addEventListener("error", (event) => fail(`its thread stopped: ${event.message}`));
     this.#worker.postMessage({
       start: {
         path: databasePath,
@@ -249,9 +285,14 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
     });
   }
 
-  /** Resolves once the worker has opened the database. */
+  /** Resolves once the worker has opened the database (or failed to: see `failed`). */
   get started(): Promise<void> {
     return this.#started;
+  }
+
+  /** Whether the worker cannot do its work (onFailed was told). */
+  get failed(): boolean {
+    return this.#failed !== null;
   }
 
   /**
@@ -259,9 +300,9 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
    * then the promise settles once everything handed over so far is stored (or reported dropped).
    */
   writeEvents(events: CommandEvent[], now: boolean): Promise<void> | undefined {
-    if (this.#stopped !== null) {
-      // Stopping or stopped: nothing handed over now would be stored.
-      if (events.length > 0) this.#onDropped(events.length, "the database worker has stopped");
+    if (this.#stopped !== null || this.#failed !== null) {
+      // Stopping, stopped or failed: nothing handed over now would be stored.
+      if (events.length > 0) this.#onDropped(events.length, "the database worker is not running");
       return now ? Promise.resolve() : undefined;
     }
     // As one JSON string: a quarter of what cloning the objects costs this thread (0.1 vs 0.37 µs a row).
@@ -277,11 +318,18 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
   }
 
   /** Notes when a key or an overlay token was last used; written in order with everything handed over. */
-  touch(kind: CredentialKind, accountId: number, at: number): void {
-    if (this.#stopped !== null) return;
+  touch(kind: CredentialKind, match: Pick<CredentialMatch, "accountId" | "lookupHash">, at: number): void {
+    if (this.#stopped !== null || this.#failed !== null) return;
+    const table = kind === "api-key" ? "api_keys" : "overlay_tokens";
     this.#worker.postMessage({
-      touch: { table: kind === "api-key" ? "api_keys" : "overlay_tokens", accountId, at },
+      touch: { table, accountId: match.accountId, lookupHash: match.lookupHash, at },
     });
+  }
+
+  /** Whoever waits for a flush is answered (the worker will not): on failure and at the end. */
+  #answerWaiting(): void {
+    for (const resolve of this.#acks.values()) resolve();
+    this.#acks.clear();
   }
 
   /** Stores what was handed over, runs a last checkpoint, closes its connection and ends (at most ~2 s). */
@@ -293,11 +341,11 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
         });
       });
       this.#worker.postMessage({ stop: true });
-      await Promise.race([done, Bun.sleep(2_000)]);
+      // A worker that failed has nothing to store and may not answer at all.
+      if (this.#failed === null) await Promise.race([done, Bun.sleep(2_000)]);
       this.#worker.terminate();
       // Anyone still waiting for an acknowledgement gets their answer: the worker is gone.
-      for (const resolve of this.#acks.values()) resolve();
-      this.#acks.clear();
+      this.#answerWaiting();
     })();
     return this.#stopped;
   }

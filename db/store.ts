@@ -65,11 +65,22 @@ function settle<T>(run: () => T): Promise<T> {
  * microtasks (its body awaits each query), so while it is open every other query of this store waits
  * for it to end, rather than slip into it and share its fate on a rollback.
  */
+/**
+ * Told about this connection's own writes, inside their transaction: right after it began (the write
+ * lock is held from then on, so no other connection commits until it ends) and just before COMMIT.
+ * ExternalChanges uses it to tell its own changes to cached tables from other processes' exactly.
+ */
+export interface OwnWriteObserver {
+  began(): void;
+  committing(): void;
+}
+
 export class SqliteStore implements DataStore {
   readonly dialect = "sqlite";
   /** Settles when the open transaction ends; null when none is open. */
   #open: Promise<void> | null = null;
   readonly #inside: DataStore;
+  #observer: OwnWriteObserver | null = null;
 
   constructor(
     private readonly sqlite: Database,
@@ -96,7 +107,19 @@ export class SqliteStore implements DataStore {
   }
 
   run(build: Build<Statement>): Promise<void> {
-    return this.#open ? this.#afterOpen(() => this.run(build)) : this.#inside.run(build);
+    if (this.#open) return this.#afterOpen(() => this.run(build));
+    if (this.#observer === null) return this.#inside.run(build);
+    // Observed: the one statement in a transaction of its own, so the observer sees it begin and end.
+    try {
+      return this.#observed(() => this.#inside.run(build));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** From now on every write of this store is reported to `observer` (see OwnWriteObserver). */
+  observeOwnWrites(observer: OwnWriteObserver): void {
+    this.#observer = observer;
   }
 
   async transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T> {
@@ -108,7 +131,9 @@ export class SqliteStore implements DataStore {
     try {
       this.sqlite.run("BEGIN IMMEDIATE");
       try {
+        this.#observer?.began();
         const result = await fn(this.#inside);
+        this.#observer?.committing();
         this.sqlite.run("COMMIT");
         return result;
       } catch (error) {
@@ -127,6 +152,23 @@ export class SqliteStore implements DataStore {
    */
   whenIdle(): Promise<void> | null {
     return this.#open;
+  }
+
+  /** Runs one synchronous write in a transaction the observer sees (the statement's promise settles at once). */
+  #observed(write: () => Promise<void>): Promise<void> {
+    const observer = this.#observer as OwnWriteObserver;
+    this.sqlite.run("BEGIN IMMEDIATE");
+    let written: Promise<void>;
+    try {
+      observer.began();
+      written = write();
+      observer.committing();
+      this.sqlite.run("COMMIT");
+    } catch (error) {
+      if (this.sqlite.inTransaction) this.sqlite.run("ROLLBACK");
+      throw error;
+    }
+    return written;
   }
 
   #afterOpen<T>(then: () => Promise<T>): Promise<T> {

@@ -39,12 +39,21 @@ function hostForUrl(host: string): string {
  * worker starts.
  */
 function startDatabaseWorker(ctx: Context, database: DatabaseHandle): DatabaseWorker | null {
+  const events = ctx.events instanceof WriteBehindEventSink ? ctx.events : null;
   try {
     const worker = new DatabaseWorker(database.path, {
-      onError: (message) => ctx.log.warn("a WAL checkpoint failed; it is retried", { error: message }),
+      onError: (message) => ctx.log.warn(`the database worker: ${message}`),
       onDropped: (count, error) => ctx.log.warn("command events could not be stored", { count, error }),
+      onFailed: (reason) => {
+        // Everything goes back to the event loop, as when no worker could be started.
+        ctx.log.warn(
+          `the database worker stopped working (${reason}); analytics writes and WAL checkpoints run on the main thread`,
+        );
+        ctx.accounts.writeTouchesThrough(null);
+        void events?.handOverTo(null);
+      },
     });
-    if (ctx.events instanceof WriteBehindEventSink) void ctx.events.handOverTo(worker);
+    void events?.handOverTo(worker);
     ctx.accounts.writeTouchesThrough(worker);
     return worker;
   } catch (error) {
@@ -88,7 +97,7 @@ export function listen(ctx: Context, app: App): RunningServer {
   const poll = setInterval(() => {
     try {
       ctx.externalChanges.check();
-      const idle = worker === null && server.pendingRequests === 0;
+      const idle = (worker === null || worker.failed) && server.pendingRequests === 0;
       if (database && (idle || database.walBytes() > WAL_CHECKPOINT_BYTES)) {
         database.checkpoint();
       }

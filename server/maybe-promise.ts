@@ -20,8 +20,19 @@ export function throwWhenReady(error: MaybePromise<Error>): never | Promise<neve
   throw error;
 }
 
-/** Both values: at once when both are here, else once both have arrived. */
-export function bothOf<A, B>(a: MaybePromise<A>, b: MaybePromise<B>): MaybePromise<[A, B]> {
-  if (a instanceof Promise || b instanceof Promise) return Promise.all([a, b]);
-  return [a, b];
+/**
+ * Both values: at once when both are here, else once both have arrived. The second is asked for here
+ * (`second()`), so that when it throws at once while the first is still on its way, the first's
+ * eventual rejection is handled rather than left to crash the process as an unhandled one.
+ */
+export function bothOf<A, B>(first: MaybePromise<A>, second: () => MaybePromise<B>): MaybePromise<[A, B]> {
+  let b: MaybePromise<B>;
+  try {
+    b = second();
+  } catch (error) {
+    if (first instanceof Promise) first.catch(() => {});
+    throw error;
+  }
+  if (first instanceof Promise || b instanceof Promise) return Promise.all([first, b]);
+  return [first, b];
 }

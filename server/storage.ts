@@ -8,7 +8,7 @@ import {
 } from "../db/client.ts";
 import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
-import { type DataStore, SqliteStore } from "../db/store.ts";
+import { type DataStore, type OwnWriteObserver, SqliteStore } from "../db/store.ts";
 import type { Config } from "./config.ts";
 import { DATABASE_FILE } from "./data-dir.ts";
 import type { Logger } from "./log.ts";
@@ -21,9 +21,11 @@ import type { Logger } from "./log.ts";
  * data_version (~2 µs through a held statement) only when some connection committed since;
  * data_version moves only on other connections' commits, so our own writes never raise a false
  * alarm. Then the cache-changes counter (bumped by triggers on the cached tables only) says whether
- * the commit touched anything cached: another instance's analytics events flush nothing. (This
- * server's own writes to cached tables move the counter too, so the next outside commit after one
- * may flush once more than needed; those writes are rare and flushing is always safe.)
+ * the commit touched anything cached: another instance's analytics events, or the database worker's
+ * (which commits every second under load), flush nothing. This server's own writes move the counter
+ * too; it takes their share into account inside their transaction (OwnWriteObserver): at its start it
+ * looks whether anyone else changed the counter since (then it flushes, as check() would), and just
+ * before COMMIT it takes the counter as its own, with no other writer able to commit in between.
  */
 /** Tells the in-memory caches that someone else changed what they hold. */
 export interface ChangeFeed {
@@ -32,7 +34,7 @@ export interface ChangeFeed {
   subscribe(listener: () => void): () => void;
 }
 
-export class ExternalChanges implements ChangeFeed {
+export class ExternalChanges implements ChangeFeed, OwnWriteObserver {
   readonly #listeners = new Set<() => void>();
   readonly #read: () => number;
   readonly #readChanges: () => number;
@@ -52,6 +54,20 @@ export class ExternalChanges implements ChangeFeed {
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** This server's write began (the write lock is held): an outside change since the last look flushes now. */
+  began(): void {
+    const changes = this.#readChanges();
+    if (changes === this.#changes) return;
+    this.#changes = changes;
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** This server's write is about to commit: what the counter holds now is known, ours included. */
+  committing(): void {
+    this.#version = this.#read();
+    this.#changes = this.#readChanges();
   }
 
   /** Returns true when something changed since the last check (and notifies subscribers). */
@@ -93,11 +109,13 @@ export function openEmbeddedStorage(config: Config, log: Logger): Storage {
     const events = new WriteBehindEventSink(database.sqlite, db, {
       onDropped: (count, error) => log.warn("command events could not be stored", { count, error }),
     });
+    const externalChanges = new ExternalChanges(database);
+    db.observeOwnWrites(externalChanges);
     return {
       db,
       database,
       schema,
-      externalChanges: new ExternalChanges(database),
+      externalChanges,
       events,
       async close() {
         // Nothing else is queued on the connection: this writes at once.

@@ -294,7 +294,7 @@ export class GameService {
               this.#client.mmrHistory(q.region, q.name, q.tag),
             ),
           ),
-          this.#competitive(q, keys, account.value, ttlMs),
+          () => this.#competitive(q, keys, account.value, ttlMs),
         ),
         ([history, matches]) => {
           // A ranked player always has rank history; no history and no competitive match means no ranked data.

@@ -88,8 +88,8 @@ export class AccountDirectory {
     if (account) {
       const now = this.now();
       if (touchDue(match, now)) {
-        if (this.#touches) this.#touches.touch(kind, match.accountId, now);
-        else touchCredential(this.db, kind, match.accountId, now, this.onTouchError);
+        if (this.#touches) this.#touches.touch(kind, match, now);
+        else touchCredential(this.db, kind, match, now, this.onTouchError);
       }
     }
     return account;

@@ -7,6 +7,8 @@ import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { DatabaseWorker } from "../../db/database-worker.ts";
 import type { WriteBehindEventSink } from "../../db/event-sink.ts";
 import { type CommandEvent, recentEvents } from "../../db/events.ts";
+import { rotateApiKey } from "../../server/identity/accounts.ts";
+import { sha256Hex } from "../../server/identity/secrets.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
 
 const folders: string[] = [];
@@ -84,17 +86,23 @@ describe("WAL checkpoints on a worker thread", () => {
     expect(reopened.sqlite.query("SELECT body FROM rows").all()).toEqual([{ body: "last" }]);
   });
 
-  test("a database it cannot open is reported, and the caller goes on", async () => {
+  test("a database it cannot open is reported as a failure; flushes are answered, later events reported dropped", async () => {
     const folder = mkdtempSync(join(tmpdir(), "cuebot-checkpoint-"));
     folders.push(folder);
-    const errors: string[] = [];
-    const checkpoints = new DatabaseWorker(join(folder, "missing", "cuebot.db"), {
-      onError: (message) => errors.push(message),
+    const failures: string[] = [];
+    const dropped: number[] = [];
+    const worker = new DatabaseWorker(join(folder, "missing", "cuebot.db"), {
+      onFailed: (reason) => failures.push(reason),
+      onDropped: (count) => dropped.push(count),
     });
-    cleanups.push(() => checkpoints.stop());
-    await eventually("the failure is reported", () => errors.length > 0);
-    expect(errors[0]).toMatch(/unable to open|no such file|cannot open/i);
-    await checkpoints.stop();
+    cleanups.push(() => worker.stop());
+    await eventually("the failure is reported", () => failures.length > 0);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/could not open the database: .*(unable to open|no such file|cannot open)/i);
+    expect(worker.failed).toBe(true);
+    await worker.writeEvents([event(1, 1)], true);
+    expect(dropped).toEqual([1]);
+    await worker.stop();
   });
 });
 
@@ -194,13 +202,25 @@ describe.skipIf(onPostgres)("analytics events stored by the worker", () => {
 
   test("when a key was last used is written by the worker, in order with the events", async () => {
     const { t, worker, sink } = await serving();
-    const { account } = await createTestAccount(t.ctx);
-    worker.touch("api-key", account.id, 1_700_000_123_000);
+    const { account, apiKey } = await createTestAccount(t.ctx);
+    worker.touch("api-key", { accountId: account.id, lookupHash: sha256Hex(apiKey) }, 1_700_000_123_000);
     sink.record(event(account.id, 1));
     await sink.flush();
     const row = t.ctx
       .database!.sqlite.query("SELECT last_used_at AS at FROM api_keys WHERE account_id = ?")
       .get(account.id) as { at: number | null };
     expect(row.at).toBe(1_700_000_123_000);
+  });
+
+  test("a note of use that waited while the key was rotated leaves the new key alone", async () => {
+    const { t, worker, sink } = await serving();
+    const { account, apiKey } = await createTestAccount(t.ctx);
+    await rotateApiKey(t.ctx, account, "panel");
+    worker.touch("api-key", { accountId: account.id, lookupHash: sha256Hex(apiKey) }, 1_700_000_123_000);
+    await sink.flush();
+    const row = t.ctx
+      .database!.sqlite.query("SELECT last_used_at AS at FROM api_keys WHERE account_id = ?")
+      .get(account.id) as { at: number | null };
+    expect(row.at).toBeNull();
   });
 });

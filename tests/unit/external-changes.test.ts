@@ -14,6 +14,7 @@ import {
   rotateApiKey,
   rotateOverlayToken,
 } from "../../server/identity/accounts.ts";
+import { sha256Hex } from "../../server/identity/secrets.ts";
 import { listen } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { waitFor } from "../helpers/chat.ts";
@@ -57,9 +58,42 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     expect(flushes).toBe(1);
   });
 
+  test("the server's own change to a cached table is its own: another connection's analytics commit after it flushes nothing", async () => {
+    const { account } = await createTestAccount(server.ctx, { login: "alice" });
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    let flushes = 0;
+    server.ctx.externalChanges.subscribe(() => flushes++);
+    await assignRole(server.ctx, account, "Pro", "panel");
+    // What the database worker does every second under load: commit analytics rows on its connection.
+    cli.events.record({
+      accountId: account.id,
+      at: Date.now(),
+      command: "coinflip",
+      caller: "viewer",
+      outcome: "ok",
+      latencyMs: 1,
+    });
+    await cli.events.flush();
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    expect(flushes).toBe(0);
+  });
+
+  test("another process's change that lands just before the server's own write is still seen", async () => {
+    const { account } = await createTestAccount(server.ctx, { login: "alice" });
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    let flushes = 0;
+    server.ctx.externalChanges.subscribe(() => flushes++);
+    await assignRole(cli, await requireAccount(cli, "alice"), "Pro", "cli");
+    // No request looked in between: the server's own write finds it.
+    await assignRole(server.ctx, account, "VIP", "panel");
+    expect(flushes).toBe(1);
+    expect(server.ctx.externalChanges.check()).toBe(false);
+    expect(flushes).toBe(1);
+  });
+
   test("another instance's analytics events and overlay publishes flush nothing; a change to what is cached does", async () => {
     // The account arrives from the other process: a cached table changed.
-    const { account } = await createTestAccount(cli, { login: "alice" });
+    const { account, apiKey } = await createTestAccount(cli, { login: "alice" });
     expect(server.ctx.externalChanges.check()).toBe(true);
     let flushes = 0;
     server.ctx.externalChanges.subscribe(() => flushes++);
@@ -82,9 +116,15 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     expect(server.ctx.externalChanges.check()).toBe(false);
     // Bookkeeping on cached tables is not a change to what is cached: a key's last use, the chat
     // state the instance holding chat reports.
-    touchCredential(cli.db, "api-key", account.id, Date.now(), (error) => {
-      throw error;
-    });
+    touchCredential(
+      cli.db,
+      "api-key",
+      { accountId: account.id, lookupHash: sha256Hex(apiKey) },
+      Date.now(),
+      (error) => {
+        throw error;
+      },
+    );
     expect(server.ctx.externalChanges.check()).toBe(false);
     await writeChatEnabled(cli.db, account.id, false, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(true);
@@ -172,7 +212,7 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
   });
 
   test("analytics events, overlay publishes and bookkeeping columns send nothing; the next real change one", async () => {
-    const { account } = await createTestAccount(cli, { login: "alice" });
+    const { account, apiKey } = await createTestAccount(cli, { login: "alice" });
     await Bun.sleep(100);
     const flushes = countFlushes();
     await writeChatEnabled(cli.db, account.id, true, Date.now());
@@ -189,9 +229,15 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
     }
     await cli.events.flush();
     await publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
-    touchCredential(cli.db, "api-key", account.id, Date.now(), (error) => {
-      throw error;
-    });
+    touchCredential(
+      cli.db,
+      "api-key",
+      { accountId: account.id, lookupHash: sha256Hex(apiKey) },
+      Date.now(),
+      (error) => {
+        throw error;
+      },
+    );
     await writeChatState(cli.db, account.id, "connected", null, Date.now());
     await writeChatEnabled(cli.db, account.id, true, Date.now());
     // None of those flushed; the next change to what is cached does, once.
