@@ -6,10 +6,11 @@ import { deleteAccountRow } from "../../db/accounts.ts";
 import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { DatabaseWorker } from "../../db/database-worker.ts";
 import type { WriteBehindEventSink } from "../../db/event-sink.ts";
-import { type CommandEvent, recentEvents } from "../../db/events.ts";
+import { recentEvents } from "../../db/events.ts";
 import { rotateApiKey } from "../../server/identity/accounts.ts";
 import { sha256Hex } from "../../server/identity/secrets.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
+import { commandEvent } from "../helpers/events.ts";
 
 const folders: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -106,14 +107,7 @@ describe("WAL checkpoints on a worker thread", () => {
   });
 });
 
-const event = (accountId: number, n: number): CommandEvent => ({
-  accountId,
-  at: 1_700_000_000_000 + n,
-  command: "dice",
-  caller: `viewer${n}`,
-  outcome: "ok",
-  latencyMs: n,
-});
+const event = commandEvent;
 
 describe.skipIf(onPostgres)("analytics events stored by the worker", () => {
   async function serving(): Promise<{ t: TestContext; worker: DatabaseWorker; sink: WriteBehindEventSink }> {

@@ -4,24 +4,17 @@ import { deleteAccountRow } from "../../db/accounts.ts";
 import { deleteAuditOf } from "../../db/audit.ts";
 import { openDatabase } from "../../db/client.ts";
 import { BatchedEventSink, EVENT_BUFFER_MAX_WAITING, WriteBehindEventSink } from "../../db/event-sink.ts";
-import type { CommandEvent } from "../../db/events.ts";
 import { recentEvents } from "../../db/events.ts";
 import { type DataStore, SqliteStore } from "../../db/store.ts";
 import { DATABASE_FILE } from "../../server/data-dir.ts";
 import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
+import { commandEvent } from "../helpers/events.ts";
 
 let t: TestContext;
 afterEach(() => t.cleanup());
 
-const event = (accountId: number, n: number): CommandEvent => ({
-  accountId,
-  at: 1_700_000_000_000 + n,
-  command: "dice",
-  caller: `viewer${n}`,
-  outcome: "ok",
-  latencyMs: n,
-});
+const event = commandEvent;
 
 describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("buffered until flushed, then stored in order with every field", async () => {

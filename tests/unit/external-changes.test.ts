@@ -20,10 +20,18 @@ import { createLogger } from "../../server/log.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { initDataDir, Scratch } from "../helpers/cli.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
+import { commandEvent } from "../helpers/events.ts";
 
 const TOKENS = { accessToken: "a", refreshToken: "r", scopes: ["user:read:chat"], expiresAt: 1 };
 
 let server: TestContext;
+
+/** What the other process writes when it serves a request with the key: when the key was last used. */
+function noteKeyUsedByCli(accountId: number, apiKey: string): void {
+  touchCredential(cli.db, "api-key", { accountId, lookupHash: sha256Hex(apiKey) }, Date.now(), (error) => {
+    throw error;
+  });
+}
 /** A second context on the same data folder, with its own connection: what the CLI process opens. */
 let cli: Context;
 beforeEach(async () => {
@@ -58,37 +66,33 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     expect(flushes).toBe(1);
   });
 
-  test("the server's own change to a cached table is its own: another connection's analytics commit after it flushes nothing", async () => {
+  /** An account the server itself created (nothing outside to see yet), and its flushes from now on. */
+  async function serverAccountWatched() {
     const { account } = await createTestAccount(server.ctx, { login: "alice" });
     expect(server.ctx.externalChanges.check()).toBe(false);
     let flushes = 0;
     server.ctx.externalChanges.subscribe(() => flushes++);
+    return { account, flushes: () => flushes };
+  }
+
+  test("the server's own change to a cached table is its own: another connection's analytics commit after it flushes nothing", async () => {
+    const { account, flushes } = await serverAccountWatched();
     await assignRole(server.ctx, account, "Pro", "panel");
     // What the database worker does every second under load: commit analytics rows on its connection.
-    cli.events.record({
-      accountId: account.id,
-      at: Date.now(),
-      command: "coinflip",
-      caller: "viewer",
-      outcome: "ok",
-      latencyMs: 1,
-    });
+    cli.events.record(commandEvent(account.id, 1));
     await cli.events.flush();
     expect(server.ctx.externalChanges.check()).toBe(false);
-    expect(flushes).toBe(0);
+    expect(flushes()).toBe(0);
   });
 
   test("another process's change that lands just before the server's own write is still seen", async () => {
-    const { account } = await createTestAccount(server.ctx, { login: "alice" });
-    expect(server.ctx.externalChanges.check()).toBe(false);
-    let flushes = 0;
-    server.ctx.externalChanges.subscribe(() => flushes++);
+    const { account, flushes } = await serverAccountWatched();
     await assignRole(cli, await requireAccount(cli, "alice"), "Pro", "cli");
     // No request looked in between: the server's own write finds it.
     await assignRole(server.ctx, account, "VIP", "panel");
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
     expect(server.ctx.externalChanges.check()).toBe(false);
-    expect(flushes).toBe(1);
+    expect(flushes()).toBe(1);
   });
 
   test("another instance's analytics events and overlay publishes flush nothing; a change to what is cached does", async () => {
@@ -116,15 +120,7 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     expect(server.ctx.externalChanges.check()).toBe(false);
     // Bookkeeping on cached tables is not a change to what is cached: a key's last use, the chat
     // state the instance holding chat reports.
-    touchCredential(
-      cli.db,
-      "api-key",
-      { accountId: account.id, lookupHash: sha256Hex(apiKey) },
-      Date.now(),
-      (error) => {
-        throw error;
-      },
-    );
+    noteKeyUsedByCli(account.id, apiKey);
     expect(server.ctx.externalChanges.check()).toBe(false);
     await writeChatEnabled(cli.db, account.id, false, Date.now());
     expect(server.ctx.externalChanges.check()).toBe(true);
@@ -229,15 +225,7 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
     }
     await cli.events.flush();
     await publishOverlayState(cli.db, account.id, { title: "hi" }, Date.now());
-    touchCredential(
-      cli.db,
-      "api-key",
-      { accountId: account.id, lookupHash: sha256Hex(apiKey) },
-      Date.now(),
-      (error) => {
-        throw error;
-      },
-    );
+    noteKeyUsedByCli(account.id, apiKey);
     await writeChatState(cli.db, account.id, "connected", null, Date.now());
     await writeChatEnabled(cli.db, account.id, true, Date.now());
     // None of those flushed; the next change to what is cached does, once.
