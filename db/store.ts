@@ -61,11 +61,6 @@ function settle<T>(run: () => T): Promise<T> {
 }
 
 /**
- * The embedded database. Statements run synchronously on the one connection. A transaction spans
- * microtasks (its body awaits each query), so while it is open every other query of this store waits
- * for it to end, rather than slip into it and share its fate on a rollback.
- */
-/**
  * Told about this connection's own writes, inside their transaction: right after it began (the write
  * lock is held from then on, so no other connection commits until it ends) and just before COMMIT.
  * ExternalChanges uses it to tell its own changes to cached tables from other processes' exactly.
@@ -75,6 +70,12 @@ export interface OwnWriteObserver {
   committing(): void;
 }
 
+/**
+ * The embedded database. Statements run synchronously on the one connection. A transaction spans
+ * microtasks (its body awaits each query), so while it is open every other query of this store waits
+ * for it to end, rather than slip into it and share its fate on a rollback. With an observer
+ * (`observeOwnWrites`), a lone write runs in a transaction of its own so the observer sees it too.
+ */
 export class SqliteStore implements DataStore {
   readonly dialect = "sqlite";
   /** Settles when the open transaction ends; null when none is open. */

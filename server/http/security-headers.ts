@@ -16,9 +16,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function securityHeaders() {
   return new Elysia({ name: "cuebot.security-headers" }).onRequest(
     syncHook(({ set }) => {
-      set.headers["x-content-type-options"] = "nosniff";
-      set.headers["referrer-policy"] = "no-referrer";
-      set.headers["x-frame-options"] = "DENY";
+      Object.assign(set.headers, SECURITY_HEADERS);
     }),
   );
 }
