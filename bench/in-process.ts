@@ -28,7 +28,7 @@ const worker = new DatabaseWorker(ctx.database!.path);
 await (ctx.events as WriteBehindEventSink).handOverTo(worker);
 // What Bun.serve hands the pipeline: the socket peer of each request (loopback, a trusted proxy).
 const peer = { address: "127.0.0.1", family: "IPv4", port: 40000 };
-(app as unknown as { server: unknown }).server = { requestIP: () => peer, pendingRequests: 0 };
+ctx.limits.clientIp.listeningOn({ requestIP: () => peer });
 
 const base = "http://127.0.0.1:8080";
 const refusedUrl = `${base}/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;

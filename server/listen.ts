@@ -87,6 +87,7 @@ export function listen(ctx: Context, app: App): RunningServer {
   }
   const server = app.server;
   if (!server?.port) throw new ListenError("the server did not start");
+  ctx.limits.clientIp.listeningOn(server);
   const port = server.port;
   ctx.publicUrl = publicUrlFor(ctx.config, port);
 

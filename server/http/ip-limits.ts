@@ -89,16 +89,15 @@ export function ipLimitScope(pathname: string, hasCredential: boolean): IpLimitS
  */
 export function ipLimits(ctx: Context) {
   return new Elysia({ name: "cuebot.ip-limits" }).onRequest(
-    hookOf(({ request, server, set }) => {
+    hookOf(({ request, set }) => {
       const info = requestInfo(request);
-      // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
-      // here, else when a later layer asks (a failed authentication).
-      info.server = server ?? null;
       // A credential matters only under /api (see ipLimitScope); elsewhere it is not looked for.
       const path = info.path;
       const scope = ipLimitScope(path, path.startsWith("/api") && presentsCredential(request, info));
+      // The client address costs a socket lookup (and X-Forwarded-For): only when a limit needs it
+      // here, else when a later layer asks (a failed authentication).
       if (scope === null) return;
-      const decision = ctx.limits.perIp.check(scope, ctx.limits.clientIp.resolve(request, server));
+      const decision = ctx.limits.perIp.check(scope, ctx.limits.clientIp.of(request));
       return limitRefusal(set, request, decision, scope);
     }, ctx.limits.shared),
   );

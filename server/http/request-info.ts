@@ -13,10 +13,8 @@ export class RequestInfo {
   readonly #url: string;
   readonly #queryStart: number;
   #query: QueryParams | undefined;
-  /** Set by the per-IP limit layer (ClientIpResolver), when some layer first needs it. */
+  /** Set by ClientIpResolver when some layer first needs it. */
   clientIp: string | undefined;
-  /** The server that received the request (it knows the socket peer), kept for that lookup. */
-  server: { requestIP(request: Request): { address: string } | null } | null = null;
   /** Set on first use by the text-mode check. */
   textMode: boolean | undefined;
 

@@ -11,6 +11,12 @@ function resolver(trustProxy: boolean | readonly string[], testAddressHeader?: s
 }
 
 const socket = (address: string): SocketPeer => ({ requestIP: () => ({ address }) });
+
+/** The client address of `req` as the server listening on `peer` (null: no socket) would see it. */
+function resolveVia(clientIp: ClientIpResolver, req: Request, peer: SocketPeer | null): string {
+  clientIp.listeningOn(peer);
+  return clientIp.of(req);
+}
 const request = (headers: Record<string, string> = {}) => new Request("http://localhost/x", { headers });
 
 /** Whether a per-IP limit counts `a` and `b` as the same client (one slot of its address table). */
@@ -66,29 +72,29 @@ describe("IP limit keys", () => {
 describe("client IP", () => {
   test("the socket address is the client when proxy trust is off", () => {
     const { clientIp } = resolver(false);
-    expect(clientIp.resolve(request(), socket("198.51.100.1"))).toBe("198.51.100.1");
+    expect(resolveVia(clientIp, request(), socket("198.51.100.1"))).toBe("198.51.100.1");
   });
 
   test("with trust on, the right-most X-Forwarded-For entry wins (left-most ones can be forged)", () => {
     const { clientIp } = resolver(true);
     const forged = request({ "x-forwarded-for": "1.1.1.1, 203.0.113.50" });
-    expect(clientIp.resolve(forged, socket("127.0.0.1"))).toBe("203.0.113.50");
+    expect(resolveVia(clientIp, forged, socket("127.0.0.1"))).toBe("203.0.113.50");
     const ipv6 = request({ "x-forwarded-for": "2001:db8::1 , 2001:db8:1:2::3" });
-    expect(clientIp.resolve(ipv6, socket("127.0.0.1"))).toBe("2001:db8:1:2::3");
+    expect(resolveVia(clientIp, ipv6, socket("127.0.0.1"))).toBe("2001:db8:1:2::3");
   });
 
   test("with trust on but no usable X-Forwarded-For, the socket address is used", () => {
     const { clientIp } = resolver(true);
-    expect(clientIp.resolve(request(), socket("127.0.0.1"))).toBe("127.0.0.1");
+    expect(resolveVia(clientIp, request(), socket("127.0.0.1"))).toBe("127.0.0.1");
     const junk = request({ "x-forwarded-for": "203.0.113.9, not-an-ip" });
-    expect(clientIp.resolve(junk, socket("127.0.0.1"))).toBe("127.0.0.1");
+    expect(resolveVia(clientIp, junk, socket("127.0.0.1"))).toBe("127.0.0.1");
   });
 
   test("with trust off, X-Forwarded-For is ignored and a warning is logged once", () => {
     const { clientIp, lines } = resolver(false);
     for (let i = 0; i < 3; i++) {
       const forwarded = request({ "x-forwarded-for": `203.0.113.${i}` });
-      expect(clientIp.resolve(forwarded, socket("198.51.100.1"))).toBe("198.51.100.1");
+      expect(resolveVia(clientIp, forwarded, socket("198.51.100.1"))).toBe("198.51.100.1");
     }
     const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === "warn");
     expect(warnings).toHaveLength(1);
@@ -97,18 +103,19 @@ describe("client IP", () => {
 
   test("without a socket, the test header is read only when configured", () => {
     const withHeader = () => request({ "x-test-client-ip": "192.0.2.5" });
-    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader(), null)).toBe("192.0.2.5");
-    expect(resolver(false).clientIp.resolve(withHeader(), null)).toBe(UNKNOWN_CLIENT);
+    expect(resolveVia(resolver(false, "x-test-client-ip").clientIp, withHeader(), null)).toBe("192.0.2.5");
+    expect(resolveVia(resolver(false).clientIp, withHeader(), null)).toBe(UNKNOWN_CLIENT);
     // A real socket always wins over the test header.
-    expect(resolver(false, "x-test-client-ip").clientIp.resolve(withHeader(), socket("198.51.100.1"))).toBe(
-      "198.51.100.1",
-    );
+    expect(
+      resolveVia(resolver(false, "x-test-client-ip").clientIp, withHeader(), socket("198.51.100.1")),
+    ).toBe("198.51.100.1");
   });
 
-  test("an address resolved in the pipeline is what later layers get for the same request", () => {
+  test("an address is resolved once per request: later layers get the same one", () => {
     const { clientIp } = resolver(false);
     const req = request();
-    clientIp.resolve(req, socket("198.51.100.77"));
+    expect(resolveVia(clientIp, req, socket("198.51.100.77"))).toBe("198.51.100.77");
+    clientIp.listeningOn(null);
     expect(clientIp.of(req)).toBe("198.51.100.77");
     expect(clientIp.of(request())).toBe(UNKNOWN_CLIENT);
   });
@@ -119,47 +126,49 @@ describe("trusted proxies (--trust-proxy LIST)", () => {
 
   test("an untrusted peer is keyed by its own address, whatever X-Forwarded-For says", () => {
     const { clientIp } = resolver(true);
-    expect(clientIp.resolve(forwarded("203.0.113.9"), socket("198.51.100.1"))).toBe("198.51.100.1");
+    expect(resolveVia(clientIp, forwarded("203.0.113.9"), socket("198.51.100.1"))).toBe("198.51.100.1");
     const listed = resolver(["10.0.0.0/8"]).clientIp;
-    expect(listed.resolve(forwarded("203.0.113.9"), socket("192.0.2.1"))).toBe("192.0.2.1");
+    expect(resolveVia(listed, forwarded("203.0.113.9"), socket("192.0.2.1"))).toBe("192.0.2.1");
     // A loopback peer is not trusted when a list names other proxies.
-    expect(listed.resolve(forwarded("203.0.113.9"), socket("127.0.0.1"))).toBe("127.0.0.1");
+    expect(resolveVia(listed, forwarded("203.0.113.9"), socket("127.0.0.1"))).toBe("127.0.0.1");
   });
 
   test("true trusts loopback peers, IPv4 and IPv6 (also as IPv4-mapped)", () => {
     const { clientIp } = resolver(true);
-    expect(clientIp.resolve(forwarded("203.0.113.1"), socket("127.0.0.1"))).toBe("203.0.113.1");
-    expect(clientIp.resolve(forwarded("203.0.113.2"), socket("127.9.9.9"))).toBe("203.0.113.2");
-    expect(clientIp.resolve(forwarded("203.0.113.3"), socket("::1"))).toBe("203.0.113.3");
-    expect(clientIp.resolve(forwarded("203.0.113.4"), socket("::ffff:127.0.0.1"))).toBe("203.0.113.4");
+    expect(resolveVia(clientIp, forwarded("203.0.113.1"), socket("127.0.0.1"))).toBe("203.0.113.1");
+    expect(resolveVia(clientIp, forwarded("203.0.113.2"), socket("127.9.9.9"))).toBe("203.0.113.2");
+    expect(resolveVia(clientIp, forwarded("203.0.113.3"), socket("::1"))).toBe("203.0.113.3");
+    expect(resolveVia(clientIp, forwarded("203.0.113.4"), socket("::ffff:127.0.0.1"))).toBe("203.0.113.4");
   });
 
   test("a chain of proxies: the right-most entry that is not itself a trusted proxy is the client", () => {
     const { clientIp } = resolver(["10.0.0.0/8", "192.0.2.7"]);
     const peer = socket("10.1.1.1");
     // client → CDN edge 192.0.2.7 → load balancer 10.2.2.2 → cuebot; the left-most entry is forged.
-    expect(clientIp.resolve(forwarded("6.6.6.6, 203.0.113.50, 192.0.2.7, 10.2.2.2"), peer)).toBe(
+    expect(resolveVia(clientIp, forwarded("6.6.6.6, 203.0.113.50, 192.0.2.7, 10.2.2.2"), peer)).toBe(
       "203.0.113.50",
     );
     // Every hop trusted: the left-most one is as far as anyone can tell.
-    expect(clientIp.resolve(forwarded("10.3.3.3, 192.0.2.7"), peer)).toBe("10.3.3.3");
+    expect(resolveVia(clientIp, forwarded("10.3.3.3, 192.0.2.7"), peer)).toBe("10.3.3.3");
   });
 
   test("IPv6 proxies and clients, by address and by CIDR", () => {
     const { clientIp } = resolver(["2001:db8:ffff::/48", "fd00::1"]);
     const chain = forwarded("2001:db8:1:2::3, 2001:db8:ffff:1::10");
-    expect(clientIp.resolve(chain, socket("fd00::1"))).toBe("2001:db8:1:2::3");
-    expect(clientIp.resolve(forwarded("2001:db8:1:2::3"), socket("[2001:db8:ffff:9::1]"))).toBe(
+    expect(resolveVia(clientIp, chain, socket("fd00::1"))).toBe("2001:db8:1:2::3");
+    expect(resolveVia(clientIp, forwarded("2001:db8:1:2::3"), socket("[2001:db8:ffff:9::1]"))).toBe(
       "2001:db8:1:2::3",
     );
-    expect(clientIp.resolve(forwarded("2001:db8:1:2::3"), socket("fd00::2"))).toBe("fd00::2");
+    expect(resolveVia(clientIp, forwarded("2001:db8:1:2::3"), socket("fd00::2"))).toBe("fd00::2");
   });
 
   test("a malformed entry ends the walk at the proxy that passed it on", () => {
     const { clientIp } = resolver(["10.0.0.0/8"]);
-    expect(clientIp.resolve(forwarded("203.0.113.1, garbage"), socket("10.0.0.1"))).toBe("10.0.0.1");
-    expect(clientIp.resolve(forwarded("garbage, 203.0.113.1"), socket("10.0.0.1"))).toBe("203.0.113.1");
-    expect(clientIp.resolve(forwarded("203.0.113.1:4711, 10.0.0.2"), socket("10.0.0.1"))).toBe("10.0.0.2");
-    expect(clientIp.resolve(forwarded(""), socket("10.0.0.1"))).toBe("10.0.0.1");
+    expect(resolveVia(clientIp, forwarded("203.0.113.1, garbage"), socket("10.0.0.1"))).toBe("10.0.0.1");
+    expect(resolveVia(clientIp, forwarded("garbage, 203.0.113.1"), socket("10.0.0.1"))).toBe("203.0.113.1");
+    expect(resolveVia(clientIp, forwarded("203.0.113.1:4711, 10.0.0.2"), socket("10.0.0.1"))).toBe(
+      "10.0.0.2",
+    );
+    expect(resolveVia(clientIp, forwarded(""), socket("10.0.0.1"))).toBe("10.0.0.1");
   });
 });
