@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Elysia } from "elysia";
 
 /**
@@ -10,6 +11,9 @@ import { Elysia } from "elysia";
  *   headers every reply carries (security headers, the rate-limit pair, text mode's status). Its ratio
  *   is the ceiling any implementation of the contract on Bun can reach on this machine.
  * - `elysia`: a trivial Elysia route, the framework's own floor.
+ * - `replay FILE`: a bare `Bun.serve` that answers each path with the reply cuebot gave it, recorded
+ *   beforehand (status, headers, body; FILE as written by the bench). It reads the URL and nothing
+ *   else, and computes nothing: the ceiling of any server giving those same replies on this machine.
  */
 const mode = process.argv[2] ?? "constant";
 const body = JSON.stringify({ status: 200, data: { ok: true } });
@@ -32,6 +36,29 @@ function contractReads(request: Request, server: Bun.Server<unknown>): Response 
   });
 }
 
+/** A recorded reply, as `bench/run.ts` writes it. */
+interface RecordedReply {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+function replayer(file: string): (request: Request) => Response {
+  const recorded = JSON.parse(readFileSync(file, "utf8")) as Record<string, RecordedReply>;
+  const replies = new Map(
+    Object.entries(recorded).map(([path, reply]) => [
+      path,
+      { status: reply.status, headers: new Headers(reply.headers), body: reply.body },
+    ]),
+  );
+  return (request) => {
+    const url = request.url;
+    const reply = replies.get(url.substring(url.indexOf("/", url.indexOf("//") + 2)));
+    if (reply === undefined) return new Response("not recorded", { status: 404 });
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+}
+
 let port: number;
 let stop: () => void;
 if (mode === "elysia") {
@@ -44,7 +71,12 @@ if (mode === "elysia") {
     hostname: "127.0.0.1",
     port: 0,
     development: false,
-    fetch: mode === "contract-reads" ? contractReads : () => new Response(body, { headers: JSON_HEADERS }),
+    fetch:
+      mode === "contract-reads"
+        ? contractReads
+        : mode === "replay"
+          ? replayer(process.argv[3] ?? "")
+          : () => new Response(body, { headers: JSON_HEADERS }),
   });
   port = server.port ?? 0;
   stop = () => server.stop(true);

@@ -225,9 +225,12 @@ export async function startBinary(
 
 /** A yardstick server (bench/bare-server.ts) in its own process: the bare Bun.serve by default. */
 export async function startBare(
-  mode: "constant" | "contract-reads" | "elysia" = "constant",
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "bare-server.ts"), mode], {
+  mode: "constant" | "contract-reads" | "elysia" | "replay" = "constant",
+  /** For `replay`: the file of recorded replies. */
+  file?: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const args = [process.execPath, join(ROOT, "bench", "bare-server.ts"), mode, ...(file ? [file] : [])];
+  const proc = Bun.spawn(args, {
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -241,6 +244,7 @@ export async function startBare(
   reader.releaseLock();
   return {
     url: `http://127.0.0.1:${text.trim()}`,
+    pid: proc.pid,
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;

@@ -1,21 +1,20 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFixture, startBinary, VIEWER } from "./fixture.ts";
-import { distinctClientsScript, rotatingPathsScript, wrk } from "./wrk.ts";
+import { createFixture, startBinary } from "./fixture.ts";
+import { HOT_ROWS, type HotRow, prepareRow, streamersFor } from "./rows.ts";
+import { wrk } from "./wrk.ts";
 
 /**
- * Where a hot path's time goes: `bun bench/profile.ts refused|game|bot [seconds]` starts the built
+ * Where a hot path's time goes: `bun bench/profile.ts refused|game|bot|healthz [seconds]` starts the built
  * binary with Bun's CPU profiler on, drives one of the bench's rows at it with wrk, and prints the
  * functions with the most self time, then the busiest call paths. The .cpuprofile stays on disk for
  * a closer look (Chrome DevTools opens it). Build first (`npm run build`).
  */
 
-type Row = "refused" | "game" | "bot";
-const row = (process.argv[2] ?? "game") as Row;
+const row = (process.argv[2] ?? "game") as HotRow;
 const seconds = Number(process.argv[3] ?? 5);
-if (!["refused", "game", "bot"].includes(row))
-  throw new Error("usage: bench/profile.ts refused|game|bot [s]");
+if (!HOT_ROWS.includes(row)) throw new Error(`usage: bench/profile.ts ${HOT_ROWS.join("|")} [s]`);
 
 interface ProfileNode {
   id: number;
@@ -67,7 +66,7 @@ function report(profile: CpuProfile): void {
   print("inclusive time", inclusiveByLabel, 45);
 }
 
-const fixture = await createFixture(row === "bot" ? 2_000 : 1);
+const fixture = await createFixture(streamersFor(row));
 const profileDir = mkdtempSync(join(tmpdir(), "cuebot-profile-"));
 const server = await startBinary(
   {
@@ -77,24 +76,7 @@ const server = await startBinary(
   { settled: true },
 );
 try {
-  let url: string;
-  let script: string | undefined;
-  if (row === "refused") {
-    url = `${server.url}/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
-    for (let i = 0; i < 31; i++) await (await fetch(url)).arrayBuffer();
-  } else if (row === "game") {
-    const path = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
-    url = server.url + path;
-    await (await fetch(url)).arrayBuffer();
-    script = distinctClientsScript({ path, offset: 1 << 20 });
-  } else {
-    const paths = fixture.streamers.map(
-      (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-    );
-    for (const path of paths) await (await fetch(server.url + path)).arrayBuffer();
-    url = server.url + paths[0];
-    script = rotatingPathsScript(paths);
-  }
+  const { url, script } = await prepareRow(row, fixture, server.url);
   const result = await wrk({ url, script, durationSeconds: seconds });
   console.log(`${row}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms (profiler on)`);
 } finally {

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import {
   type PostgresServer,
   type RedisServer,
@@ -54,6 +54,8 @@ function ok(pass: boolean): string {
 }
 
 const rows: TableRow[] = [];
+/** The server under test, once started (the replay rows record its replies). */
+let serverUrl = "";
 const row = (measure: string, value: string, note: string) =>
   rows.push({ bench: "dist/cuebot", measure, value, note });
 
@@ -97,6 +99,52 @@ async function referenceRow(mode: "contract-reads" | "elysia", name: string, bar
     );
   } finally {
     await server.stop();
+  }
+}
+
+/** What the server answered each path: status, body and headers (but those Bun adds itself). */
+async function recordReplies(baseUrl: string, paths: readonly string[], file: string): Promise<void> {
+  const recorded: Record<string, { status: number; headers: [string, string][]; body: string }> = {};
+  for (const path of paths) {
+    const res = await fetch(baseUrl + path, { headers: { "x-forwarded-for": "192.0.2.1" } });
+    recorded[path] = {
+      status: res.status,
+      headers: [...res.headers].filter(([name]) => name !== "date" && name !== "content-length"),
+      body: await res.text(),
+    };
+  }
+  writeFileSync(file, JSON.stringify(recorded));
+}
+
+/**
+ * The ceiling of one row: a bare `Bun.serve` replaying the replies cuebot gave (bare-server.ts,
+ * `replay`), under the same load. It costs what the sockets, Bun's HTTP and the reply's own bytes cost;
+ * what cuebot spends beyond it is its own work (key, quota, caches, analytics, the contract's reads).
+ * The row says how many µs per request that work may take at the target, and takes now.
+ */
+async function replayRow(
+  paths: readonly string[],
+  script: string | undefined,
+  measured: WrkResult,
+  bare: WrkResult,
+  target: number,
+): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), "cuebot-bench-replay-")), "replies.json");
+  await recordReplies(serverUrl, paths, file);
+  const replay = await startBare("replay", file);
+  try {
+    const result = await measure(`${replay.url}${paths[0]}`, script);
+    const perRequestUs = (rps: number) => 1e6 / rps;
+    const budget = perRequestUs(target * bare.rps) - perRequestUs(result.rps);
+    const now = perRequestUs(measured.rps) - perRequestUs(result.rps);
+    row(
+      "  its ceiling: bare Bun.serve replaying cuebot's replies",
+      `${(result.rps / bare.rps).toFixed(2)}×`,
+      `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms; cuebot's own work may take ${budget > 0 ? budget.toFixed(1) : "no"} µs per request at ${target}×, takes ${now.toFixed(1)} µs now`,
+    );
+  } finally {
+    await replay.stop();
+    rmSync(dirname(file), { recursive: true, force: true });
   }
 }
 
@@ -267,6 +315,7 @@ async function main(): Promise<void> {
     let bareRps: WrkResult | undefined;
     const bareServer = await startBare();
     const server = await startBinary(fixture, { settled: true });
+    serverUrl = server.url;
     try {
       // The yardstick, with the same per-request Lua work as the rows below.
       const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
@@ -295,6 +344,7 @@ async function main(): Promise<void> {
         if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
         const refused = await measure(`${server.url}${refusedPath}`);
         throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
+        await replayRow([refusedPath], undefined, refused, bare, TARGETS.refused);
       }
       // 2. Game API cache hit in text mode, every request from a new client address.
       if (wanted("game")) {
@@ -304,10 +354,8 @@ async function main(): Promise<void> {
           throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
         await warm.arrayBuffer();
         fixture.game.resetCalls();
-        const game = await measure(
-          `${server.url}${gamePath}`,
-          distinctClientsScript({ path: gamePath, offset: 1 << 20 }),
-        );
+        const gameScript = distinctClientsScript({ path: gamePath, offset: 1 << 20 });
+        const game = await measure(`${server.url}${gamePath}`, gameScript);
         throughputRow(
           "game API cache hit (text mode, distinct client IPs)",
           game,
@@ -315,6 +363,7 @@ async function main(): Promise<void> {
           TARGETS.game,
           `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
         );
+        await replayRow([gamePath], gameScript, game, bare, TARGETS.game);
       }
       // 3. Bot command cache hit: followage with the follow date cached, one key per streamer.
       if (wanted("bot")) {
@@ -332,7 +381,8 @@ async function main(): Promise<void> {
             }
           }),
         );
-        const bot = await measure(`${server.url}${botPaths[0]}`, rotatingPathsScript(botPaths));
+        const botScript = rotatingPathsScript(botPaths);
+        const bot = await measure(`${server.url}${botPaths[0]}`, botScript);
         throughputRow(
           "bot command cache hit (followage)",
           bot,
@@ -340,6 +390,7 @@ async function main(): Promise<void> {
           TARGETS.bot,
           `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
         );
+        await replayRow(botPaths, botScript, bot, bare, TARGETS.bot);
       }
       // 4. p99 at 64 connections: in the three rows above.
       // 5. Cold start: in coldStarts() above, before this server started.
