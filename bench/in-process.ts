@@ -4,7 +4,8 @@ import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
 import { createContext } from "../server/context.ts";
 import { createLogger } from "../server/log.ts";
-import { createFixture, VIEWER } from "./fixture.ts";
+import { createFixture } from "./fixture.ts";
+import { botPaths, GAME_PATH, refusedPath } from "./rows.ts";
 
 /**
  * The JavaScript side of the three hot paths alone, without sockets: `bun bench/in-process.ts` calls
@@ -31,11 +32,9 @@ const peer = { address: "127.0.0.1", family: "IPv4", port: 40000 };
 ctx.limits.clientIp.listeningOn({ requestIP: () => peer });
 
 const base = "http://127.0.0.1:8080";
-const refusedUrl = `${base}/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
-const gameUrl = `${base}/api/game/rank/eu/Kestrel/EUW?type=3&format=text`;
-const botUrls = fixture.streamers.map(
-  (s) => `${base}/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-);
+const refusedUrl = base + refusedPath(fixture);
+const gameUrl = base + GAME_PATH;
+const botUrls = botPaths(fixture).map((path) => base + path);
 
 async function run(name: string, make: (i: number) => Request, expected: number): Promise<void> {
   if (onlyPath !== undefined && onlyPath !== name) return;

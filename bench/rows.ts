@@ -6,6 +6,19 @@ import { distinctClientsScript, rotatingPathsScript } from "./wrk.ts";
 export type HotRow = "refused" | "game" | "bot" | "healthz";
 export const HOT_ROWS: readonly HotRow[] = ["refused", "game", "bot", "healthz"];
 
+/** The refused row's request: a Default key driven past its quota beforehand. */
+export function refusedPath(fixture: Pick<Fixture, "refused">): string {
+  return `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+}
+
+/** The game row's request: a cached rank in text mode. */
+export const GAME_PATH = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+
+/** The bot row's requests: followage, one per streamer's key (so no key meets its quota). */
+export function botPaths(fixture: Pick<Fixture, "streamers">): string[] {
+  return fixture.streamers.map((s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`);
+}
+
 /** How many streamers a fixture needs for `row` (one key each, so none meets its quota). */
 export function streamersFor(row: HotRow): number {
   return row === "bot" ? 6_000 : 1;
@@ -22,18 +35,18 @@ export async function prepareRow(
 ): Promise<{ url: string; script?: string }> {
   if (row === "healthz") return { url: `${serverUrl}/healthz` };
   if (row === "refused") {
-    const url = `${serverUrl}/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+    const url = serverUrl + refusedPath(fixture);
     for (let i = 0; i < 31; i++) await (await fetch(url)).arrayBuffer();
     return { url };
   }
   if (row === "game") {
-    const path = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
-    await (await fetch(serverUrl + path)).arrayBuffer();
-    return { url: serverUrl + path, script: distinctClientsScript({ path, offset: 1 << 20 }) };
+    await (await fetch(serverUrl + GAME_PATH)).arrayBuffer();
+    return {
+      url: serverUrl + GAME_PATH,
+      script: distinctClientsScript({ path: GAME_PATH, offset: 1 << 20 }),
+    };
   }
-  const paths = fixture.streamers.map(
-    (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-  );
+  const paths = botPaths(fixture);
   for (const path of paths) await (await fetch(serverUrl + path)).arrayBuffer();
   return { url: serverUrl + paths[0], script: rotatingPathsScript(paths) };
 }

@@ -7,7 +7,8 @@ import {
   startPostgres,
   startRedis,
 } from "../tests/helpers/engines.ts";
-import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary, VIEWER } from "./fixture.ts";
+import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary } from "./fixture.ts";
+import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
 import { formatTable, type TableRow } from "./table.ts";
 import {
   distinctClientsScript,
@@ -54,8 +55,6 @@ function ok(pass: boolean): string {
 }
 
 const rows: TableRow[] = [];
-/** The server under test, once started (the replay rows record its replies). */
-let serverUrl = "";
 const row = (measure: string, value: string, note: string) =>
   rows.push({ bench: "dist/cuebot", measure, value, note });
 
@@ -102,11 +101,21 @@ async function referenceRow(mode: "contract-reads" | "elysia", name: string, bar
   }
 }
 
-/** What the server answered each path: status, body and headers (but those Bun adds itself). */
-async function recordReplies(baseUrl: string, paths: readonly string[], file: string): Promise<void> {
+/**
+ * What the server answered each path: status, body and headers (but those Bun adds itself). Every
+ * reply must have the status the row measured, or the replay would be of another answer.
+ */
+async function recordReplies(
+  baseUrl: string,
+  paths: readonly string[],
+  status: number,
+  file: string,
+): Promise<void> {
   const recorded: Record<string, { status: number; headers: [string, string][]; body: string }> = {};
   for (const path of paths) {
     const res = await fetch(baseUrl + path, { headers: { "x-forwarded-for": "192.0.2.1" } });
+    if (res.status !== status)
+      throw new Error(`${path} answered ${res.status} while recording, not ${status}`);
     recorded[path] = {
       status: res.status,
       headers: [...res.headers].filter(([name]) => name !== "date" && name !== "content-length"),
@@ -123,14 +132,16 @@ async function recordReplies(baseUrl: string, paths: readonly string[], file: st
  * The row says how many µs per request that work may take at the target, and takes now.
  */
 async function replayRow(
+  serverUrl: string,
   paths: readonly string[],
+  status: number,
   script: string | undefined,
   measured: WrkResult,
   bare: WrkResult,
   target: number,
 ): Promise<void> {
   const file = join(mkdtempSync(join(tmpdir(), "cuebot-bench-replay-")), "replies.json");
-  await recordReplies(serverUrl, paths, file);
+  await recordReplies(serverUrl, paths, status, file);
   const replay = await startBare("replay", file);
   try {
     const result = await measure(`${replay.url}${paths[0]}`, script);
@@ -263,19 +274,17 @@ async function sharedGroup(fixture: Fixture, bare: WrkResult, stores: SharedStor
   const instances = [await startBinary(fixture, options), await startBinary(fixture, options)] as const;
   try {
     const [one, two] = instances;
-    const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
-    for (let i = 0; i < 31; i++) await (await fetch(`${one.url}${refusedPath}`)).arrayBuffer();
-    shared("refused request (429), 1 instance", await measure(`${one.url}${refusedPath}`));
-    const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+    const refused = refusedPathOf(fixture);
+    for (let i = 0; i < 31; i++) await (await fetch(`${one.url}${refused}`)).arrayBuffer();
+    shared("refused request (429), 1 instance", await measure(`${one.url}${refused}`));
+    const gamePath = GAME_PATH;
     for (const server of instances) await (await fetch(`${server.url}${gamePath}`)).arrayBuffer();
     const gameScript = (offset: number) => distinctClientsScript({ path: gamePath, offset });
     shared("game API cache hit, 1 instance", await measure(`${one.url}${gamePath}`, gameScript(3 << 20)));
-    const botPaths = fixture.streamers.map(
-      (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-    );
+    const paths = botPaths(fixture);
     // The follow dates are cached per instance: warm both.
     for (const server of instances) {
-      const warming = [...botPaths];
+      const warming = [...paths];
       await Promise.all(
         Array.from({ length: 16 }, async () => {
           for (let path = warming.pop(); path; path = warming.pop()) {
@@ -284,8 +293,8 @@ async function sharedGroup(fixture: Fixture, bare: WrkResult, stores: SharedStor
         }),
       );
     }
-    const half = Math.floor(botPaths.length / 2);
-    const bot = await measure(`${one.url}${botPaths[0]}`, rotatingPathsScript(botPaths.slice(0, half)));
+    const half = Math.floor(paths.length / 2);
+    const bot = await measure(`${one.url}${paths[0]}`, rotatingPathsScript(paths.slice(0, half)));
     shared("bot command cache hit, 1 instance", bot, `; ${bot.non2xx} non-2xx`);
     const pairGame = await measurePair(
       [one.url + gamePath, two.url + gamePath],
@@ -293,8 +302,8 @@ async function sharedGroup(fixture: Fixture, bare: WrkResult, stores: SharedStor
     );
     shared("game API cache hit, 2 instances", pairGame, " (sum of two wrk -c32)");
     const pairBot = await measurePair(
-      [one.url + botPaths[half]!, two.url + botPaths[half]!],
-      [rotatingPathsScript(botPaths.slice(half)), rotatingPathsScript(botPaths.slice(half).reverse())],
+      [one.url + paths[half]!, two.url + paths[half]!],
+      [rotatingPathsScript(paths.slice(half)), rotatingPathsScript(paths.slice(half).reverse())],
     );
     shared(
       "bot command cache hit, 2 instances",
@@ -315,7 +324,6 @@ async function main(): Promise<void> {
     let bareRps: WrkResult | undefined;
     const bareServer = await startBare();
     const server = await startBinary(fixture, { settled: true });
-    serverUrl = server.url;
     try {
       // The yardstick, with the same per-request Lua work as the rows below.
       const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
@@ -337,18 +345,18 @@ async function main(): Promise<void> {
 
       // 1. Refused: a Default key (30/min) driven past its quota, then hammered.
       if (wanted("refused")) {
-        const refusedPath = `/api/bot/coinflip?apiKey=${fixture.refused.apiKey}`;
+        const refusedPath = refusedPathOf(fixture);
         for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
         const refusedProbe = await fetch(`${server.url}${refusedPath}`);
         await refusedProbe.arrayBuffer();
         if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
         const refused = await measure(`${server.url}${refusedPath}`);
         throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
-        await replayRow([refusedPath], undefined, refused, bare, TARGETS.refused);
+        await replayRow(server.url, [refusedPath], 429, undefined, refused, bare, TARGETS.refused);
       }
       // 2. Game API cache hit in text mode, every request from a new client address.
       if (wanted("game")) {
-        const gamePath = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+        const gamePath = GAME_PATH;
         const warm = await fetch(`${server.url}${gamePath}`);
         if (warm.status !== 200)
           throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
@@ -363,14 +371,12 @@ async function main(): Promise<void> {
           TARGETS.game,
           `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
         );
-        await replayRow([gamePath], gameScript, game, bare, TARGETS.game);
+        await replayRow(server.url, [gamePath], 200, gameScript, game, bare, TARGETS.game);
       }
       // 3. Bot command cache hit: followage with the follow date cached, one key per streamer.
       if (wanted("bot")) {
-        const botPaths = fixture.streamers.map(
-          (s) => `/api/followage?apiKey=${s.apiKey}&channel=${s.login}&user=${VIEWER}`,
-        );
-        const warming = [...botPaths];
+        const paths = botPaths(fixture);
+        const warming = [...paths];
         await Promise.all(
           Array.from({ length: 16 }, async () => {
             for (let path = warming.pop(); path; path = warming.pop()) {
@@ -381,8 +387,8 @@ async function main(): Promise<void> {
             }
           }),
         );
-        const botScript = rotatingPathsScript(botPaths);
-        const bot = await measure(`${server.url}${botPaths[0]}`, botScript);
+        const botScript = rotatingPathsScript(paths);
+        const bot = await measure(`${server.url}${paths[0]}`, botScript);
         throughputRow(
           "bot command cache hit (followage)",
           bot,
@@ -390,7 +396,7 @@ async function main(): Promise<void> {
           TARGETS.bot,
           `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
         );
-        await replayRow(botPaths, botScript, bot, bare, TARGETS.bot);
+        await replayRow(server.url, paths, 200, botScript, bot, bare, TARGETS.bot);
       }
       // 4. p99 at 64 connections: in the three rows above.
       // 5. Cold start: in coldStarts() above, before this server started.
