@@ -9,7 +9,7 @@ import { type DataStore, SqliteStore } from "../../db/store.ts";
 import { DATABASE_FILE } from "../../server/data-dir.ts";
 import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
-import { commandEvent } from "../helpers/events.ts";
+import { commandEvent, recordAroundDeletedAccount } from "../helpers/events.ts";
 
 let t: TestContext;
 afterEach(() => t.cleanup());
@@ -42,18 +42,11 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
 
   test("an event whose account was deleted meanwhile is dropped and reported; the others are kept", async () => {
     t = await createTestContext();
-    const kept = (await createTestAccount(t.ctx)).account;
-    const gone = (await createTestAccount(t.ctx)).account;
     const dropped: number[] = [];
     const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, {
       onDropped: (count) => dropped.push(count),
     });
-    sink.record(event(kept.id, 1));
-    sink.record(event(gone.id, 2));
-    sink.record(event(kept.id, 3));
-    await deleteAccountRow(t.ctx.db, gone.id);
-    await sink.flush();
-    expect((await recentEvents(t.ctx.db, kept.id, 10)).map((r) => r.caller)).toEqual(["viewer3", "viewer1"]);
+    expect(await recordAroundDeletedAccount(t.ctx, sink)).toEqual(["viewer3", "viewer1"]);
     expect(dropped).toEqual([1]);
   });
 
