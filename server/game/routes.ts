@@ -92,6 +92,14 @@ export function parsePlayer(
   };
 }
 
+/**
+ * `type` read as every route reads its query (server/http/query-params.ts): the first value wins
+ * when a parameter repeats. Elysia's parsed `query` would hand over the last one.
+ */
+function typeParam(request: Request): GameType | undefined {
+  return parseType(requestInfo(request).query.get("type") ?? undefined);
+}
+
 export function parseType(raw: string | undefined): GameType | undefined {
   const given = present(raw);
   if (given === undefined) return undefined;
@@ -189,9 +197,9 @@ export function gameRoutes(ctx: Context) {
       .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
       .get(
         "/rank/:region/:name/:tag",
-        ({ params, query, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "rank");
-          const type = parseType(query.type);
+          const type = typeParam(request);
           // A record from fresh cached data is here at once: no promise on the path of a repeated command.
           return andThen(rankRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
@@ -225,9 +233,9 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/today/:region/:name/:tag",
-        ({ params, query, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "today");
-          const type = parseType(query.type);
+          const type = typeParam(request);
           return andThen(todayRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {
@@ -243,9 +251,9 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/stats/:region/:name/:tag",
-        ({ params, query, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "stats");
-          const type = parseType(query.type);
+          const type = typeParam(request);
           return andThen(statsRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
         },
         {

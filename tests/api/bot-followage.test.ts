@@ -257,3 +257,14 @@ describe("when Twitch or the grant fails, the answer is a clear sentence, never 
     expect(performance.now() - started).toBeLessThan(5900);
   }, 15_000);
 });
+
+describe("duplicate query parameters", () => {
+  test("the first value counts, as on every route", async () => {
+    const one = await data(
+      await h.bot("/api/followage?channel=cuebotdemo&user=viewer_anna&precision=1&precision=3"),
+    );
+    expect(one.text).toBe("2 years");
+    const res = await h.bot("/api/followage?channel=cuebotdemo&user=viewer_anna&precision=9&precision=1");
+    expect(res.status).toBe(400);
+  });
+});
