@@ -1,3 +1,4 @@
+import { LOGIN_SHAPE } from "../http/chat-echo.ts";
 import { chatName } from "../http/text-mode.ts";
 
 /**
@@ -43,10 +44,7 @@ export function chatParam(url: URL, name: string): string | undefined {
   return chatName(url.searchParams.get(name));
 }
 
-/** Platform logins are 1–25 characters of letters, digits and underscores. */
-const LOGIN = /^[a-zA-Z0-9_]{1,25}$/;
-
 /** Lowercase login if the text can be one; otherwise null (the name cannot exist on Twitch). */
 export function asLogin(name: string): string | null {
-  return LOGIN.test(name) ? name.toLowerCase() : null;
+  return LOGIN_SHAPE.test(name) ? name.toLowerCase() : null;
 }

@@ -1,5 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
+import { echoable } from "../http/chat-echo.ts";
 import { integerParam } from "../http/params.ts";
 import type { QueryReader } from "../http/query-params.ts";
 import { chatName } from "../http/text-mode.ts";
@@ -22,6 +23,8 @@ export interface CommandInput {
 }
 
 const param = (input: CommandInput, name: string) => chatName(input.params.get(name));
+/** A name a line will show as typed: only when login-shaped (else the caller's own name is used). */
+const shownName = (input: CommandInput, name: string) => echoable(param(input, name)) ?? undefined;
 
 function precisionOf(input: CommandInput): number {
   return integerParam(input.params.get("precision") ?? undefined, "precision", {
@@ -64,10 +67,10 @@ const HANDLERS: { [C in CommandName]: Handler<C> } = {
     dice(ctx, {
       sides: input.params.get("sides") ?? undefined,
       count: input.params.get("count") ?? undefined,
-      user: param(input, "user") ?? input.caller.displayName ?? input.caller.user,
+      user: shownName(input, "user") ?? input.caller.displayName ?? input.caller.user,
     }),
   coinflip: (ctx, _account, input) =>
-    coinflip(ctx, param(input, "user") ?? input.caller.displayName ?? input.caller.user),
+    coinflip(ctx, shownName(input, "user") ?? input.caller.displayName ?? input.caller.user),
   rank: (ctx, account, _input, settings) => gameCommand(ctx, account, "rank", settings.options),
   lastmatch: (ctx, account, _input, settings) => gameCommand(ctx, account, "lastmatch", settings.options),
   today: (ctx, account, _input, settings) => gameCommand(ctx, account, "today", settings.options),

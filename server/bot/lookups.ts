@@ -1,5 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
+import { echoable } from "../http/chat-echo.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
@@ -14,16 +15,19 @@ export function requireOwnChannel(account: Account, channel: string | undefined)
     );
   }
   if (channel.toLowerCase() !== account.login) {
+    const shown = echoable(channel);
     throw new ApiError(
       403,
       "forbidden",
-      `This API key belongs to ${account.displayName}; it only answers for that channel, not ${channel}.`,
+      `This API key belongs to ${account.displayName}; it only answers for that channel${shown ? `, not ${shown}` : ""}.`,
     );
   }
 }
 
+/** Names the user only when the name is login-shaped: a reply never repeats a chatter's sentence. */
 export function userNotFound(name: string): ApiError {
-  return new ApiError(404, "not_found", `User not found: ${name}`);
+  const shown = echoable(name);
+  return new ApiError(404, "not_found", shown ? `User not found: ${shown}` : "That user was not found.");
 }
 
 /** A platform user by login, cached for the channel owner's command TTL (misses included). */

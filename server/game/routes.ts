@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Role } from "../../db/schema.ts";
 import type { Context } from "../context.ts";
 import { authenticateOptionalBot } from "../http/auth.ts";
+import { echoable } from "../http/chat-echo.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import type { HeaderTarget } from "../http/quota.ts";
 import { requestInfo } from "../http/request-info.ts";
@@ -39,9 +40,10 @@ function present(value: string | undefined): string | undefined {
   return trimmed;
 }
 
-/** User input echoed in a message, cut so a pasted essay does not become the error. */
-function quoted(value: string): string {
-  return `"${length(value) > 40 ? `${[...value].slice(0, 40).join("")}…` : value}"`;
+/** User input echoed in a message only when login-shaped: a reply never repeats a chatter's sentence. */
+function quoted(value: string): string | null {
+  const shown = echoable(value);
+  return shown === null ? null : `"${shown}"`;
 }
 
 function required(what: "region" | "name" | "tag", value: Segment, endpoint: string): string {
@@ -59,7 +61,7 @@ function checkLength(what: "name" | "tag", value: string, limits: { min: number;
   const n = length(value);
   if (n < limits.min || n > limits.max) {
     throw badRequest(
-      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value)} has ${n}.`,
+      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value) ?? "the one given"} has ${n}.`,
     );
   }
   return value;
@@ -82,7 +84,7 @@ export function parsePlayer(
     throw new ApiError(
       400,
       "invalid_region",
-      `${quoted(givenRegion)} is not a game region; use one of ${REGIONS.join(", ")}.`,
+      `${quoted(givenRegion) ?? "That"} is not a game region; use one of ${REGIONS.join(", ")}.`,
     );
   }
   return {
@@ -104,7 +106,8 @@ export function parseType(raw: string | undefined): GameType | undefined {
   const given = present(raw);
   if (given === undefined) return undefined;
   if (given === "1" || given === "2" || given === "3") return Number(given) as GameType;
-  throw badRequest(`The query parameter "type" must be 1, 2 or 3, not ${quoted(given)}.`);
+  const shown = quoted(given);
+  throw badRequest(`The query parameter "type" must be 1, 2 or 3${shown ? `, not ${shown}` : ""}.`);
 }
 
 /**
@@ -176,9 +179,7 @@ function authenticateGameCall(
       const what = ["region", "name", "tag"][i];
       // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
       if (isUnreplacedTemplate(segment)) {
-        throw badRequest(
-          `The path parameter "${what}" is missing: the bot sent its variable ${segment} unreplaced.`,
-        );
+        throw badRequest(`The path parameter "${what}" is missing: the bot sent its variable unreplaced.`);
       }
       if (decodeSegment(segment) === null) {
         throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import { SingleFlight } from "../cache/single-flight.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
+import { echoablePlayer } from "../http/chat-echo.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Logger } from "../log.ts";
 import { andThen, bothOf, type MaybePromise } from "../maybe-promise.ts";
@@ -365,8 +366,9 @@ export function createGameService(deps: GameServiceDeps, options: GameServiceOpt
   return new GameService(deps, options);
 }
 
+/** The provider's name for the player, else the typed one when it may be echoed (CONTRACT §6). */
 function displayId(q: PlayerQuery, account: ProviderAccount | null): string {
-  return account ? `${account.name}#${account.tag}` : `${q.name}#${q.tag}`;
+  return account ? `${account.name}#${account.tag}` : (echoablePlayer(q.name, q.tag) ?? "That player");
 }
 
 /** " in NA", plus where the account really plays when that is another shard. */
@@ -376,6 +378,13 @@ function regionPhrase(q: PlayerQuery, account: ProviderAccount | null): string {
     return ` in ${asked} (the account plays in ${account.region.toUpperCase()})`;
   }
   return ` in ${asked}`;
+}
+
+function noSuchPlayer(q: PlayerQuery): string {
+  const shown = echoablePlayer(q.name, q.tag);
+  return shown
+    ? `No player ${shown} exists; check the name and the tag.`
+    : "That player does not exist; check the name and the tag.";
 }
 
 function playerNotFound(message: string): ApiError {
@@ -400,7 +409,7 @@ function upstreamError(message: string): ApiError {
 export function toApiError(error: ProviderError, q: PlayerQuery, account: ProviderAccount | null): ApiError {
   switch (error.kind) {
     case "player_not_found":
-      return playerNotFound(`No player ${q.name}#${q.tag} exists; check the name and the tag.`);
+      return playerNotFound(noSuchPlayer(q));
     case "no_region":
     case "no_recent_matches":
       return playerNotFound(

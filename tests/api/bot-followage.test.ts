@@ -101,14 +101,14 @@ describe("GET /api/followage", () => {
         "/api/followage?channel=cuebotdemo&user=viewer%20anna",
         404,
         "not_found",
-        /^User not found: viewer anna$/,
+        /^That user was not found\.$/,
       ],
       [
         "a non-Latin name",
         "/api/followage?channel=cuebotdemo&user=%EB%8D%B0%EB%AA%A8",
         404,
         "not_found",
-        /^User not found: 데모$/,
+        /^That user was not found\.$/,
       ],
       [
         "another streamer's channel",

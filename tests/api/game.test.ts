@@ -553,7 +553,7 @@ describe("Streamer.bot variables left unreplaced", () => {
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: { message: string } };
       expect(body.error.message).toBe(
-        'The path parameter "name" is missing: the bot sent its variable %input0% unreplaced.',
+        'The path parameter "name" is missing: the bot sent its variable unreplaced.',
       );
     } finally {
       await t.cleanup();
