@@ -100,6 +100,11 @@ export class ClientIpResolver {
     return info.clientIp;
   }
 
+  /** Whether the request's direct peer is one of the configured proxies (its X-Forwarded-* count). */
+  fromTrustedProxy(request: Request): boolean {
+    return !this.#trusted.none && this.#trusted.contains(this.#socketAddress(request));
+  }
+
   #find(request: Request): string {
     const socketAddress = this.#socketAddress(request);
     if (this.#trusted.none) {

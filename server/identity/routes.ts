@@ -8,6 +8,7 @@ import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
 import { ApiError, jsonError } from "../http/errors.ts";
+import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
@@ -105,21 +106,33 @@ interface AuthorizationRequest {
   purpose: "login" | "chat" | "bot";
 }
 
+/** Marks a login that was already moved to the public URL once: it is never moved again. */
+const MOVED_PARAM = "moved";
+
+/**
+ * The state cookie must be set on the host the provider sends the browser back to: a login begun at
+ * http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first. Only once:
+ * behind a proxy that rewrites Host and sends no X-Forwarded-Host, the browser already is at the
+ * public URL, and a second move would loop (each hop spending the /auth allowance).
+ */
+function movedToPublicUrl(ctx: Context, request: Request, url: URL, path: string): Response | undefined {
+  if (url.searchParams.has(MOVED_PARAM)) return undefined;
+  const seen = seenOrigin(request, ctx.limits.clientIp.fromTrustedProxy(request));
+  if (isPublicOrigin(seen, new URL(ctx.publicUrl))) return undefined;
+  const query = `${url.search ? `${url.search}&` : "?"}${MOVED_PARAM}=1`;
+  return new Response(null, {
+    status: 302,
+    headers: { location: `${ctx.publicUrl}${path}${query}`, "cache-control": "no-store" },
+  });
+}
+
 /** Redirects to the identity provider with a fresh state bound to this browser (CONTRACT §4). */
 function startAuthorization(ctx: Context, request: Request, wanted: AuthorizationRequest): Response {
   const idp = ctx.identityProvider;
   if (!idp) return loginNotConfigured(request);
   const url = new URL(request.url);
-  // The state cookie must be set on the host the provider sends the browser back to: a login
-  // begun at http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first.
-  const publicHost = new URL(ctx.publicUrl).host;
-  const host = request.headers.get("host");
-  if (host && host.toLowerCase() !== publicHost.toLowerCase()) {
-    return new Response(null, {
-      status: 302,
-      headers: { location: `${ctx.publicUrl}${wanted.path}${url.search}`, "cache-control": "no-store" },
-    });
-  }
+  const moved = movedToPublicUrl(ctx, request, url, wanted.path);
+  if (moved) return moved;
   const state = newOAuthState();
   const location = idp.authorizationUrl({
     redirectUri: redirectUri(ctx),

@@ -105,7 +105,7 @@ describe("first login", () => {
   test("a login started on another host name of this server moves to the public URL first (cookies must match)", async () => {
     const res = await h.request("/auth/login?tz=Europe/Paris", { headers: { host: "127.0.0.1:8080" } });
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(`${h.origin}/auth/login?tz=Europe/Paris`);
+    expect(res.headers.get("location")).toBe(`${h.origin}/auth/login?tz=Europe/Paris&moved=1`);
     expect(res.headers.getSetCookie()).toHaveLength(0);
     const same = await h.request("/auth/login", { headers: { host: "localhost:8080" } });
     expect(new URL(same.headers.get("location")!).origin).toBe(h.sim.authUrl);
