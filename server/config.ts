@@ -37,8 +37,11 @@ export interface Config {
   game: {
     apiUrl: string;
     apiKey: string | null;
-    /** Upstream requests per minute we allow ourselves (the provider's basic keys get 30). */
-    budgetPerMinute: number;
+    /**
+     * A cap on upstream requests per minute, or null: what the provider's rate-limit headers say the
+     * key may use (30, its basic keys' limit, until it answered).
+     */
+    budgetPerMinute: number | null;
   };
   /** Days chat-command events are kept before pruning. */
   eventRetentionDays: number;
@@ -218,7 +221,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     game: {
       apiUrl: stripSlash(parseUrl(pick("gameApiUrl") ?? { value: "https://api.henrikdev.xyz", name: "" })),
       apiKey: nonEmpty(pick("gameApiKey")),
-      budgetPerMinute: parseInteger(pick("gameApiBudgetPerMinute"), 30, 1, 100_000),
+      budgetPerMinute: optionalInteger(pick("gameApiBudgetPerMinute"), 1, 100_000),
     },
     eventRetentionDays: parseInteger(pick("eventRetentionDays"), 90, 1, 36_500),
     demo: sources.demo ?? false,
@@ -245,6 +248,11 @@ function nonEmpty(setting: { value: string } | undefined): string | null {
 
 function stripSlash(url: string): string {
   return url.replace(/\/+$/, "");
+}
+
+/** An integer setting with no default: null when it is not set. */
+function optionalInteger(setting: { value: string; name: string } | undefined, min: number, max: number) {
+  return setting ? parseInteger(setting, min, min, max) : null;
 }
 
 function parseInteger(

@@ -199,7 +199,11 @@ export function checkGameProvider(config: Config): CheckResult {
   return result(
     name,
     "ok",
-    `key set for ${config.game.apiUrl} (${config.game.budgetPerMinute} requests a minute)`,
+    `key set for ${config.game.apiUrl} (${
+      config.game.budgetPerMinute === null
+        ? "as many requests a minute as the provider allows the key"
+        : `at most ${config.game.budgetPerMinute} requests a minute`
+    })`,
   );
 }
 

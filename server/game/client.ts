@@ -1,5 +1,5 @@
-import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
+import type { AnonymousAddress, CallBudget } from "./budget.ts";
 
 /**
  * The game-statistics provider's HTTP client (reference/game-provider.md §1–2): account v1, MMR v2,
@@ -96,6 +96,8 @@ export class ProviderError extends Error {
     message: string,
     readonly providerStatus: number | null = null,
     readonly providerCode: number | null = null,
+    /** When known: how long until a call could succeed (the budget's wait, the provider's reset). */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
@@ -119,89 +121,6 @@ const NOT_FOUND_CODES: Record<number, ProviderFailureKind> = {
   25: "no_rank",
 };
 
-const MINUTE_MS = 60_000;
-
-/**
- * The provider's per-key budget, kept below the provider's own limit so chat spam cannot lock the
- * key out: a sliding log of send times, plus a pause the provider can impose through its headers.
- * When the budget is spent a call waits briefly for a slot; if none frees up soon it fails, and the
- * service answers from its stale cache instead.
- */
-/** What the client needs of a budget: a slot per call, and a pause when the provider says so. */
-export interface CallBudget {
-  acquire(): Promise<void>;
-  pauseFor(ms: number): void;
-}
-
-/** How long a provider call may queue for a free slot in the per-minute budget, by default. */
-export const DEFAULT_MAX_QUEUE_MS = 2_000;
-
-/**
- * Queues a call for a budget slot: `take` takes one now (answering 0) or says how many ms until one
- * frees. Gives up with `rate_limited` when the wait would pass `maxQueueMs`.
- */
-export async function waitForSlot(
-  take: () => number | Promise<number>,
-  maxQueueMs: number,
-  perMinute: number,
-): Promise<void> {
-  const deadline = performance.now() + maxQueueMs;
-  for (;;) {
-    const wait = await take();
-    if (wait === 0) return;
-    if (wait > deadline - performance.now()) {
-      throw new ProviderError(
-        "rate_limited",
-        `our own budget of ${perMinute} provider requests per minute is used up`,
-      );
-    }
-    await Bun.sleep(wait);
-  }
-}
-
-export class ProviderBudget implements CallBudget {
-  readonly #sent: number[] = [];
-  #pausedUntil = 0;
-
-  constructor(
-    private readonly perMinute: number,
-    private readonly clock: Clock,
-    /** Longest time a call queues for a free slot (real time). */
-    private readonly maxQueueMs = DEFAULT_MAX_QUEUE_MS,
-  ) {}
-
-  /** Takes one slot, waiting at most `maxQueueMs`; throws `rate_limited` when none frees up in time. */
-  acquire(): Promise<void> {
-    return waitForSlot(() => this.tryTake(), this.maxQueueMs, this.perMinute);
-  }
-
-  /** Takes a slot now (0), or says how many ms until one frees (nothing taken). */
-  tryTake(): number {
-    const wait = this.waitMs();
-    if (wait === 0) this.#sent.push(this.clock.now());
-    return wait;
-  }
-
-  /** Milliseconds until a slot is free (0 = now). */
-  waitMs(): number {
-    const now = this.clock.now();
-    while (this.#sent.length > 0 && this.#sent[0]! <= now - MINUTE_MS) this.#sent.shift();
-    const paused = Math.max(0, this.#pausedUntil - now);
-    const full = this.#sent.length >= this.perMinute ? this.#sent[0]! + MINUTE_MS - now : 0;
-    return Math.max(paused, full);
-  }
-
-  /** The provider said the key is out of requests: send nothing until its window resets. */
-  pauseFor(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.clock.now() + ms);
-  }
-
-  get used(): number {
-    this.waitMs();
-    return this.#sent.length;
-  }
-}
-
 export interface GameProviderClientOptions {
   baseUrl: string;
   apiKey: string | null;
@@ -220,40 +139,62 @@ export class GameProviderClient {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   }
 
-  async account(name: string, tag: string): Promise<ProviderAccount> {
-    const body = await this.#get("account", `/valorant/v1/account/${seg(name)}/${seg(tag)}`);
+  /*
+   * `anonymous`: the address of a caller without an API key, whose calls draw from the anonymous
+   * share of the budget (budget.ts); null for key holders and native chat.
+   */
+
+  async account(name: string, tag: string, anonymous: AnonymousAddress = null): Promise<ProviderAccount> {
+    const body = await this.#get("account", `/valorant/v1/account/${seg(name)}/${seg(tag)}`, anonymous);
     return parseAccount(body);
   }
 
-  async mmr(region: Region, name: string, tag: string): Promise<ProviderMmr> {
-    const body = await this.#get("mmr", `/valorant/v2/mmr/${region}/${seg(name)}/${seg(tag)}`);
+  async mmr(
+    region: Region,
+    name: string,
+    tag: string,
+    anonymous: AnonymousAddress = null,
+  ): Promise<ProviderMmr> {
+    const body = await this.#get("mmr", `/valorant/v2/mmr/${region}/${seg(name)}/${seg(tag)}`, anonymous);
     return parseMmr(body);
   }
 
   /** Competitive games only, newest first (at most ~20). */
-  async mmrHistory(region: Region, name: string, tag: string): Promise<ProviderMmrHistoryEntry[]> {
+  async mmrHistory(
+    region: Region,
+    name: string,
+    tag: string,
+    anonymous: AnonymousAddress = null,
+  ): Promise<ProviderMmrHistoryEntry[]> {
     const body = await this.#get(
       "mmr-history",
       `/valorant/v1/mmr-history/${region}/${seg(name)}/${seg(tag)}`,
+      anonymous,
     );
     return parseMmrHistory(body);
   }
 
   /** The last 10 competitive matches, newest first; items the provider could not load are left out. */
-  async competitiveMatches(region: Region, name: string, tag: string): Promise<ProviderMatch[]> {
+  async competitiveMatches(
+    region: Region,
+    name: string,
+    tag: string,
+    anonymous: AnonymousAddress = null,
+  ): Promise<ProviderMatch[]> {
     const body = await this.#get(
       "matches",
       `/valorant/v3/matches/${region}/${seg(name)}/${seg(tag)}?mode=competitive&size=10`,
+      anonymous,
     );
     return parseMatches(body);
   }
 
-  async #get(route: string, path: string): Promise<unknown> {
+  async #get(route: string, path: string, anonymous: AnonymousAddress): Promise<unknown> {
     const { apiKey, baseUrl, budget, log } = this.options;
     if (!apiKey) {
       throw new ProviderError("key_missing", "no provider key is configured (CUEBOT_GAME_API_KEY)");
     }
-    await budget.acquire();
+    await budget.acquire(anonymous);
     let response: Response;
     let text: string;
     try {
@@ -278,7 +219,7 @@ export class GameProviderClient {
         throw new ProviderError("malformed", "the provider's answer is not JSON", response.status);
       }
     }
-    const failure = classifyFailure(response.status, text);
+    const failure = withRetryAfter(classifyFailure(response.status, text), response.headers);
     if (!failure.isNotFound) {
       log.warn("game provider refused a request", {
         route,
@@ -293,13 +234,20 @@ export class GameProviderClient {
     throw failure;
   }
 
-  /** A 429 or an exhausted remaining count pauses us until the provider's window resets. */
+  /**
+   * The key's limit as the provider states it sizes our budget; a 429 or an exhausted remaining count
+   * pauses us until the provider's window resets.
+   */
   #respectRateLimit(response: Response): void {
+    const limit = response.headers.get("x-ratelimit-limit");
+    if (limit !== null) this.options.budget.learnLimit(Number(limit));
     const remaining = Number(response.headers.get("x-ratelimit-remaining") ?? Number.NaN);
     if (response.status !== 429 && !(remaining === 0)) return;
     this.options.budget.pauseFor(resetMs(response.headers));
   }
 }
+
+const MINUTE_MS = 60_000;
 
 function seg(value: string): string {
   return encodeURIComponent(value);
@@ -311,6 +259,13 @@ function resetMs(headers: Headers): number {
   if (!Number.isFinite(raw) || raw <= 0) return MINUTE_MS;
   const seconds = raw > 1_000_000_000 ? raw - Date.now() / 1000 : raw;
   return Math.min(Math.max(seconds * 1000, 1000), MINUTE_MS);
+}
+
+/** A provider 429 says when its window resets: the caller is told when to retry. */
+function withRetryAfter(failure: ProviderError, headers: Headers): ProviderError {
+  if (failure.kind !== "rate_limited") return failure;
+  const { kind, message, providerStatus, providerCode } = failure;
+  return new ProviderError(kind, message, providerStatus, providerCode, resetMs(headers));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
 import { andThen } from "../maybe-promise.ts";
+import type { AnonymousAddress } from "./budget.ts";
 import { lastMatchSummary } from "./derive.ts";
 import {
   formatLastMatch,
@@ -15,6 +16,7 @@ import type { PlayerQuery } from "./service.ts";
  * The four game records (CONTRACT §6), each with its chat line in `text`, built the same way for the
  * HTTP game API and for the chat game commands. `stale` marks data served from the cache after the
  * provider failed. From fresh cached data a record is built at once; otherwise it is a promise.
+ * `anonymous`: the client address of a caller without an API key (null for key holders and chat).
  */
 
 function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: string }): PlayerIdentity {
@@ -23,8 +25,14 @@ function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: s
 
 type GameContext = Pick<Context, "game">;
 
-export function rankRecord(ctx: GameContext, q: PlayerQuery, type: GameType | undefined, cacheTtlMs: number) {
-  return andThen(ctx.game.rank(q, cacheTtlMs), ({ value, stale }) => {
+export function rankRecord(
+  ctx: GameContext,
+  q: PlayerQuery,
+  type: GameType | undefined,
+  cacheTtlMs: number,
+  anonymous: AnonymousAddress = null,
+) {
+  return andThen(ctx.game.rank(q, cacheTtlMs, anonymous), ({ value, stale }) => {
     const { account, rank } = value;
     const who = {
       ...identity(q, account),
@@ -36,8 +44,13 @@ export function rankRecord(ctx: GameContext, q: PlayerQuery, type: GameType | un
   });
 }
 
-export function lastMatchRecord(ctx: GameContext, q: PlayerQuery, cacheTtlMs: number) {
-  return andThen(ctx.game.lastMatch(q, cacheTtlMs), ({ value, stale }) => ({
+export function lastMatchRecord(
+  ctx: GameContext,
+  q: PlayerQuery,
+  cacheTtlMs: number,
+  anonymous: AnonymousAddress = null,
+) {
+  return andThen(ctx.game.lastMatch(q, cacheTtlMs, anonymous), ({ value, stale }) => ({
     data: formatLastMatch(identity(q, value.account), lastMatchSummary(value.match)),
     stale,
   }));
@@ -48,8 +61,9 @@ export function todayRecord(
   q: PlayerQuery,
   type: GameType | undefined,
   cacheTtlMs: number,
+  anonymous: AnonymousAddress = null,
 ) {
-  return andThen(ctx.game.today(q, cacheTtlMs), ({ value, stale }) => ({
+  return andThen(ctx.game.today(q, cacheTtlMs, anonymous), ({ value, stale }) => ({
     data: formatToday(identity(q, value.account), value.today, type),
     stale,
   }));
@@ -60,8 +74,9 @@ export function statsRecord(
   q: PlayerQuery,
   type: GameType | undefined,
   cacheTtlMs: number,
+  anonymous: AnonymousAddress = null,
 ) {
-  return andThen(ctx.game.stats(q, cacheTtlMs), ({ value, stale }) => ({
+  return andThen(ctx.game.stats(q, cacheTtlMs, anonymous), ({ value, stale }) => ({
     data: formatStats(identity(q, value.account), value.stats, type),
     stale,
   }));

@@ -9,6 +9,7 @@ import { requestInfo } from "../http/request-info.ts";
 import { isUnreplacedTemplate } from "../http/text-mode.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { AnonymousAddress } from "./budget.ts";
 import { REGIONS, type Region } from "./client.ts";
 import type { GameType } from "./format.ts";
 import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
@@ -110,15 +111,32 @@ export function parseType(raw: string | undefined): GameType | undefined {
   throw badRequest(`The query parameter "type" must be 1, 2 or 3${shown ? `, not ${shown}` : ""}.`);
 }
 
+/** Who is asking, as the game service needs it (a type, not an interface: Elysia's derive wants a record). */
+type GameCaller = {
+  cacheTtlMs: number;
+  /** The client address of a caller without an API key: its provider calls draw from the anonymous share. */
+  anonymous: AnonymousAddress;
+};
+
+/** A key holder of each role, made once: nothing is allocated per request for them. */
+const KEY_HOLDERS = Object.fromEntries(
+  Object.entries(ROLE_QUOTAS).map(([role, quota]) => [
+    role,
+    { cacheTtlMs: quota.commandCacheTtlMs, anonymous: null },
+  ]),
+) as Record<Role, GameCaller>;
+
 /**
- * Who is asking decides the quota and the cache TTL: with an API key, its role's bot quota and command
- * TTL; without one, the per-IP anonymous limit (applied in onRequest) and the Default TTL.
+ * Who is asking decides the quota, the cache TTL and the budget share: with an API key, its role's bot
+ * quota and command TTL; without one, the per-IP anonymous limit (applied in onRequest), the Default
+ * TTL and the anonymous share of the provider budget (its address resolved already by that limit).
  */
-function cacheTtlFor(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<number> {
-  return andThen(authenticateOptionalBot(ctx, request, set), (principal) => {
-    const role: Role = principal?.account.role ?? "Default";
-    return ROLE_QUOTAS[role].commandCacheTtlMs;
-  });
+function callerOf(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+  return andThen(authenticateOptionalBot(ctx, request, set), (principal) =>
+    principal
+      ? KEY_HOLDERS[principal.account.role]
+      : { cacheTtlMs: KEY_HOLDERS.Default.cacheTtlMs, anonymous: ctx.limits.clientIp.of(request) },
+  );
 }
 
 function reply<T extends object>(data: T, stale: boolean) {
@@ -163,16 +181,12 @@ const ERRORS_DOC =
  * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the
  * raw path's segments, which a bot may have sent as unreplaced variables or broken escapes.
  */
-function authenticateGameCall(
-  ctx: Context,
-  request: Request,
-  set: HeaderTarget,
-): MaybePromise<{ cacheTtlMs: number }> {
-  return andThen(cacheTtlFor(ctx, request, set), (cacheTtlMs) => {
+function authenticateGameCall(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+  return andThen(callerOf(ctx, request, set), (caller) => {
     // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
     const path = requestInfo(request).path;
     // Only a "%" or a "$" can make a template or an escape: most paths are plain words.
-    if (!path.includes("%") && !path.includes("$")) return { cacheTtlMs };
+    if (!path.includes("%") && !path.includes("$")) return caller;
     const tail = path.split("/").slice(-3);
     tail.forEach((segment, i) => {
       if (!segment.includes("%") && !segment.includes("$")) return;
@@ -185,7 +199,7 @@ function authenticateGameCall(
         throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
       }
     });
-    return { cacheTtlMs };
+    return caller;
   });
 }
 
@@ -198,11 +212,13 @@ export function gameRoutes(ctx: Context) {
       .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
       .get(
         "/rank/:region/:name/:tag",
-        ({ params, request, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "rank");
           const type = typeParam(request);
           // A record from fresh cached data is here at once: no promise on the path of a repeated command.
-          return andThen(rankRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
+          return andThen(rankRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
         },
         {
           query: typeQuery(
@@ -217,9 +233,11 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/match/last/:region/:name/:tag",
-        ({ params, cacheTtlMs }) => {
+        ({ params, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "match/last");
-          return andThen(lastMatchRecord(ctx, q, cacheTtlMs), ({ data, stale }) => reply(data, stale));
+          return andThen(lastMatchRecord(ctx, q, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
         },
         {
           query: plainQuery,
@@ -234,10 +252,12 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/today/:region/:name/:tag",
-        ({ params, request, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "today");
           const type = typeParam(request);
-          return andThen(todayRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
+          return andThen(todayRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
         },
         {
           query: typeQuery("1 wins/losses/draws and RR, 2 plus matches played, 3 plus winrate"),
@@ -252,10 +272,12 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/stats/:region/:name/:tag",
-        ({ params, request, cacheTtlMs }) => {
+        ({ params, request, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "stats");
           const type = typeParam(request);
-          return andThen(statsRecord(ctx, q, type, cacheTtlMs), ({ data, stale }) => reply(data, stale));
+          return andThen(statsRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
         },
         {
           query: typeQuery("1 short text, 2 a sentence, 3 compact (`60% WR | Jett | HS 24.5%`)"),

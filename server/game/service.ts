@@ -8,12 +8,16 @@ import type { Logger } from "../log.ts";
 import { andThen, bothOf, type MaybePromise } from "../maybe-promise.ts";
 import type { RedisStore } from "../redis/store.ts";
 import {
+  type AnonymousAddress,
+  BudgetRefusal,
   type CallBudget,
   DEFAULT_MAX_QUEUE_MS,
+  ProviderBudget,
+} from "./budget.ts";
+import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   GameProviderClient,
   type ProviderAccount,
-  ProviderBudget,
   ProviderError,
   type ProviderMatch,
   type ProviderMmr,
@@ -105,10 +109,11 @@ class ProviderCache<T extends object> {
     freshMs: number,
     missingFreshMs: number,
     fetch: () => Promise<T>,
+    anonymous: AnonymousAddress,
   ): MaybePromise<Served<T>> {
     const hit = this.#entries.get(key);
     if (hit !== undefined && this.#isFresh(hit, freshMs, missingFreshMs)) return unwrap(hit, false);
-    return this.#load(key, hit, freshMs, missingFreshMs, fetch);
+    return this.#load(key, hit, freshMs, missingFreshMs, fetch, anonymous);
   }
 
   #isFresh(entry: Entry<T>, freshMs: number, missingFreshMs: number): boolean {
@@ -121,6 +126,7 @@ class ProviderCache<T extends object> {
     freshMs: number,
     missingFreshMs: number,
     fetch: () => Promise<T>,
+    anonymous: AnonymousAddress,
   ): Promise<Served<T>> {
     const isFresh = (entry: Entry<T>) => this.#isFresh(entry, freshMs, missingFreshMs);
     const produce = async (): Promise<Entry<T>> => {
@@ -131,15 +137,21 @@ class ProviderCache<T extends object> {
         return { at: this.clock.now(), missing: error };
       }
     };
-    let entry: Entry<T>;
-    try {
-      entry = await this.#flights.run(key, async () => {
+    const flight = () =>
+      this.#flights.run(key, async () => {
         const shared = this.shared;
         const fresh = shared
           ? await shared.store.getOrProduce(shared.route, key, this.keepMs, isFresh, produce)
           : await produce();
         this.#entries.set(key, fresh, { ttl: this.keepMs });
         return fresh;
+      });
+    let entry: Entry<T>;
+    try {
+      entry = await flight().catch((error: unknown) => {
+        // A key holder who joined an anonymous caller's call is not refused for the anonymous share.
+        if (anonymous === null && error instanceof BudgetRefusal && error.anonymous) return flight();
+        throw error;
       });
     } catch (error) {
       if (hit?.value !== undefined && this.clock.now() - hit.at <= this.keepMs) return unwrap(hit, true);
@@ -255,15 +267,23 @@ export class GameService {
 
   /*
    * Each answer is here at once when everything it needs is cached and fresh (the common case: a chat
-   * command asked again within its TTL), and a promise otherwise.
+   * command asked again within its TTL), and a promise otherwise. `anonymous` is the client address
+   * of a caller without an API key, whose provider calls draw from the anonymous share of the budget;
+   * null (the default) for key holders and native chat.
    */
 
-  rank(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerRank>> {
+  rank(q: PlayerQuery, ttlMs: number, anonymous: AnonymousAddress = null): MaybePromise<Served<PlayerRank>> {
     const keys = new PlayerKeys(q);
-    return andThen(this.#account(q, keys, ttlMs), (account) =>
+    return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
       andThen(
         this.#cached(q, account.value, () =>
-          this.#mmr.get(keys.data, ttlMs, ttlMs, () => this.#client.mmr(q.region, q.name, q.tag)),
+          this.#mmr.get(
+            keys.data,
+            ttlMs,
+            ttlMs,
+            () => this.#client.mmr(q.region, q.name, q.tag, anonymous),
+            anonymous,
+          ),
         ),
         (mmr) => {
           const rank = rankSummary(mmr.value);
@@ -274,10 +294,14 @@ export class GameService {
     );
   }
 
-  lastMatch(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerLastMatch>> {
+  lastMatch(
+    q: PlayerQuery,
+    ttlMs: number,
+    anonymous: AnonymousAddress = null,
+  ): MaybePromise<Served<PlayerLastMatch>> {
     const keys = new PlayerKeys(q);
-    return andThen(this.#account(q, keys, ttlMs), (account) =>
-      andThen(this.#competitive(q, keys, account.value, ttlMs), (matches) => {
+    return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
+      andThen(this.#competitive(q, keys, account.value, ttlMs, anonymous), (matches) => {
         const match = matches.value[0];
         if (!match) throw noCompetitiveMatches(q, account.value);
         return { value: { account: account.value, match }, stale: account.stale || matches.stale };
@@ -285,17 +309,25 @@ export class GameService {
     );
   }
 
-  today(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerToday>> {
+  today(
+    q: PlayerQuery,
+    ttlMs: number,
+    anonymous: AnonymousAddress = null,
+  ): MaybePromise<Served<PlayerToday>> {
     const keys = new PlayerKeys(q);
-    return andThen(this.#account(q, keys, ttlMs), (account) =>
+    return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
       andThen(
         bothOf(
           this.#cached(q, account.value, () =>
-            this.#history.get(keys.data, ttlMs, ttlMs, () =>
-              this.#client.mmrHistory(q.region, q.name, q.tag),
+            this.#history.get(
+              keys.data,
+              ttlMs,
+              ttlMs,
+              () => this.#client.mmrHistory(q.region, q.name, q.tag, anonymous),
+              anonymous,
             ),
           ),
-          () => this.#competitive(q, keys, account.value, ttlMs),
+          () => this.#competitive(q, keys, account.value, ttlMs, anonymous),
         ),
         ([history, matches]) => {
           // A ranked player always has rank history; no history and no competitive match means no ranked data.
@@ -310,10 +342,14 @@ export class GameService {
     );
   }
 
-  stats(q: PlayerQuery, ttlMs: number): MaybePromise<Served<PlayerStats>> {
+  stats(
+    q: PlayerQuery,
+    ttlMs: number,
+    anonymous: AnonymousAddress = null,
+  ): MaybePromise<Served<PlayerStats>> {
     const keys = new PlayerKeys(q);
-    return andThen(this.#account(q, keys, ttlMs), (account) =>
-      andThen(this.#competitive(q, keys, account.value, ttlMs), (matches) => {
+    return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
+      andThen(this.#competitive(q, keys, account.value, ttlMs, anonymous), (matches) => {
         const stats = statsSummary(matches.value);
         if (!stats) throw noCompetitiveMatches(q, account.value);
         return { value: { account: account.value, stats }, stale: account.stale || matches.stale };
@@ -321,9 +357,20 @@ export class GameService {
     );
   }
 
-  #account(q: PlayerQuery, keys: PlayerKeys, ttlMs: number): MaybePromise<Served<ProviderAccount>> {
+  #account(
+    q: PlayerQuery,
+    keys: PlayerKeys,
+    ttlMs: number,
+    anonymous: AnonymousAddress,
+  ): MaybePromise<Served<ProviderAccount>> {
     return this.#cached(q, null, () =>
-      this.#accounts.get(keys.account, ACCOUNT_TTL_MS, ttlMs, () => this.#client.account(q.name, q.tag)),
+      this.#accounts.get(
+        keys.account,
+        ACCOUNT_TTL_MS,
+        ttlMs,
+        () => this.#client.account(q.name, q.tag, anonymous),
+        anonymous,
+      ),
     );
   }
 
@@ -332,11 +379,16 @@ export class GameService {
     keys: PlayerKeys,
     account: ProviderAccount,
     ttlMs: number,
+    anonymous: AnonymousAddress,
   ): MaybePromise<Served<PlayerMatch[]>> {
     return andThen(
       this.#cached(q, account, () =>
-        this.#matches.get(keys.data, ttlMs, ttlMs, () =>
-          this.#client.competitiveMatches(q.region, q.name, q.tag),
+        this.#matches.get(
+          keys.data,
+          ttlMs,
+          ttlMs,
+          () => this.#client.competitiveMatches(q.region, q.name, q.tag, anonymous),
+          anonymous,
         ),
       ),
       (matches) => ({ value: competitiveMatchesOf(matches.value, account.puuid), stale: matches.stale }),
@@ -401,9 +453,26 @@ function noCompetitiveMatches(q: PlayerQuery, account: ProviderAccount): ApiErro
   );
 }
 
-function upstreamError(message: string): ApiError {
+function upstreamError(message: string, headers?: Record<string, string>): ApiError {
   // The game API documents only 400/404/500, so provider trouble is a 500 here (CONTRACT §5).
-  return new ApiError(500, "upstream_error", message);
+  return new ApiError(500, "upstream_error", message, headers);
+}
+
+/** A budget refusal or a provider 429: when to retry, in whole seconds (≥ 1). */
+function rateLimited(error: ProviderError): ApiError {
+  if (error.retryAfterMs === null) {
+    return upstreamError("The game statistics provider's rate limit is reached; try again in a minute.");
+  }
+  const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+  const headers = { "retry-after": String(seconds) };
+  const when = seconds === 1 ? "in a second" : `in ${seconds} seconds`;
+  if (error instanceof BudgetRefusal && error.anonymous) {
+    return upstreamError(
+      `Game statistics lookups without an API key are used up for now; try again ${when}, or ask with an API key.`,
+      headers,
+    );
+  }
+  return upstreamError(`The game statistics provider's rate limit is reached; try again ${when}.`, headers);
 }
 
 export function toApiError(error: ProviderError, q: PlayerQuery, account: ProviderAccount | null): ApiError {
@@ -426,7 +495,7 @@ export function toApiError(error: ProviderError, q: PlayerQuery, account: Provid
         "The game statistics provider refused the request (a wrong API key or maintenance); try again later.",
       );
     case "rate_limited":
-      return upstreamError("The game statistics provider's rate limit is reached; try again in a minute.");
+      return rateLimited(error);
     case "timeout":
       return upstreamError("The game statistics provider did not answer in time; try again in a minute.");
     case "malformed":

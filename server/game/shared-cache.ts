@@ -1,16 +1,21 @@
 import type { Clock } from "../clock.ts";
-import { RedisSlidingLog } from "../limits/redis/sliding-log.ts";
+import { LUA_NOW } from "../limits/redis/lua-now.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
-import { RedisScript } from "../redis/script.ts";
+import { integerReply, RedisScript } from "../redis/script.ts";
 import type { RedisStore } from "../redis/store.ts";
 import {
+  type AnonymousAddress,
+  addressKey,
+  BudgetLimit,
+  budgetShares,
+  type CallBudget,
   DEFAULT_MAX_QUEUE_MS,
+  MINUTE_MS,
   ProviderBudget,
-  ProviderError,
-  type ProviderFailureKind,
   waitForSlot,
-} from "./client.ts";
+} from "./budget.ts";
+import { ProviderError, type ProviderFailureKind } from "./client.ts";
 
 /** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
 export interface ProviderEntry<T> {
@@ -42,7 +47,6 @@ const NOT_FOUND_KINDS: ReadonlySet<string> = new Set([
 
 /** How often a waiting instance looks whether the fetching one has stored its answer. */
 const POLL_MS = 20;
-const MINUTE_MS = 60_000;
 
 export interface SharedProviderOptions extends RedisStore {
   /** How long one provider call may take (the fetch lock outlives it a little). */
@@ -161,47 +165,99 @@ export class SharedProviderStore {
 }
 
 /**
- * The provider key's per-minute budget shared by every instance: one exact sliding log in Redis, and a
- * pause the provider imposed (a 429) seen by all. Same answers as ProviderBudget: a call waits at most
- * `maxQueueMs` for a slot, then fails `rate_limited`. When Redis does not answer, the instance counts
- * against a budget of its own, as a single instance does.
+ * The provider key's per-minute budget shared by every instance, decided in one Lua call: the pause
+ * the provider imposed (a 429), then exact sliding logs in Redis — every call's, and for a caller
+ * without an API key the anonymous one and its address's (budget.ts) — admitting the call into all of
+ * them or none. Reply: {0} when admitted, else {ms until a call would fit}.
+ *
+ * KEYS: pause key, then the logs. ARGV: window ms, member, "" (unused), now ms ("" = Redis TIME),
+ * then each log's limit.
  */
-export class SharedProviderBudget {
-  readonly #log: RedisSlidingLog<string>;
+const BUDGET_LUA = `
+${LUA_NOW}
+local window = tonumber(ARGV[1])
+local wait = redis.call('PTTL', KEYS[1])
+if wait < 0 then wait = 0 end
+for i = 2, #KEYS do
+  local limit = tonumber(ARGV[3 + i])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  local count = redis.call('ZCARD', KEYS[i])
+  if count >= limit then
+    local free = window
+    if limit > 0 then
+      local entry = redis.call('ZRANGE', KEYS[i], count - limit, count - limit, 'WITHSCORES')
+      free = tonumber(entry[2]) + window - now
+    end
+    if free > wait then wait = free end
+  end
+end
+if wait > 0 then return {wait} end
+for i = 2, #KEYS do
+  redis.call('ZADD', KEYS[i], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[i], window)
+end
+return {0}
+`;
+
+const BUDGET = new RedisScript(BUDGET_LUA);
+
+/**
+ * Same answers as ProviderBudget, for every instance at once: a call waits at most `maxQueueMs` for a
+ * slot, then fails with a BudgetRefusal. The limit is the one this instance learnt from the provider's
+ * answers (or the configured cap). When Redis does not answer, the instance counts against a budget of
+ * its own, as a single instance does.
+ */
+export class SharedProviderBudget implements CallBudget {
+  readonly #limit: BudgetLimit;
+  readonly #prefix: string;
   readonly #pauseKey: string;
+  readonly #instanceId = crypto.randomUUID();
+  #sequence = 0;
   /** With Redis away, this instance keeps its own budget, as a single instance would. */
   readonly #local: ProviderBudget;
 
   constructor(
     private readonly store: RedisStore,
-    private readonly perMinute: number,
+    perMinute: number | null,
     private readonly options: { maxQueueMs?: number; clock: Clock },
   ) {
+    this.#limit = new BudgetLimit(perMinute);
     this.#local = new ProviderBudget(perMinute, options.clock, options.maxQueueMs);
-    this.#log = new RedisSlidingLog<string>({
-      client: store.client,
-      windowMs: MINUTE_MS,
-      prefix: `${store.keyPrefix}game:budget:`,
-      timeoutMs: store.timeoutMs,
-    });
+    this.#prefix = `${store.keyPrefix}game:budget:`;
     this.#pauseKey = `${store.keyPrefix}game:paused`;
   }
 
-  acquire(): Promise<void> {
+  acquire(anonymous: AnonymousAddress = null): Promise<void> {
+    const address = addressKey(anonymous);
     return waitForSlot(
       async () => {
         try {
-          const paused = await answerWithin(this.store.client.pTTL(this.#pauseKey), this.store.timeoutMs);
-          if (paused > 0) return paused;
-          const decision = await this.#log.check("key", this.perMinute);
-          return decision.allowed ? 0 : decision.retryAfterSeconds * 1000;
+          return await this.#take(address);
         } catch {
-          return this.#local.tryTake();
+          return this.#local.tryTake(address);
         }
       },
       this.options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS,
-      this.perMinute,
+      address,
     );
+  }
+
+  async #take(address: AnonymousAddress): Promise<number> {
+    const shares = budgetShares(this.#limit.perMinute);
+    // "key" is the log's name from before the anonymous share: instances of both versions share it.
+    const keys = [this.#pauseKey, `${this.#prefix}key`];
+    const limits = [String(shares.total)];
+    if (address !== null) {
+      keys.push(`${this.#prefix}anonymous`, `${this.#prefix}address:${address}`);
+      limits.push(String(shares.anonymous), String(shares.perAddress));
+    }
+    const member = `${this.#instanceId}:${++this.#sequence}`;
+    const reply = await BUDGET.run(
+      this.store.client,
+      { keys, args: [String(MINUTE_MS), member, "", "", ...limits] },
+      this.store.timeoutMs,
+    );
+    return integerReply(reply, 1)[0]!;
   }
 
   pauseFor(ms: number): void {
@@ -210,5 +266,10 @@ export class SharedProviderBudget {
     this.#local.pauseFor(ms);
     const set = this.store.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) });
     answerWithin(set, this.store.timeoutMs).catch(() => {});
+  }
+
+  learnLimit(perMinute: number): void {
+    this.#limit.learn(perMinute);
+    this.#local.learnLimit(perMinute);
   }
 }

@@ -505,24 +505,31 @@ describe("caching", () => {
 });
 
 describe("the provider budget", () => {
+  // Key holders: callers without a key get only part of the budget (tested below).
+  const withKey = async () => ({ headers: { "x-api-key": (await createTestAccount(t.ctx)).apiKey } });
+
   test("never exceeds the configured requests per minute; refuses rather than queue for long", async () => {
     await t.cleanup();
     await start({ budget: 3 });
-    expect((await getJson(`/rank${KESTREL}`)).status).toBe(200);
-    expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(500);
+    const keyed = await withKey();
+    expect((await getJson(`/rank${KESTREL}`, keyed)).status).toBe(200);
+    const refused = await getJson(`/rank${NIGHT_OWL}`, keyed);
+    expectError(refused, 500, "upstream_error");
+    expect(refused.res.headers.get("retry-after")).toBe("60");
     expect(sim.totalCalls()).toBe(3);
     clock.advance(60_000);
-    expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(200);
+    expect((await getJson(`/rank${NIGHT_OWL}`, keyed)).status).toBe(200);
   });
 
   test("with the budget spent, an expired value is served stale instead of calling", async () => {
     await t.cleanup();
     await start({ budget: 2 });
-    const fresh = (await getJson(`/rank${KESTREL}?type=3`)).body.data;
+    const keyed = await withKey();
+    const fresh = (await getJson(`/rank${KESTREL}?type=3`, keyed)).body.data;
     clock.advance(60_500);
-    expect((await getJson(`/rank${NIGHT_OWL}`)).status).toBe(200);
+    expect((await getJson(`/rank${NIGHT_OWL}`, keyed)).status).toBe(200);
     clock.advance(500);
-    const { status, body } = await getJson(`/rank${KESTREL}?type=3`);
+    const { status, body } = await getJson(`/rank${KESTREL}?type=3`, keyed);
     expect(status).toBe(200);
     expect(body.data).toEqual({ ...fresh, stale: true });
     expect(sim.totalCalls()).toBe(4);
@@ -558,5 +565,82 @@ describe("Streamer.bot variables left unreplaced", () => {
     } finally {
       await t.cleanup();
     }
+  });
+});
+
+describe("anonymous callers' share of the provider budget", () => {
+  /** An anonymous request from one client address. */
+  const from = (ip: string, path: string) => getJson(path, { headers: { "x-test-client-ip": ip } });
+
+  test("anonymous lookups of unknown players cannot spend the half key holders keep", async () => {
+    // The issue's reproduction: 34 anonymous lookups of distinct unknown players, one call each.
+    const anonymous = [];
+    for (let i = 0; i < 34; i++) anonymous.push(await from(`198.51.100.${i}`, `/rank/eu/Nobody${i}/NONE`));
+    // Half of the provider's 30 a minute.
+    expect(sim.totalCalls()).toBe(15);
+    expect(anonymous.filter((r) => r.status === 404)).toHaveLength(15);
+    const refused = anonymous.filter((r) => r.status !== 404);
+    for (const r of refused) expectError(r, 500, "upstream_error");
+    const wait = Number(refused[0]!.res.headers.get("retry-after"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    const { apiKey } = await createTestAccount(t.ctx);
+    const keyed = await getJson(`/rank${KESTREL}`, { headers: { "x-api-key": apiKey } });
+    expect(keyed.status).toBe(200);
+    expect(sim.totalCalls()).toBe(17);
+  });
+
+  test("one address gets a quarter of the anonymous share; other addresses still get theirs", async () => {
+    const one = [];
+    for (let i = 0; i < 6; i++) one.push(await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`));
+    // A quarter of 15, rounded up.
+    expect(one.map((r) => r.status)).toEqual([404, 404, 404, 404, 500, 500]);
+    expect(sim.totalCalls()).toBe(4);
+    expect(Number(one[4]!.res.headers.get("retry-after"))).toBe(60);
+    expect(one[4]!.body.error.message).toContain("API key");
+    expect((await from("203.0.113.9", `/rank${KESTREL}`)).status).toBe(200);
+    clock.advance(60_000);
+    expect((await from("198.51.100.7", "/rank/eu/Nobody5/NONE")).status).toBe(404);
+  });
+
+  test("a refusal in text mode is one line, its status and Retry-After in headers", async () => {
+    for (let i = 0; i < 4; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
+    const res = await t.request("/api/game/rank/eu/Nobody4/NONE?format=text", {
+      headers: { "x-test-client-ip": "198.51.100.7" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-cuebot-status")).toBe("500");
+    expect(res.headers.get("retry-after")).toBe("60");
+  });
+
+  test("the budget is what the provider's rate-limit headers say the key may use", async () => {
+    await t.cleanup();
+    await sim.stop();
+    sim = startGameSimulator({ clock, rateLimitPerMinute: 8 });
+    await start();
+    // 8 a minute: anonymous callers share 4, at most 1 per address.
+    for (let i = 0; i < 10; i++) await from(`198.51.100.${i}`, `/rank/eu/Nobody${i}/NONE`);
+    expect(sim.totalCalls()).toBe(4);
+    const { apiKey } = await createTestAccount(t.ctx);
+    expect((await getJson(`/rank${KESTREL}`, { headers: { "x-api-key": apiKey } })).status).toBe(200);
+  });
+
+  test("an anonymous caller refused for budget does not fail a key holder who joined its call", async () => {
+    for (let i = 0; i < 4; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
+    const q = { region: "eu", name: "Kestrel", tag: "EUW" } as const;
+    // Asked in the same tick: the key holder joins the anonymous caller's account lookup, which the
+    // budget refuses; the key holder's own call follows.
+    const anonymous = t.ctx.game.rank(q, 60_000, "198.51.100.7");
+    const keyed = t.ctx.game.rank(q, 60_000);
+    await expect(anonymous).rejects.toMatchObject({ status: 500, code: "upstream_error" });
+    expect((await keyed).value.rank.elo).toBe(1045);
+    expect(sim.totalCalls()).toBe(6);
+  });
+});
+
+describe("duplicate query parameters", () => {
+  test("the first value counts, as on every route", async () => {
+    expect((await getJson(`/rank${KESTREL}?type=1&type=3`)).body.data.text).toBe("Gold 2");
+    expectError(await getJson(`/rank${KESTREL}?type=9&type=1`), 400, "bad_request");
   });
 });

@@ -143,6 +143,27 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     expect(sim.totalCalls()).toBe(3);
   });
 
+  test("callers without an API key share half the budget across instances, a quarter of it per address", async () => {
+    const [a, b] = await pair(8);
+    const nobody = (i: number): PlayerQuery => ({ region: "eu", name: `Nobody${i}`, tag: "NONE" });
+    const refusal = { code: "upstream_error", headers: { "retry-after": expect.any(String) } };
+    // 8 a minute: anonymous callers share 4, one address 1 — whichever instance it asks.
+    await expect(a.rank(nobody(1), TTL_MS, "198.51.100.1")).rejects.toMatchObject({
+      code: "player_not_found",
+    });
+    await expect(b.rank(nobody(2), TTL_MS, "198.51.100.1")).rejects.toMatchObject(refusal);
+    for (let i = 3; i <= 5; i++) {
+      await expect((i % 2 ? a : b).rank(nobody(i), TTL_MS, `198.51.100.${i}`)).rejects.toMatchObject({
+        code: "player_not_found",
+      });
+    }
+    await expect(b.rank(nobody(6), TTL_MS, "198.51.100.6")).rejects.toMatchObject(refusal);
+    expect(sim.totalCalls()).toBe(4);
+    // Key holders keep the rest.
+    expect((await b.rank(KESTREL, TTL_MS)).stale).toBe(false);
+    expect(sim.totalCalls()).toBe(6);
+  });
+
   test("with Redis away each instance keeps a budget of its own", async () => {
     const [a] = await pair(2);
     await redis.kill();

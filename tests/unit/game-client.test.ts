@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../server/clock.ts";
+import { ProviderBudget } from "../../server/game/budget.ts";
 import {
   classifyFailure,
-  ProviderBudget,
   parseAccount,
   parseMatches,
   parseMmr,
