@@ -69,7 +69,8 @@ function startDatabaseWorker(ctx: Context, database: DatabaseHandle): DatabaseWo
 
 export function listen(ctx: Context, app: App): RunningServer {
   try {
-    // A hard ceiling for bodies sent without Content-Length (the body-limit layer refuses announced ones).
+    // The most Bun reads of a body no route asks for (the body-limit layer caps those that are read
+    // at 64 KiB, announced or chunked); a larger announced one gets Bun's own empty 413.
     app.listen({
       hostname: ctx.config.host,
       port: ctx.config.port,

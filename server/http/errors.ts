@@ -141,6 +141,9 @@ export function errorHandling(log: Logger) {
     syncHook(({ code, error, request, set }) => {
       const reply = (status: number, errorCode: string, message: string, extra?: Record<string, string>) =>
         errorReply(set as ResponseSet, request, status, errorCode, message, extra);
+      // An ApiError thrown while the body was read (the body limit) reaches here wrapped as a parse error.
+      const cause = code === "PARSE" ? (error as Error).cause : undefined;
+      if (cause instanceof ApiError) return reply(cause.status, cause.code, cause.message, cause.headers);
       if (error instanceof ApiError) return reply(error.status, error.code, error.message, error.headers);
       if (error instanceof StoreUnavailableError) {
         const now = Date.now();
