@@ -254,6 +254,45 @@ describe("per-channel settings, cooldowns and events", () => {
     expect((await h.bot("/api/bot/magic8")).status).toBe(200);
   });
 
+  test("a lowered cooldown applies at once to a rest already under way; a raised one too", async () => {
+    h = await startBotHarness();
+    const cooldown = (cooldownSeconds: number) =>
+      h.panel("/api/dashboard/commands/magic8", { method: "PUT", body: JSON.stringify({ cooldownSeconds }) });
+    const line = async () => (await h.bot("/api/bot/magic8?format=text")).text();
+    await cooldown(600);
+    expect((await h.bot("/api/bot/magic8")).status).toBe(200);
+    h.clock.advance(10_000);
+    expect(await line()).toBe("magic8 is on cooldown, 590 s");
+    await cooldown(30);
+    const cooling = await h.bot("/api/bot/magic8");
+    expect(cooling.status).toBe(429);
+    expect(cooling.headers.get("retry-after")).toBe("20");
+    await cooldown(5);
+    expect((await h.bot("/api/bot/magic8")).status).toBe(200);
+    await cooldown(0);
+    expect((await h.bot("/api/bot/magic8")).status).toBe(200);
+    await cooldown(60);
+    expect(await line()).toBe("magic8 is on cooldown, 60 s");
+    await cooldown(120);
+    expect(await line()).toBe("magic8 is on cooldown, 120 s");
+  });
+
+  test("a failing command rests like a working one: a flood of unknown names gets one error line per cooldown", async () => {
+    h = await startBotHarness();
+    await h.panel("/api/dashboard/commands/shoutout", {
+      method: "PUT",
+      body: JSON.stringify({ cooldownSeconds: 30 }),
+    });
+    const lines: string[] = [];
+    for (let i = 0; i < 5; i++)
+      lines.push(await (await h.bot(`/api/bot/shoutout?user=nobody_${i}&format=text`)).text());
+    expect(lines).toEqual(["User not found: nobody_0", ...Array(4).fill("shoutout is on cooldown, 30 s")]);
+    h.clock.advance(30_000);
+    expect(await (await h.bot("/api/bot/shoutout?user=otherstreamer&format=text")).text()).toStartWith(
+      "Go check out OtherStreamer!",
+    );
+  });
+
   test("a panel test with a body previews unsaved settings; bad ones are refused like a save; nothing is stored", async () => {
     h = await startBotHarness();
     const preview = await h.panel("/api/dashboard/test/shoutout?user=otherstreamer", {
