@@ -37,6 +37,37 @@ export function redactUrl(url: string): string {
     .replace(OVERLAY_PAGE_PATH, `$1/overlay/${REDACTED}`);
 }
 
+/** How many rounds of percent-decoding a path gets (`%256F` → `%6F` → `o`) before it is compared. */
+const DECODE_ROUNDS = 3;
+
+/**
+ * A path as a router might come to read it: percent-decoded, backslashes and repeated slashes as one
+ * "/", dot segments resolved, lowercase.
+ */
+function normalisedPath(path: string): string {
+  let decoded = path;
+  for (let round = 0; round < DECODE_ROUNDS && decoded.includes("%"); round++) decoded = decodeSafe(decoded);
+  const segments: string[] = [];
+  for (const segment of decoded.split(/[\\/]+/)) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "." && segment !== "") segments.push(segment);
+  }
+  return `/${segments.join("/")}`.toLowerCase();
+}
+
+const OVERLAY_PAGE_PREFIX = "/overlay/";
+
+/**
+ * A request path for the log. A path that is, or only looks like, an overlay page link
+ * (`/overlay//<token>`, `/%6Fverlay/<token>`, `/OVERLAY/<token>`) is judged on its decoded, normalised
+ * form and logged as `/overlay/[redacted]`; any other path as it came.
+ */
+export function redactPath(path: string): string {
+  // Most paths hold neither an escape, a backslash nor the word: they are not worth normalising.
+  if (!path.includes("%") && !path.includes("\\") && !/overlay/i.test(path)) return path;
+  return normalisedPath(path).startsWith(OVERLAY_PAGE_PREFIX) ? `${OVERLAY_PAGE_PREFIX}${REDACTED}` : path;
+}
+
 function decodeSafe(text: string): string {
   try {
     return decodeURIComponent(text);

@@ -1,31 +1,43 @@
 import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
+import { redactPath } from "../log.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { requestInfo } from "./request-info.ts";
 
+type Handle = (request: Request) => MaybePromise<Response>;
+
 /**
- * One line per request at debug level; credential query values are redacted by the logger. The level
- * is fixed for the life of the server, so when debug is off the layer adds no hook at all and costs
- * nothing per request.
+ * One line per request at debug level, with the status of the Response actually sent and how long it
+ * took. It wraps Elysia's whole handler, so every request is seen, also those answered before any
+ * route runs (unknown paths, refusals of the limit and body layers, errors): lifecycle hooks miss
+ * those, or see a status that was reset once the reply was built. Credentials are redacted (an
+ * overlay page path however it is spelled; credential query values by the logger). The level is
+ * fixed for the life of the server, so when debug is off the layer adds nothing at all.
  */
 export function requestLog(ctx: Context) {
   const plugin = new Elysia({ name: "cuebot.request-log" });
   if (!ctx.log.isEnabled("debug")) return plugin;
-  return plugin
-    .derive({ as: "global" }, () => ({ startedAt: performance.now() }))
-    .onAfterResponse({ as: "global" }, ({ request, set, startedAt, responseValue }) => {
-      const info = requestInfo(request);
-      // Replies built once (finalResponse) carry their own status and leave `set` at 200.
-      const status =
-        responseValue instanceof Response
-          ? responseValue.status
-          : typeof set.status === "number"
-            ? set.status
-            : 200;
-      ctx.log.debug("request", {
-        method: request.method,
-        path: `${info.path}${info.search}`,
-        status,
-        ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 10) / 10,
-      });
+  const write = (request: Request, response: Response, startedAt: number) => {
+    const info = requestInfo(request);
+    ctx.log.debug("request", {
+      method: request.method,
+      path: `${redactPath(info.path)}${info.search}`,
+      status: response.status,
+      ms: Math.round((performance.now() - startedAt) * 10) / 10,
     });
+  };
+  // Elysia asks the wrapper for a handler on every request; the same one is handed back each time.
+  let logged: Handle | undefined;
+  return plugin.wrap((elysiaHandle) => {
+    // Elysia types the handler it wraps as any function; it is its fetch handler.
+    const handle = elysiaHandle as unknown as Handle;
+    logged ??= (request) => {
+      const startedAt = performance.now();
+      return andThen(handle(request), (response) => {
+        write(request, response, startedAt);
+        return response;
+      });
+    };
+    return logged;
+  });
 }
