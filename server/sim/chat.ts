@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import { CHAT_MESSAGE_TYPE, type EventSubSim } from "./eventsub.ts";
-import { type HelixCall, type HelixRoute, helixError, json } from "./helix.ts";
+import { type HelixCall, type HelixRoute, helixError, json, readJsonObject } from "./helix.ts";
 import type { SimUser, SimWorld } from "./world.ts";
 
 /**
@@ -46,6 +46,15 @@ export interface SayInput {
   badges?: SimBadge[];
   replyParentMessageId?: string;
   sourceChannel?: string;
+}
+
+/** One `message.fragments[]` entry; the parts a type does not use are null (reference §3.2). */
+interface Fragment {
+  type: "text" | "mention" | "cheermote";
+  text: string;
+  cheermote: { prefix: string; bits: number; tier: number } | null;
+  emote: null;
+  mention: { user_id: string; user_name: string; user_login: string } | null;
 }
 
 export interface RoomModes {
@@ -127,14 +136,32 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
     return "none";
   };
 
+  /**
+   * The role's badge, then the subscriber badge for a subscribed chatter (version by tier, as Twitch's
+   * default badge set numbers them; `info` is the months, which the world does not keep: "1").
+   */
   const badgesOf = (broadcasterId: string, userId: string): SimBadge[] => {
     const role = roleOf(broadcasterId, userId);
-    return role === "none" ? [] : [{ set_id: role, id: "1", info: "" }];
+    const badges: SimBadge[] = role === "none" ? [] : [{ set_id: role, id: "1", info: "" }];
+    const sub = world.subscriptions.find((s) => s.broadcaster_id === broadcasterId && s.user_id === userId);
+    if (sub && role !== "broadcaster") {
+      badges.push({ set_id: "subscriber", id: sub.tier === "1000" ? "0" : sub.tier, info: "1" });
+    }
+    return badges;
   };
 
-  /** Fragments as Twitch splits them: mentions and cheers apart from plain text. */
-  function fragments(text: string) {
-    const out: object[] = [];
+  /** The event's `cheer`: the bits of its cheermotes, or null when it has none (reference §3.2). */
+  const cheerOf = (parts: Fragment[]) => {
+    const bits = parts.reduce((sum, f) => sum + (f.cheermote?.bits ?? 0), 0);
+    return bits > 0 ? { bits } : null;
+  };
+
+  /**
+   * Fragments as Twitch splits them: mentions and cheers apart from plain text. Only a chatter can
+   * cheer; a message sent through the API (`cheers` false) keeps "Cheer100" as text.
+   */
+  function fragments(text: string, cheers: boolean): Fragment[] {
+    const out: Fragment[] = [];
     let plain = "";
     const flush = () => {
       if (plain) out.push({ type: "text", text: plain, cheermote: null, emote: null, mention: null });
@@ -142,7 +169,7 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
     };
     for (const part of text.split(/(\s+)/)) {
       const mention = /^@([a-zA-Z0-9_]{1,25})$/.exec(part);
-      const cheer = /^Cheer(\d{1,6})$/.exec(part);
+      const cheer = cheers ? /^Cheer(\d{1,6})$/.exec(part) : null;
       const mentioned = mention ? byLogin(mention[1]!) : undefined;
       if (mentioned) {
         flush();
@@ -193,6 +220,7 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
     },
   ): string {
     const messageId = randomUUID();
+    const parts = fragments(text, options.source === "injected");
     const parent = options.replyParentMessageId
       ? (lines.get(channel.login) ?? []).find((l) => l.messageId === options.replyParentMessageId)
       : undefined;
@@ -204,10 +232,10 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
       chatter_user_login: user.login,
       chatter_user_name: user.display_name,
       message_id: messageId,
-      message: { text, fragments: fragments(text) },
+      message: { text, fragments: parts },
       message_type: "text",
       badges: options.badges ?? badgesOf(channel.id, user.id),
-      cheer: null,
+      cheer: cheerOf(parts),
       color: "#1E90FF",
       reply: parent
         ? {
@@ -323,16 +351,13 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
     if (bucket.remaining <= 0) return helixError(429, "Too Many Requests", headers);
     bucket.remaining -= 1;
     headers["Ratelimit-Remaining"] = String(bucket.remaining);
-    let body: Record<string, unknown>;
-    try {
-      body = (await call.request.json()) as Record<string, unknown>;
-    } catch {
-      return helixError(400, "The body of the request is not valid JSON.", headers);
-    }
-    const broadcasterId = body?.broadcaster_id;
-    const senderId = body?.sender_id;
-    const text = body?.message;
-    const parent = body?.reply_parent_message_id;
+    const body = await readJsonObject(call.request);
+    if (!body) return helixError(400, "The body of the request is not valid JSON.", headers);
+    // The IDs are documented in the body; twurple sends them in the query, which Twitch accepts too.
+    const broadcasterId = body.broadcaster_id ?? call.query.get("broadcaster_id") ?? undefined;
+    const senderId = body.sender_id ?? call.query.get("sender_id") ?? undefined;
+    const text = body.message;
+    const parent = body.reply_parent_message_id;
     const attempt = (status: number, isSent: boolean, reason: string | null) =>
       attempts.push({
         at: now,
@@ -428,14 +453,10 @@ export function createSimChat(env: { world: SimWorld; clock: Clock; eventsub: Ev
   /** `/_sim/chat/*`: the inject hook over HTTP, for the demo and browser tests (reference §7.4). */
   async function handleSimHttp(request: Request, url: URL): Promise<Response | null> {
     if (url.pathname === "/_sim/chat/say" && request.method === "POST") {
-      let body: SayInput;
-      try {
-        body = (await request.json()) as SayInput;
-      } catch {
-        return json(400, { error: "body must be JSON" });
-      }
+      const body = (await readJsonObject(request)) as SayInput | null;
+      if (!body) return json(400, { error: "body must be a JSON object" });
       if (
-        typeof body?.channel !== "string" ||
+        typeof body.channel !== "string" ||
         typeof body.user !== "string" ||
         typeof body.text !== "string"
       ) {

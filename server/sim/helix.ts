@@ -37,6 +37,18 @@ export const helixError = (status: number, message: string, headers: Record<stri
 
 const noContent = () => new Response(null, { status: 204 });
 
+/** A request's JSON body when it is an object; null for anything else (bad JSON, arrays, scalars). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown> | null> {
+  try {
+    const body: unknown = await request.json();
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The caller, as the auth middleware resolved it from the bearer token. */
 export interface HelixCaller {
   /** null for an app access token. */

@@ -155,6 +155,38 @@ describe("EventSub WebSocket (reference §1, §7.1)", () => {
     expect(other.frames.some((f) => f.metadata.message_type === "notification")).toBe(false);
   });
 
+  test("cheer carries the bits of a chatter's cheermotes (none for a sent message); subscribers wear the subscriber badge", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    await subscribe(accessToken, (await welcomeOf(c)).id);
+    const eventOf = async (messageId: string) =>
+      (
+        await waitFor(() =>
+          c.frames.find(
+            (f) => (f.payload.event as { message_id?: string } | undefined)?.message_id === messageId,
+          ),
+        )
+      )?.payload.event as Record<string, unknown>;
+    const cheered = await eventOf(
+      sim.chat.say({ channel: "cuebotdemo", user: "subdave", text: "Cheer100 nice Cheer5" }),
+    );
+    expect(cheered).toMatchObject({ cheer: { bits: 105 }, badges: [{ set_id: "subscriber", id: "0" }] });
+    const plain = await eventOf(sim.chat.say({ channel: "cuebotdemo", user: "modbob", text: "no bits" }));
+    expect(plain).toMatchObject({ cheer: null, badges: [{ set_id: "moderator" }] });
+    const res = await callHelix<{ data: { message_id: string }[] }>(
+      sim,
+      accessToken,
+      "POST",
+      "/chat/messages",
+      {
+        body: { broadcaster_id: SIM_IDS.demo, sender_id: SIM_IDS.demo, message: "Cheer100" },
+      },
+    );
+    const sent = await eventOf(res.body.data[0]!.message_id);
+    expect(sent).toMatchObject({ cheer: null, message: { fragments: [{ type: "text", text: "Cheer100" }] } });
+  });
+
   test("reconnect: session_reconnect with an absolute URL; the subscriptions move; a reused URL gets 4007", async () => {
     sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
     const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
@@ -388,6 +420,22 @@ describe("Send Chat Message (reference §4, §5, §7.3)", () => {
     });
     expect((await send(token, line(SIM_IDS.dave, "still here?"))).status).toBe(403);
     expect(sim.chat.sent().map((a) => a.status)).toEqual([400, 400, 401, 422, 200, 403]);
+  });
+
+  test("broadcaster_id and sender_id may come in the query (as twurple sends them) instead of the body", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const token = sim.issueUserToken("subdave", ["user:write:chat"]).accessToken;
+    const res = await callHelix(sim, token, "POST", "/chat/messages", {
+      query: { broadcaster_id: SIM_IDS.demo, sender_id: SIM_IDS.dave },
+      body: { message: "from the query" },
+    });
+    expect(res.status).toBe(200);
+    expect(dropOf(res).is_sent).toBe(true);
+    const other = await callHelix(sim, token, "POST", "/chat/messages", {
+      query: { broadcaster_id: SIM_IDS.demo, sender_id: SIM_IDS.anna },
+      body: { message: "not me" },
+    });
+    expect(other.status).toBe(401);
   });
 
   test("a delivered message is echoed to chat, with its own Ratelimit bucket on the answer", async () => {
