@@ -1,13 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Server, ServerWebSocket } from "bun";
 import type { Clock } from "../clock.ts";
-import { type HelixCall, type HelixRoute, helixError, json } from "./helix.ts";
+import { type HelixCall, type HelixRoute, helixError, json, readJsonObject } from "./helix.ts";
 
 /**
  * The EventSub WebSocket transport and its subscription API, as reference/twitch-chat.md §1, §2 and
  * §7.1–7.2 describe them: welcome, keepalives, the 10 s subscribe window (4003), inbound traffic
- * (4001), the reconnect handover (4004, 4007), revocation and close codes. Only `channel.chat.message`
- * v1 can be subscribed (the type cuebot uses). Every timer counts simulated seconds of `secondMs`.
+ * (4001), Pings left without a Pong (4002), the reconnect handover (4004, 4007), revocation and close
+ * codes. Only `channel.chat.message` v1 can be subscribed (the type cuebot uses). The protocol's
+ * timers count simulated seconds of `secondMs`; the Pings alone run on real time (`pingMs`). The
+ * knobs are functions for tests in process and `/_sim/eventsub/*` over HTTP (`handleSimHttp`).
  */
 
 export interface WsData {
@@ -18,6 +20,16 @@ type Socket = ServerWebSocket<WsData>;
 
 export type SessionStatus = "connected" | "reconnecting" | "closed";
 
+/** What a test or the demo may close a session with (reference §7.1 `close(session, code)`). */
+export type SimCloseCode = 4000 | 4002 | 4005 | 4006 | 1006;
+const SIM_CLOSE_CODES: ReadonlySet<number> = new Set<SimCloseCode>([4000, 4002, 4005, 4006, 1006]);
+
+/** Every frame: `{metadata, payload}` (reference §1.2). */
+interface Envelope {
+  metadata: Record<string, string> & { message_type: string };
+  payload: object;
+}
+
 interface Session {
   id: string;
   ws: Socket;
@@ -26,9 +38,16 @@ interface Session {
   userId: string | null;
   keepaliveSeconds: number;
   connectedAt: string;
-  lastSentAt: number;
   dropKeepalives: boolean;
+  /** Keepalives sent on this session (tests wait for one). */
+  keepalives: number;
+  /** One-shot timers: the subscribe window and the reconnect grace. */
   timers: ReturnType<typeof setTimeout>[];
+  /** Fires when the silence reaches the keepalive timeout; re-armed by every counted frame. */
+  keepaliveTimer: ReturnType<typeof setTimeout> | null;
+  pingTimer: ReturnType<typeof setInterval> | null;
+  /** A Ping went out and its Pong has not come back yet. */
+  awaitingPong: boolean;
   /** While moving (session_reconnect sent): the challenge the new socket must present. */
   challenge: string | null;
   /** Set on the new session of a handover: the session it replaces. */
@@ -55,6 +74,7 @@ export interface SimSessionInfo {
   userId: string | null;
   keepaliveSeconds: number;
   connectedAt: string;
+  keepalives: number;
 }
 
 /** What the subscription endpoints need to know of the token (resolved by the Helix middleware). */
@@ -62,6 +82,11 @@ export interface EventSubEnvironment {
   clock: Clock;
   /** How long one simulated second lasts for the transport's timers (ms). */
   secondMs: number;
+  /**
+   * How often each socket is pinged, in real ms; a Ping still unanswered at the next one closes the
+   * socket with 4002. Real time, not simulated seconds: it tests the client's socket, not its timers.
+   */
+  pingMs: number;
   /** The simulator's ws:// base, e.g. "ws://127.0.0.1:1234/ws". */
   wsUrl(): string;
   /** Whether a user is banned in a channel (a banned reader gets 403). */
@@ -77,6 +102,12 @@ const MAX_SOCKETS_PER_USER = 3;
 const WELCOME_WINDOW_S = 10;
 const RECONNECT_GRACE_S = 30;
 const DISABLED_KEPT_MS = 60 * 60_000;
+/**
+ * The frames that restart the keepalive window (reference §1.5: notifications and keepalives, and
+ * the welcome that opens it). A revocation or session_reconnect does not: twurple does not count
+ * them either, so they must not push the next keepalive later than it expects.
+ */
+const RESETS_KEEPALIVE = new Set(["session_welcome", "session_keepalive", "notification"]);
 
 /** RFC 3339 with nanoseconds, as EventSub stamps its messages. */
 export function nanoTimestamp(ms: number): string {
@@ -139,10 +170,46 @@ export function createEventSub(env: EventSubEnvironment) {
     return message.metadata.message_id;
   }
 
-  function send(session: Session, message: object): void {
+  function send(session: Session, message: Envelope): void {
     if (session.status === "closed") return;
     session.ws.send(JSON.stringify(message));
-    session.lastSentAt = Date.now();
+    if (RESETS_KEEPALIVE.has(message.metadata.message_type)) armKeepalive(session);
+  }
+
+  /**
+   * The keepalive goes out exactly when the silence reaches the timeout (reference §1.5), so a client
+   * that allows 1.2 × the timeout (twurple, cuebot) never waits longer than the timeout.
+   */
+  function armKeepalive(session: Session): void {
+    if (session.keepaliveTimer) clearTimeout(session.keepaliveTimer);
+    session.keepaliveTimer = setTimeout(() => {
+      session.keepaliveTimer = null;
+      if (session.status === "connected" && !session.dropKeepalives) {
+        session.keepalives++;
+        frame(session, "session_keepalive", {});
+      } else if (session.status !== "closed") armKeepalive(session);
+    }, session.keepaliveSeconds * secondMs);
+  }
+
+  /** Pings on a real-time interval; a Ping unanswered when the next is due fails the socket (4002). */
+  function startPings(session: Session): void {
+    session.pingTimer = setInterval(() => {
+      if (session.awaitingPong) {
+        endSession(session, 4002);
+        return;
+      }
+      session.awaitingPong = true;
+      session.ws.ping();
+    }, env.pingMs);
+  }
+
+  function clearTimers(session: Session): void {
+    for (const t of session.timers) clearTimeout(t);
+    session.timers = [];
+    if (session.keepaliveTimer) clearTimeout(session.keepaliveTimer);
+    if (session.pingTimer) clearInterval(session.pingTimer);
+    session.keepaliveTimer = null;
+    session.pingTimer = null;
   }
 
   const sessionPayload = (session: Session, status: string, reconnectUrl: string | null) => ({
@@ -174,27 +241,11 @@ export function createEventSub(env: EventSubEnvironment) {
     status = CLOSE_STATUS[code] ?? "websocket_disconnected",
   ): void {
     if (session.status === "closed") return;
-    for (const t of session.timers) clearTimeout(t);
+    clearTimers(session);
     disableAll(session.id, status);
     session.status = "closed";
     if (code === 1006) session.ws.terminate();
     else session.ws.close(code, CLOSE_REASON[code] ?? "");
-  }
-
-  function keepaliveLoop(session: Session): void {
-    const tick = () => {
-      if (session.status === "closed") return;
-      const silentMs = Date.now() - session.lastSentAt;
-      if (
-        silentMs >= session.keepaliveSeconds * secondMs &&
-        session.status === "connected" &&
-        !session.dropKeepalives
-      ) {
-        frame(session, "session_keepalive", {});
-      }
-      later(session, session.keepaliveSeconds / 4, tick);
-    };
-    later(session, session.keepaliveSeconds / 4, tick);
   }
 
   function welcome(session: Session): void {
@@ -230,12 +281,17 @@ export function createEventSub(env: EventSubEnvironment) {
     close(ws: Socket, code: number) {
       const session = sessions.get(ws.data.sessionId);
       if (!session || session.status === "closed") return;
-      for (const t of session.timers) clearTimeout(t);
+      clearTimers(session);
       // A client that leaves after its handover keeps its subscriptions on the new session.
       disableAll(session.id, CLOSE_STATUS[code] ?? "websocket_disconnected");
       session.status = "closed";
     },
-    sendPings: true,
+    pong(ws: Socket) {
+      const session = sessions.get(ws.data.sessionId);
+      if (session) session.awaitingPong = false;
+    },
+    // The simulator sends its own Pings (startPings) so that a missing Pong closes with 4002.
+    sendPings: false,
     idleTimeout: 120,
   };
 
@@ -283,9 +339,12 @@ export function createEventSub(env: EventSubEnvironment) {
       userId: null,
       keepaliveSeconds,
       connectedAt: nanoTimestamp(clock.now()),
-      lastSentAt: Date.now(),
       dropKeepalives: false,
+      keepalives: 0,
       timers: [],
+      keepaliveTimer: null,
+      pingTimer: null,
+      awaitingPong: false,
       challenge: null,
       replaces,
       invalid: false,
@@ -295,11 +354,9 @@ export function createEventSub(env: EventSubEnvironment) {
   /** Bun hands the socket to `open`; the session learns it there (see `attach`). */
   function attach(ws: Socket): void {
     const session = sessions.get(ws.data.sessionId);
-    if (session) {
-      session.ws = ws;
-      session.lastSentAt = Date.now();
-      keepaliveLoop(session);
-    }
+    if (!session) return;
+    session.ws = ws;
+    if (!session.invalid) startPings(session);
   }
 
   function publicSub(sub: SimSubscriptionInfo) {
@@ -490,7 +547,9 @@ export function createEventSub(env: EventSubEnvironment) {
     }
   }
 
-  function reconnect(sessionId?: string): void {
+  /** Sends session_reconnect to one session, or to every connected one; returns the sessions moving. */
+  function reconnect(sessionId?: string): string[] {
+    const moving: string[] = [];
     for (const session of sessions.values()) {
       if (session.status !== "connected" || (sessionId && session.id !== sessionId)) continue;
       const challenge = randomBytes(9).toString("hex");
@@ -504,12 +563,17 @@ export function createEventSub(env: EventSubEnvironment) {
         // Still open: a client that moved loses nothing; one that never moved loses its subscriptions.
         endSession(session, 4004, "websocket_failed_to_reconnect");
       });
+      moving.push(session.id);
     }
+    return moving;
   }
 
-  function revoke(userId: string, reason = "authorization_revoked"): void {
+  /** Revokes a user's enabled subscriptions (a `revocation` frame each); returns how many. */
+  function revoke(userId: string, reason = "authorization_revoked"): number {
+    let revoked = 0;
     for (const sub of subscriptions.values()) {
       if (sub.userId !== userId || sub.status !== "enabled") continue;
+      revoked++;
       sub.status = reason;
       sub.disabledAt = clock.now();
       const session = sessions.get(sub.sessionId);
@@ -523,6 +587,92 @@ export function createEventSub(env: EventSubEnvironment) {
       }
     }
     if (reason === "authorization_revoked") env.killTokens(userId);
+    return revoked;
+  }
+
+  /** Closes a session as Twitch would (close code, subscriptions disabled); false if unknown. */
+  function close(sessionId: string, code: SimCloseCode): boolean {
+    const session = sessions.get(sessionId);
+    if (!session || session.status === "closed") return false;
+    endSession(session, code);
+    return true;
+  }
+
+  /** Suppresses (or restores) keepalives on one session or all; returns how many sessions changed. */
+  function dropKeepalives(drop: boolean, sessionId?: string): number {
+    let changed = 0;
+    for (const session of sessions.values()) {
+      if (sessionId && session.id !== sessionId) continue;
+      session.dropKeepalives = drop;
+      changed++;
+    }
+    return changed;
+  }
+
+  function sessionList(): SimSessionInfo[] {
+    return [...sessions.values()]
+      .filter((s) => !s.invalid)
+      .map((s) => ({
+        id: s.id,
+        status: s.status,
+        userId: s.userId,
+        keepaliveSeconds: s.keepaliveSeconds,
+        connectedAt: s.connectedAt,
+        keepalives: s.keepalives,
+      }));
+  }
+
+  function subscriptionList(): SimSubscriptionInfo[] {
+    return [...subscriptions.values()].map(({ disabledAt: _, ...s }) => ({
+      ...s,
+      condition: { ...s.condition },
+    }));
+  }
+
+  const optionalString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+  const CONTROLS = {
+    reconnect: (body: Record<string, unknown>) =>
+      json(200, { reconnecting: reconnect(optionalString(body.session_id)) }),
+    revoke(body: Record<string, unknown>): Response {
+      const userId = optionalString(body.user_id);
+      if (!userId) return json(400, { error: "user_id is required" });
+      return json(200, { revoked: revoke(userId, optionalString(body.reason)) });
+    },
+    close(body: Record<string, unknown>): Response {
+      const sessionId = optionalString(body.session_id);
+      const code = body.code;
+      if (!sessionId || typeof code !== "number" || !SIM_CLOSE_CODES.has(code)) {
+        return json(400, {
+          error: `session_id and code (one of ${[...SIM_CLOSE_CODES].join(", ")}) are required`,
+        });
+      }
+      return close(sessionId, code as SimCloseCode)
+        ? json(200, { closed: sessionId, code })
+        : json(404, { error: "no such open session" });
+    },
+    keepalives(body: Record<string, unknown>): Response {
+      if (typeof body.drop !== "boolean") return json(400, { error: "drop (boolean) is required" });
+      return json(200, { sessions: dropKeepalives(body.drop, optionalString(body.session_id)) });
+    },
+  };
+
+  /**
+   * `/_sim/eventsub/*`: the transport's knobs over loopback HTTP, for the demo and for clients in
+   * other processes (reference §7.4). Null when the path is not one of them.
+   */
+  async function handleSimHttp(request: Request, url: URL): Promise<Response | null> {
+    if (!url.pathname.startsWith("/_sim/eventsub/")) return null;
+    const action = url.pathname.slice("/_sim/eventsub/".length);
+    if (request.method === "GET") {
+      if (action === "sessions") return json(200, { data: sessionList() });
+      if (action === "subscriptions") return json(200, { data: subscriptionList() });
+      return null;
+    }
+    if (request.method !== "POST" || !Object.hasOwn(CONTROLS, action)) return null;
+    const body = await readJsonObject(request);
+    if (!body) return json(400, { error: "body must be a JSON object" });
+    return CONTROLS[action as keyof typeof CONTROLS](body);
   }
 
   return {
@@ -539,34 +689,14 @@ export function createEventSub(env: EventSubEnvironment) {
     redeliverChat,
     reconnect,
     revoke,
-    close(sessionId: string, code: 4000 | 4005 | 4006 | 1006): void {
-      const session = sessions.get(sessionId);
-      if (session) endSession(session, code);
-    },
-    dropKeepalives(drop: boolean, sessionId?: string): void {
-      for (const session of sessions.values())
-        if (!sessionId || session.id === sessionId) session.dropKeepalives = drop;
-    },
-    sessions(): SimSessionInfo[] {
-      return [...sessions.values()]
-        .filter((s) => !s.invalid)
-        .map((s) => ({
-          id: s.id,
-          status: s.status,
-          userId: s.userId,
-          keepaliveSeconds: s.keepaliveSeconds,
-          connectedAt: s.connectedAt,
-        }));
-    },
-    subscriptions(): SimSubscriptionInfo[] {
-      return [...subscriptions.values()].map(({ disabledAt: _, ...s }) => ({
-        ...s,
-        condition: { ...s.condition },
-      }));
-    },
+    close,
+    dropKeepalives,
+    sessions: sessionList,
+    subscriptions: subscriptionList,
+    handleSimHttp,
     stop(): void {
       for (const session of sessions.values()) {
-        for (const t of session.timers) clearTimeout(t);
+        clearTimers(session);
         if (session.status !== "closed") {
           session.status = "closed";
           try {

@@ -144,6 +144,8 @@ export interface TwitchSimOptions {
   port?: number;
   /** How long one EventSub "second" lasts for the transport's timers, in ms (tests shorten it). */
   eventsubSecondMs?: number;
+  /** How often EventSub sockets are pinged, in real ms (5000, as twitch-cli); a missed Pong is 4002. */
+  eventsubPingMs?: number;
 }
 
 const USER_TOKEN_TTL_S = 14_400;
@@ -182,6 +184,24 @@ async function readForm(request: Request, url: URL): Promise<URLSearchParams> {
   return form;
 }
 
+/**
+ * twitch-cli's path layout, which twurple's mock mode (`TWURPLE_MOCK_API_PORT`) uses for every call
+ * (reference/twitch-chat.md §8): Helix under `/mock/`, the ID service under `/auth/`, and the
+ * subscription API at the root. Each maps to the real layout served here.
+ */
+const TWITCH_CLI_PATHS: [prefix: string, real: string][] = [
+  ["/mock/", "/helix/"],
+  ["/auth/", "/oauth2/"],
+  ["/eventsub/", "/helix/eventsub/"],
+];
+
+function canonicalPath(pathname: string): string {
+  for (const [prefix, real] of TWITCH_CLI_PATHS) {
+    if (pathname.startsWith(prefix)) return real + pathname.slice(prefix.length);
+  }
+  return pathname;
+}
+
 export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimulator {
   const clock = options.clock ?? systemClock;
   const world = options.world ?? seedWorld();
@@ -206,6 +226,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
   const eventsub = createEventSub({
     clock,
     secondMs: options.eventsubSecondMs ?? 1000,
+    pingMs: options.eventsubPingMs ?? 5000,
     wsUrl: () => wsBase,
     isBanned: (broadcasterId, userId) => chat.isBanned(broadcasterId, userId),
     userExists: (id) => world.users.some((u) => u.id === id),
@@ -429,10 +450,13 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     const url = new URL(request.url);
     if (url.pathname === "/ws") return eventsub.upgrade(request, server);
     if (url.pathname.startsWith("/_sim/")) {
-      return (await chat.handleSimHttp(request, url)) ?? idError(404, "Not Found");
+      return (
+        (await chat.handleSimHttp(request, url)) ??
+        (await eventsub.handleSimHttp(request, url)) ??
+        idError(404, "Not Found")
+      );
     }
-    // twurple and twitch-cli also reach the subscription API without the /helix prefix.
-    if (url.pathname === "/eventsub/subscriptions") url.pathname = "/helix/eventsub/subscriptions";
+    url.pathname = canonicalPath(url.pathname);
     const key = `${request.method} ${url.pathname}`;
     calls.set(key, (calls.get(key) ?? 0) + 1);
     const routeKey = helixKey(request, url);

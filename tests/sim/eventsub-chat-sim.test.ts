@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { EventSubConnection } from "../../server/chat/eventsub-connection.ts";
 import { ManualClock } from "../../server/clock.ts";
+import { createLogger } from "../../server/log.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
 import { SIM_EPOCH, SIM_IDS } from "../../server/sim/world.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { callHelix } from "../helpers/helix.ts";
+import { holdWithLinesAfterKeepalives } from "../helpers/keepalive-hold.ts";
 
 /**
  * The simulator's EventSub transport, subscription API and Send Chat Message, checked against
@@ -35,6 +38,52 @@ function connect(query = "") {
     state.closed = e.code;
   };
   return state;
+}
+
+/**
+ * A WebSocket client over raw TCP that never answers a Ping (every WebSocket library answers them):
+ * it only reads, and reports the code of the server's close frame.
+ */
+async function connectWithoutPongs(url: string) {
+  const { hostname, port, pathname } = new URL(url);
+  let received = Buffer.alloc(0);
+  const socket = await Bun.connect({
+    hostname,
+    port: Number(port),
+    socket: {
+      data(_, chunk) {
+        received = Buffer.concat([received, chunk]);
+      },
+    },
+  });
+  socket.write(
+    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${btoa("cuebot-no-pongs!")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
+  return { closeCode: () => closeCodeIn(received), end: () => socket.end() };
+}
+
+/** The code of the first close frame after the HTTP upgrade answer, or null (server frames are unmasked). */
+function closeCodeIn(bytes: Buffer): number | null {
+  let at = bytes.indexOf("\r\n\r\n");
+  if (at < 0) return null;
+  at += 4;
+  while (at + 2 <= bytes.length) {
+    const opcode = bytes[at]! & 0x0f;
+    let length = bytes[at + 1]! & 0x7f;
+    let header = 2;
+    if (length === 126) {
+      length = bytes.readUInt16BE(at + 2);
+      header = 4;
+    } else if (length === 127) {
+      length = Number(bytes.readBigUInt64BE(at + 2));
+      header = 10;
+    }
+    if (at + header + length > bytes.length) return null;
+    if (opcode === 8) return bytes.readUInt16BE(at + header);
+    at += header + length;
+  }
+  return null;
 }
 
 const welcomeOf = async (c: ReturnType<typeof connect>) => {
@@ -246,6 +295,110 @@ describe("EventSub WebSocket (reference §1, §7.1)", () => {
       expect(sub.disconnectedAt).not.toBeNull();
     }
   });
+
+  test("a Ping left without a Pong closes the socket with 4002; a client that answers stays connected", async () => {
+    sim = startTwitchSimulator({ eventsubPingMs: 100 });
+    const silent = await connectWithoutPongs(sim.eventsubUrl);
+    const answering = connect();
+    await welcomeOf(answering);
+    try {
+      expect(await waitFor(() => silent.closeCode() === 4002, 3000)).toBe(true);
+      await Bun.sleep(500);
+      expect(answering.closed).toBeNull();
+    } finally {
+      silent.end();
+    }
+  });
+
+  test("the transport's knobs over loopback HTTP (/_sim/eventsub/*) for the demo and other processes", async () => {
+    sim = startTwitchSimulator({ eventsubSecondMs: SECOND });
+    const control = async (action: string, body?: object) => {
+      const res = await fetch(`${sim.authUrl}/_sim/eventsub/${action}`, {
+        method: body ? "POST" : "GET",
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const c = connect();
+    const session = await welcomeOf(c);
+    await subscribe(accessToken, session.id);
+    expect((await control("sessions")).body.data).toEqual([
+      expect.objectContaining({ id: session.id, status: "connected", userId: SIM_IDS.demo }),
+    ]);
+    expect((await control("subscriptions")).body.data).toEqual([
+      expect.objectContaining({ sessionId: session.id, status: "enabled" }),
+    ]);
+
+    expect(await control("keepalives", { drop: true, session_id: session.id })).toEqual({
+      status: 200,
+      body: { sessions: 1 },
+    });
+    const quiet = c.frames.length;
+    await Bun.sleep(25 * SECOND);
+    expect(c.frames.length).toBe(quiet);
+    await control("keepalives", { drop: false });
+    expect(await waitFor(() => c.frames.length > quiet, 2000)).toBe(true);
+
+    expect((await control("reconnect", {})).body).toEqual({ reconnecting: [session.id] });
+    expect(await waitFor(() => c.frames.some((f) => f.metadata.message_type === "session_reconnect"))).toBe(
+      true,
+    );
+
+    expect((await control("close", { session_id: session.id, code: 4001 })).status).toBe(400);
+    expect((await control("close", { session_id: "nope", code: 4002 })).status).toBe(404);
+    expect((await control("close", { session_id: session.id, code: 4002 })).status).toBe(200);
+    expect(await waitFor(() => c.closed === 4002, 2000)).toBe(true);
+    expect(sim.chat.subscriptions()[0]!.status).toBe("websocket_failed_ping_pong");
+
+    const again = connect();
+    await subscribe(accessToken, (await welcomeOf(again)).id);
+    expect((await control("revoke", { user_id: SIM_IDS.demo, reason: "user_removed" })).body).toEqual({
+      revoked: 1,
+    });
+    expect(await waitFor(() => again.frames.some((f) => f.metadata.message_type === "revocation"))).toBe(
+      true,
+    );
+    expect((await control("revoke", {})).status).toBe(400);
+    expect((await control("unknown", {})).status).toBe(404);
+  });
+});
+
+describe("cuebot's own EventSub client against the simulator", () => {
+  test("survives 35 s of keepalive windows with a chat line right after each keepalive", async () => {
+    // Longer seconds than the other tests: the 1.2 × watchdog leaves 0.2 × 10 s = 500 ms of slack.
+    const second = 250;
+    sim = startTwitchSimulator({ eventsubSecondMs: second });
+    const { accessToken } = sim.issueUserToken("cuebotdemo", READER);
+    const received = new Set<string>();
+    const drops: string[] = [];
+    const connection = new EventSubConnection({
+      url: sim.eventsubUrl,
+      secondMs: second,
+      log: createLogger({ level: "error", format: "json", write: () => {} }),
+      handlers: {
+        onWelcome: async (sessionId) => {
+          const { status } = await subscribe(accessToken, sessionId);
+          if (status !== 202) throw new Error(`subscribing answered ${status}`);
+        },
+        onFrame: (frame) => {
+          if (frame.type === "notification" && frame.event) received.add(frame.event.messageId);
+        },
+        onDown: (reason) => drops.push(reason),
+      },
+    });
+    connection.start();
+    try {
+      const sessionId = await waitFor(() => connection.sessionId);
+      const said = await holdWithLinesAfterKeepalives(sim, sessionId!, 35 * second, second);
+      expect(drops).toEqual([]);
+      expect(said.length).toBeGreaterThanOrEqual(3);
+      expect(await waitFor(() => said.every((id) => received.has(id)))).toBe(true);
+      expect(connection.sessionId).toBe(sessionId);
+    } finally {
+      connection.stop();
+    }
+  }, 30_000);
 });
 
 describe("the subscription API (reference §2, §7.2)", () => {
