@@ -17,6 +17,7 @@ import { ApiError } from "../http/errors.ts";
 import { IdentityProviderError } from "../identity/idp-client.ts";
 import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import { chatBudgetsAdmit } from "./budgets.ts";
 import { commandInputFromChat } from "./chat-command-input.ts";
 import { SeenMessages } from "./dedupe.ts";
 import { EventSubConnection, StopConnection } from "./eventsub-connection.ts";
@@ -319,8 +320,8 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
     // answer either: the quota could not be checked, as an HTTP request would be refused 503.
     if (options.claimMessage && !(await options.claimMessage(event.messageId).catch(() => false))) return;
-    // The bot quota of the account's role applies as for the bot endpoints; a refusal is silent.
-    if (!(await ctx.limits.accounts.checkBot(account)).allowed) return;
+    // Chat's own budgets (per chatter, per channel), apart from the API key's quota; a refusal is silent.
+    if (!(await chatBudgetsAdmit(ctx.limits, account, event))) return;
     const reply = await run(account, call.command, call.args, event);
     if (reply)
       channel.queue.push({

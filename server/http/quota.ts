@@ -28,6 +28,7 @@ const WHAT_WAS_EXCEEDED: Record<LimitName, (limit: number) => string> = {
   bot: (n) => `This API key has used its bot quota (${n} requests per minute)`,
   heavy: (n) => `This API key has used its quota for clips and chatters (${n} requests per minute)`,
   panel: (n) => `This account has made too many dashboard and overlay requests (${n} per minute)`,
+  chat: (n) => `This channel's chat has used its command budget (${n} per minute)`,
   anonymous: (n) => `Too many requests without an API key or session from your address (${n} per minute)`,
   publicPages: (n) => `Too many page requests from your address (${n} per minute)`,
   auth: (n) => `Too many login requests from your address (${n} per 5 minutes)`,

@@ -11,12 +11,14 @@ export interface QuotaAccount {
   panelLimitOverride: number | null;
 }
 
-export type AccountQuotaName = "bot" | "heavy" | "panel";
+/** `chat`: commands read from the channel's chat (native chat), sized like the bot quota but apart from it. */
+export type AccountQuotaName = "bot" | "heavy" | "panel" | "chat";
 
 /**
  * The per-account quotas of CONTRACT §7: bot calls and heavy calls with the API key, and everything
- * done with the account's session or overlay token (panel). Three separate exact logs, so a heavy call
- * with a key does not count against the bot quota. The limit is read from the account on every call,
+ * done with the account's session or overlay token (panel), and commands read from chat (chat). Four
+ * separate exact logs, so a heavy call with a key does not count against the bot quota, and no chatter
+ * can use up the quota the streamer's own bots call with. The limit is read from the account on every call,
  * so a role change or override applies at once to what is already in the window. Keyed by account id,
  * so the logs are bounded by the number of accounts.
  */
@@ -28,6 +30,7 @@ export class AccountQuotas {
       bot: new SlidingLog({ windowMs: WINDOW_MS, clock }),
       heavy: new SlidingLog({ windowMs: WINDOW_MS, clock }),
       panel: new SlidingLog({ windowMs: WINDOW_MS, clock }),
+      chat: new SlidingLog({ windowMs: WINDOW_MS, clock }),
     };
   }
 
@@ -58,5 +61,5 @@ export class AccountQuotas {
 
 export function accountLimit(quota: AccountQuotaName, account: QuotaAccount): number {
   if (quota === "panel") return panelLimit(account.role, account.panelLimitOverride);
-  return ROLE_QUOTAS[account.role][quota];
+  return ROLE_QUOTAS[account.role][quota === "chat" ? "bot" : quota];
 }

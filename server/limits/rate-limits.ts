@@ -5,9 +5,11 @@ import type { MaybePromise } from "../maybe-promise.ts";
 import type { RedisStore } from "../redis/store.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
+import { ChatterLimits } from "./chatter-limits.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
 import { RedisAccountQuotas } from "./redis/account-quotas.ts";
+import { RedisChatterLimits } from "./redis/chatter-limits.ts";
 import { RedisIpQuotas } from "./redis/ip-quotas.ts";
 
 /** A limiter's answer: at once in process, after one round trip from Redis. */
@@ -21,6 +23,11 @@ export interface AccountLimiter {
   check(quota: AccountQuotaName, account: QuotaAccount): Decided;
   /** Drops an account's logs (the account was deleted). */
   forget(accountId: number): MaybePromise<void>;
+}
+
+/** Answers per chatter and channel in native chat (ChatterLimits, or RedisChatterLimits). */
+export interface ChatterLimiter {
+  check(accountId: number, chatterId: string): Decided;
 }
 
 /** Anonymous, public-page and /auth limits per address (IpQuotas, or RedisIpQuotas). */
@@ -42,6 +49,8 @@ export interface FailedAuthCounter {
  */
 export interface RateLimits {
   accounts: AccountLimiter;
+  /** Native chat: how often each chatter is answered (the channel's chat budget is in `accounts`). */
+  chatters: ChatterLimiter;
   perIp: IpLimiter;
   /** Failed authentications per address; the auth layer records each failure here. */
   failedAuth: FailedAuthCounter;
@@ -96,6 +105,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     const local = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
     return {
       accounts: new RedisAccountQuotas(store),
+      chatters: new RedisChatterLimits(store),
       perIp: new FailLocalIpLimiter(perIp, local),
       failedAuth: perIp.failedAuth,
       clientIp,
@@ -105,6 +115,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
   const perIp = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
   return {
     accounts: new AccountQuotas(options.clock),
+    chatters: new ChatterLimits(options.clock),
     perIp,
     failedAuth: perIp.failedAuth,
     clientIp,

@@ -42,6 +42,11 @@ class TimestampRing {
 export interface SlidingLogOptions {
   windowMs: number;
   clock: Clock;
+  /**
+   * Most keys kept, for keys others can mint (chatters): past it the key logged first is forgotten.
+   * Unbounded when omitted (account ids).
+   */
+  maxKeys?: number;
 }
 
 /**
@@ -52,16 +57,18 @@ export interface SlidingLogOptions {
  * change or override applies at once to the requests already in the log.
  *
  * Memory is one ring per key that has requests in the window; callers key it by something attackers
- * cannot mint (account ids).
+ * cannot mint (account ids), or set `maxKeys`.
  */
 export class SlidingLog<Key = string | number> {
   readonly #logs = new Map<Key, TimestampRing>();
   readonly #windowMs: number;
   readonly #clock: Clock;
+  readonly #maxKeys: number;
 
   constructor(options: SlidingLogOptions) {
     this.#windowMs = options.windowMs;
     this.#clock = options.clock;
+    this.#maxKeys = options.maxKeys ?? Number.POSITIVE_INFINITY;
   }
 
   /** Admits and records the request when the key is under `limit`; a refusal records nothing. */
@@ -104,6 +111,8 @@ export class SlidingLog<Key = string | number> {
     if (record) {
       if (ring) ring.push(now, limit);
       else {
+        // A Map iterates in insertion order: the first key is the one logged longest ago.
+        if (this.#logs.size >= this.#maxKeys) this.#logs.delete(this.#logs.keys().next().value as Key);
         const fresh = new TimestampRing();
         fresh.push(now, limit);
         this.#logs.set(key, fresh);

@@ -45,6 +45,13 @@ export const PANEL_CACHE_TTL_MS: Record<PanelResource, Record<Role, number>> = {
   live: { Default: 45_000, Pro: 30_000, VIP: 15_000, Partner: 8_000 },
 };
 
+/**
+ * Native chat (CONTRACT §6): each chatter is answered at most 3 times per 30 s in a channel (the
+ * broadcaster and moderators excepted); the channel's own chat budget is the role's bot quota per
+ * window, apart from the API key's.
+ */
+export const CHATTER_LIMIT = { limit: 3, windowMs: 30_000 } as const;
+
 /** Per-IP limits (§8.4). */
 export const IP_LIMITS = {
   anonymous: { limit: 100, windowMs: WINDOW_MS },

@@ -3,30 +3,13 @@ import { ManualClock } from "../../server/clock.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../helpers/bot.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { expectNoEcho, TROLL_TEXTS } from "../helpers/troll-texts.ts";
 
 /**
  * CONTRACT §6: a reply never repeats what a chatter typed, except a login-shaped name. A bot prints
  * whatever cuebot answers under the streamer's name (past Twitch's link filter, AutoMod and blocked
  * terms), so neither the chat line (text mode) nor the JSON error message may carry a troll's text.
  */
-
-/** What trolls type where a name is expected; none of it is login-shaped. */
-export const TROLL_TEXTS = [
-  "https://evil.example/free-subs",
-  "evil.example",
-  "free\u2800subs\u2800at\u2800evil\u2800example",
-  "free\u200bsubs\u200bat\u200bevilexample",
-  "\u202eelpmaxe\u202clive",
-  "fre\u0301e_su\u0308bs",
-  "free subs at evil example",
-  "<script>alert(1)</script>",
-];
-/** Words of the texts above that must never reach a reply. */
-const MARKERS = ["evil", "free", "subs", "elpmaxe", "script", "\u2800", "\u200b", "\u202e", "\u0301"];
-
-export function expectNoEcho(line: string): void {
-  for (const marker of MARKERS) expect(line.toLowerCase()).not.toContain(marker);
-}
 
 describe("bot endpoints never repeat a troll's text", () => {
   let h: BotHarness;

@@ -2,8 +2,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readChatSettings, storeChatBot } from "../../db/chat.ts";
 import { updateCommandSettings } from "../../server/bot/settings.ts";
 import { deleteAccount } from "../../server/identity/accounts.ts";
+import type { SimBadge } from "../../server/sim/chat.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
+import { expectNoEcho, TROLL_TEXTS } from "../helpers/troll-texts.ts";
 
 let h: ChatHarness;
 afterEach(async () => {
@@ -20,6 +22,9 @@ async function httpText(path: string, headers: Record<string, string> = {}): Pro
   // Nightbot's headers switch the endpoint to text mode: the body is the chat line itself.
   return body.startsWith("{") ? (JSON.parse(body) as { data: { text: string } }).data.text : body;
 }
+
+/** Moderators are not held to 3 answers per 30 s: tests that ask one chatter many things use one. */
+const MODERATOR: SimBadge[] = [{ set_id: "moderator", id: "1", info: "" }];
 
 const NIGHTBOT_ANNA = {
   "Nightbot-User":
@@ -60,7 +65,7 @@ describe("native chat: from a chat line to the reply", () => {
     await h.startChat();
     await connected();
     const ask = async (text: string, user = "viewer_anna") => {
-      const id = h.sim.chat.say({ channel: "cuebotdemo", user, text });
+      const id = h.sim.chat.say({ channel: "cuebotdemo", user, text, badges: MODERATOR });
       const reply = await h.replyTo(id);
       expect(reply).not.toBeNull();
       expect(reply!.senderId).toBe("100001");
@@ -98,7 +103,8 @@ describe("native chat: from a chat line to the reply", () => {
     await updateCommandSettings(h.ctx, h.account.id, "dice", { aliases: ["wuerfel", "d"] });
     await h.startChat();
     await connected();
-    const say = (text: string) => h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text });
+    const say = (text: string) =>
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text, badges: MODERATOR });
     expect(await h.replyTo(say("!DICE"))).not.toBeNull();
     expect(await h.replyTo(say("!d 6"))).not.toBeNull();
     const silent = [
@@ -228,7 +234,7 @@ describe("native chat: the connection survives", () => {
       ids.push(
         h.sim.chat.say({
           channel: "cuebotdemo",
-          user: `viewer_${i % 3 === 0 ? "anna" : "bob"}`,
+          user: `viewer_${i}`,
           text: "!coinflip",
         }),
       );
@@ -392,7 +398,9 @@ describe("native chat: game commands for the streamer's player", () => {
     await h.startChat();
     await connected();
     const ask = async (text: string) => {
-      const reply = await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text }));
+      const reply = await h.replyTo(
+        h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text, badges: MODERATOR }),
+      );
       expect(reply).not.toBeNull();
       return reply!.text;
     };
@@ -424,5 +432,118 @@ describe("native chat: game commands for the streamer's player", () => {
     await expect(
       updateCommandSettings(h.ctx, h.account.id, "stats", { options: { name: "x".repeat(17) } }),
     ).rejects.toThrow('The option "name" of stats is not valid');
+  });
+});
+
+describe("native chat: no troll can make the bot post their text or silence the channel", () => {
+  /** Sends `text` as `user` and waits for cuebot's reply (null: none came). */
+  const ask = async (text: string, user: string, ms?: number) =>
+    (await h.replyTo(h.sim.chat.say({ channel: "cuebotdemo", user, text }), ms))?.text ?? null;
+
+  test("links, sentences and odd Unicode as arguments never come back in a reply", async () => {
+    h = await startChatHarness();
+    await h.sql("UPDATE accounts SET role = 'Partner'");
+    h.ctx.accounts.invalidate();
+    await h.startChat();
+    await connected();
+    expect(await ask("!so https://evil.example/free-subs", "troll_0")).toBe("That user was not found.");
+    expect(await ask("!followage free\u2800subs\u2800at\u2800evil\u2800example", "troll_1")).toBe(
+      "That user was not found.",
+    );
+    const commands = ["so", "followage", "roulette", "8ball", "dice", "coinflip", "clip", "pick"];
+    let n = 2;
+    for (const command of commands) {
+      // Chat splits at spaces: of a sentence, only its first word is the argument (below).
+      for (const typed of TROLL_TEXTS.filter((text) => !text.includes(" "))) {
+        const reply = await ask(`!${command} ${typed}`, `troll_${n++}`);
+        expect(reply).not.toBeNull();
+        expectNoEcho(reply!);
+      }
+    }
+    // A login-shaped name is still named: of a sentence, its first word at most.
+    expect(await ask("!so @nobody_here_xyz", `troll_${n++}`)).toBe("User not found: nobody_here_xyz");
+    expect(await ask("!so FREE subs at evil.example", `troll_${n++}`)).toBe("User not found: FREE");
+  }, 30_000);
+
+  test("32 × !followage from one viewer: 3 answers, and the streamer's own bot keeps its whole quota", async () => {
+    h = await startChatHarness();
+    await h.startChat();
+    await connected();
+    for (let i = 0; i < 32; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: `!followage nobody_${i}` });
+    expect(await waitFor(() => h.sim.chat.sent().length >= 3)).toBeTruthy();
+    await Bun.sleep(300);
+    expect(h.sim.chat.sent().map((s) => s.text)).toEqual([
+      "User not found: nobody_0",
+      "User not found: nobody_1",
+      "User not found: nobody_2",
+    ]);
+    const nightbot = await h.request(`/api/followage?apiKey=${h.apiKey}`, { headers: NIGHTBOT_ANNA });
+    expect(nightbot.headers.get("x-cuebot-status")).toBe("200");
+    expect(nightbot.headers.get("x-ratelimit-remaining")).toBe("29");
+    // Another viewer is still answered; so is the flooding one, 30 s later (not waited for here).
+    expect(await ask("!coinflip", "viewer_bob")).toMatch(/flipped/);
+  });
+
+  test("the broadcaster and moderators are not held to 3 answers per 30 s", async () => {
+    h = await startChatHarness();
+    // A linked bot speaks, so the broadcaster's own lines are commands too.
+    const scopes = ["user:read:chat", "user:write:chat"];
+    await storeChatBot(
+      h.ctx.db,
+      h.ctx.secrets,
+      h.account.id,
+      {
+        twitchUserId: "100005",
+        login: "vipcarla",
+        displayName: "VipCarla",
+        ...h.sim.issueUserToken("vipcarla", scopes),
+        scopes,
+        expiresAt: Date.now() + 3_600_000,
+        needsReauth: false,
+      },
+      Date.now(),
+    );
+    await h.startChat();
+    await connected();
+    const answered = async (user: string) => {
+      let count = 0;
+      for (let i = 0; i < 5; i++) if ((await ask("!coinflip", user, 300)) !== null) count++;
+      return count;
+    };
+    expect(await answered("cuebotdemo")).toBe(5);
+    expect(await answered("modbob")).toBe(5);
+    expect(await answered("viewer_anna")).toBe(3);
+  });
+
+  test("many chatters share the channel's chat budget (the role's bot quota per minute), never the API key's", async () => {
+    h = await startChatHarness();
+    await h.startChat();
+    await connected();
+    for (let i = 0; i < 45; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: `crowd_${i}`, text: "!coinflip" });
+    const ran = async () => {
+      await h.ctx.events.flush();
+      const rows = await h.sql("SELECT CAST(count(*) AS INTEGER) AS n FROM events WHERE outcome = 'ok'");
+      return (rows[0] as { n: number }).n;
+    };
+    expect(await waitFor(async () => (await ran()) >= 30)).toBeTruthy();
+    await Bun.sleep(300);
+    expect(await ran()).toBe(30);
+    expect(h.sim.chat.sent().length).toBeLessThanOrEqual(30);
+    const nightbot = await h.request(`/api/bot/coinflip?apiKey=${h.apiKey}`, { headers: NIGHTBOT_ANNA });
+    expect(nightbot.headers.get("x-cuebot-status")).toBe("200");
+    expect(nightbot.headers.get("x-ratelimit-remaining")).toBe("29");
+    expect(await ask("!coinflip", "crowd_late", 300)).toBeNull();
+  });
+
+  test("a failing command is not answered more often than its cooldown allows", async () => {
+    h = await startChatHarness();
+    await updateCommandSettings(h.ctx, h.account.id, "shoutout", { cooldownSeconds: 30 });
+    await h.startChat();
+    await connected();
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await ask(`!so https://evil.example/${i}`, `troll_${i}`, 500));
+    expect(replies).toEqual(["That user was not found.", null, null, null]);
   });
 });

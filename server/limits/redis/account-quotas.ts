@@ -15,10 +15,10 @@ export interface RedisQuotaOptions {
   clock?: Clock;
 }
 
-const QUOTAS: readonly AccountQuotaName[] = ["bot", "heavy", "panel"];
+const QUOTAS: readonly AccountQuotaName[] = ["bot", "heavy", "panel", "chat"];
 
 /**
- * ../account-quotas.ts's AccountQuotas with the three logs in Redis (`<prefix>rl:<quota>:<account
+ * ../account-quotas.ts's AccountQuotas with the four logs in Redis (`<prefix>rl:<quota>:<account
  * id>`), shared by every instance: the same methods, limits and answers, asynchronous.
  */
 export class RedisAccountQuotas {
@@ -35,7 +35,7 @@ export class RedisAccountQuotas {
         instanceId,
         clock: options.clock,
       });
-    this.#logs = { bot: log("bot"), heavy: log("heavy"), panel: log("panel") };
+    this.#logs = { bot: log("bot"), heavy: log("heavy"), panel: log("panel"), chat: log("chat") };
   }
 
   checkBot(account: QuotaAccount): Promise<LimitDecision> {
