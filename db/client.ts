@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
@@ -26,24 +26,34 @@ export interface DatabaseHandle {
 
 export class DatabaseOpenError extends Error {}
 
-const SQLITE_MAGIC = "SQLite format 3\0";
+/** SQLite's answers that mean "another connection holds the file now": worth waiting and trying again. */
+const BUSY_CODES = /^SQLITE_(BUSY|LOCKED|PROTOCOL)/;
 
-/** A file that exists but does not start with SQLite's header is refused before SQLite touches it. */
-function assertSqliteFile(path: string): void {
-  if (!existsSync(path)) return;
-  const fd = openSync(path, "r");
-  try {
-    const header = Buffer.alloc(16);
-    const read = readSync(fd, header, 0, 16, 0);
-    if (read === 0) return; // an empty file is a fresh database to SQLite
-    if (header.toString("latin1", 0, read) !== SQLITE_MAGIC) {
-      throw new DatabaseOpenError(
-        `${path} is not an SQLite database; move it away or point --data-dir at another folder`,
-      );
-    }
-  } finally {
-    closeSync(fd);
+/**
+ * Whether an error (or what caused it) is SQLite saying the file is busy: locked by another writer
+ * beyond busy_timeout, or SQLITE_PROTOCOL, which busy_timeout does not cover (another connection was
+ * opening or recovering the WAL index at that moment).
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && BUSY_CODES.test(code)) return true;
   }
+  return false;
+}
+
+/**
+ * A file that is not SQLite's is refused in words a person can act on. SQLite itself finds out, at the
+ * first read of the header (the WAL switch): this process must never open and close a descriptor of
+ * the database file of its own, because closing any descriptor of a file drops every POSIX lock the
+ * process holds on it, SQLite's included (another connection then believes it is alone, resets the
+ * WAL index under the others and loses their commits).
+ */
+function notADatabase(path: string, error: unknown): DatabaseOpenError | null {
+  if ((error as { code?: string }).code !== "SQLITE_NOTADB") return null;
+  return new DatabaseOpenError(
+    `${path} is not an SQLite database; move it away or point --data-dir at another folder`,
+  );
 }
 
 /**
@@ -59,7 +69,7 @@ function switchToWal(sqlite: Database): void {
       sqlite.exec("PRAGMA journal_mode = WAL");
       return;
     } catch (error) {
-      if (!/locked|busy/i.test((error as Error).message) || performance.now() > deadline) throw error;
+      if (!isDatabaseBusy(error) || performance.now() > deadline) throw error;
       Bun.sleepSync(10 + Math.random() * 20);
     }
   }
@@ -70,17 +80,22 @@ function switchToWal(sqlite: Database): void {
  * WAL switch itself waits for a concurrent writer (the CLI and the server share the file).
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
-  assertSqliteFile(path);
-  let sqlite: Database;
+  let sqlite: Database | null = null;
   try {
     sqlite = new Database(path, options.readonly ? { readonly: true } : { create: true, readwrite: true });
     sqlite.exec("PRAGMA busy_timeout = 10000");
+    // Reads the header: a file that is not a database says so here (notADatabase).
+    sqlite.exec("PRAGMA schema_version");
     if (!options.readonly) switchToWal(sqlite);
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
     sqlite.exec("PRAGMA temp_store = MEMORY");
   } catch (error) {
-    throw new DatabaseOpenError(`cannot open database ${path}: ${(error as Error).message}`);
+    sqlite?.close();
+    throw (
+      notADatabase(path, error) ??
+      new DatabaseOpenError(`cannot open database ${path}: ${(error as Error).message}`, { cause: error })
+    );
   }
   if (!options.readonly) restrictToOwner(path);
   const db = drizzle({ client: sqlite, schema });
@@ -127,36 +142,6 @@ function restrictToOwner(path: string): void {
       // -wal/-shm appear with the first write; SQLite gives them the database file's mode then
     }
   }
-}
-
-/**
- * A nanosecond-cheap "did any connection commit?" signal: SQLite's WAL-index header, in the `-shm`
- * file every connection maps, changes with every commit (its change counter, last frame and checksum)
- * and with every WAL reset. Reading it from a shared mapping costs a few nanoseconds where
- * `PRAGMA data_version` costs ~2 µs, so the pragma runs only after the header moved. Returns null when
- * the file cannot be mapped (then callers ask the pragma every time).
- */
-export function walCommitSignal(databasePath: string): (() => boolean) | null {
-  let header: DataView;
-  try {
-    const shm = Bun.mmap(`${databasePath}-shm`);
-    if (shm.byteLength < 48) return null;
-    header = new DataView(shm.buffer, shm.byteOffset, 48);
-  } catch {
-    return null;
-  }
-  // iChange (8), mxFrame (16), nPage (20) and the header checksum (40, 44) of the first header copy.
-  const read = () => [8, 16, 20, 40, 44].map((offset) => header.getUint32(offset, true));
-  let last = read();
-  return () => {
-    const a = header.getUint32(8, true);
-    const b = header.getUint32(16, true);
-    const c = header.getUint32(40, true);
-    const d = header.getUint32(44, true);
-    if (a === last[0] && b === last[1] && c === last[3] && d === last[4]) return false;
-    last = read();
-    return true;
-  };
 }
 
 /**

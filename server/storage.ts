@@ -1,11 +1,5 @@
 import { join } from "node:path";
-import {
-  cacheChangesReader,
-  type DatabaseHandle,
-  dataVersionReader,
-  openDatabase,
-  walCommitSignal,
-} from "../db/client.ts";
+import { cacheChangesReader, type DatabaseHandle, dataVersionReader, openDatabase } from "../db/client.ts";
 import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { type DataStore, type OwnWriteObserver, SqliteStore } from "../db/store.ts";
@@ -15,17 +9,20 @@ import type { Logger } from "./log.ts";
 
 /**
  * Tells in-memory caches that another process (the CLI, another instance) changed what they hold, so
- * a role change or key rotation takes effect on the very next request (CONTRACT §3). Every request
- * checks first (app.ts), and an idle timer checks for work no request triggers (listen.ts). The check
- * reads the WAL-index header from the shared `-shm` mapping (a few nanoseconds) and asks SQLite's
- * data_version (~2 µs through a held statement) only when some connection committed since;
- * data_version moves only on other connections' commits, so our own writes never raise a false
- * alarm. Then the cache-changes counter (bumped by triggers on the cached tables only) says whether
- * the commit touched anything cached: another instance's analytics events, or the database worker's
- * (which commits every second under load), flush nothing. This server's own writes move the counter
- * too; it takes their share into account inside their transaction (OwnWriteObserver): at its start it
- * looks whether anyone else changed the counter since (then it flushes, as check() would), and just
- * before COMMIT it takes the counter as its own, with no other writer able to commit in between.
+ * a role change or key rotation takes effect on the very next request (CONTRACT §3). Requests check
+ * (http/external-changes.ts), and an idle timer checks for work no request triggers (listen.ts). The
+ * check asks SQLite's data_version through a held statement (~1 µs). data_version moves only on other
+ * connections' commits, so our own writes never raise a false alarm. Then the cache-changes counter
+ * (bumped by triggers on the cached tables only) says whether the commit touched anything cached:
+ * another instance's analytics events, or the database worker's (which commits every second under
+ * load), flush nothing. This server's own writes move the counter too; it takes their share into
+ * account inside their transaction (OwnWriteObserver): at its start it looks whether anyone else
+ * changed the counter since (then it flushes, as check() would), and just before COMMIT it takes the
+ * counter as its own, with no other writer able to commit in between.
+ *
+ * Nothing here reads SQLite's files behind its back: a mapping of the `-shm` file (the WAL index)
+ * once replaced the pragma, and opening it closed a descriptor of that file, which dropped SQLite's
+ * own locks on it; other processes then reset the index under this one (lost commits, SIGBUS).
  */
 /** Tells the in-memory caches that someone else changed what they hold. */
 export interface ChangeFeed {
@@ -38,8 +35,6 @@ export class ExternalChanges implements ChangeFeed, OwnWriteObserver {
   readonly #listeners = new Set<() => void>();
   readonly #read: () => number;
   readonly #readChanges: () => number;
-  /** Whether anyone committed since the last look (the WAL-index header moved); null: always ask. */
-  readonly #committed: (() => boolean) | null;
   #version: number;
   #changes: number;
 
@@ -48,7 +43,6 @@ export class ExternalChanges implements ChangeFeed, OwnWriteObserver {
     this.#readChanges = cacheChangesReader(database.sqlite);
     this.#version = this.#read();
     this.#changes = this.#readChanges();
-    this.#committed = walCommitSignal(database.path);
   }
 
   subscribe(listener: () => void): () => void {
@@ -72,8 +66,6 @@ export class ExternalChanges implements ChangeFeed, OwnWriteObserver {
 
   /** Returns true when something changed since the last check (and notifies subscribers). */
   check(): boolean {
-    // No commit by anyone since the last look: nothing can have changed (the common case, ~10 ns).
-    if (this.#committed && !this.#committed()) return false;
     const version = this.#read();
     if (version === this.#version) return false;
     this.#version = version;

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { type CliResult, initDataDir, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
+
+/**
+ * CONTRACT §3: any number of CLI commands at once, on one data folder and beside a running server,
+ * each completes or exits 1 with one line; none crashes, no server stops, and the server serves the
+ * last change on its next request. Before, the CLI and the server mapped SQLite's `-shm` file: opening
+ * the mapping closed a descriptor of that file, which dropped the process's SQLite locks on it, and
+ * six `role set` at once died of SIGBUS (exit 135), "locking protocol", or lost accounts.
+ */
+const scratch = new Scratch();
+let cwd: string;
+let dataDir: string;
+const LOGINS = ["ann", "ben", "cat", "dan", "eve", "fay"];
+let apiKeys: Map<string, string>;
+beforeEach(async () => {
+  cwd = scratch.dir();
+  dataDir = await initDataDir(cwd);
+  apiKeys = new Map();
+  for (const login of LOGINS) apiKeys.set(login, (await seedAccount(dataDir, login)).apiKey);
+});
+afterEach(() => scratch.cleanup());
+
+const ROUNDS = 5;
+const ROLES = ["vip", "partner", "pro", "default"] as const;
+const BOT_QUOTA = { default: "30", pro: "60", vip: "90", partner: "120" } as const;
+const roleOf = (round: number, index: number) => ROLES[(round + index) % ROLES.length] ?? "default";
+
+/** One round: five `role set` and one `key rotate`, all started at once, each on its own account. */
+function round(r: number): Promise<CliResult>[] {
+  return LOGINS.map((login, i) =>
+    scratch.run(
+      i === LOGINS.length - 1
+        ? ["key", "rotate", login, "--data-dir", dataDir]
+        : ["role", "set", login, roleOf(r, i), "--data-dir", dataDir],
+      { cwd },
+    ),
+  );
+}
+
+function expectAllDone(results: CliResult[]): void {
+  const failed = results.filter((r) => r.code !== 0).map((r) => `exit ${r.code}: ${r.stderr.trim()}`);
+  expect(failed).toEqual([]);
+}
+
+/** Requests /healthz from `width` loops until stopped: the load the SIGBUS was first seen under. */
+function loadOn(url: string, width: number) {
+  let running = true;
+  let answered = 0;
+  const failures: string[] = [];
+  const loops = Array.from({ length: width }, async () => {
+    while (running) {
+      try {
+        const response = await fetch(`${url}/healthz`);
+        await response.arrayBuffer();
+        if (response.status === 200) answered++;
+        else failures.push(`status ${response.status}`);
+      } catch (error) {
+        failures.push((error as Error).message);
+        return;
+      }
+    }
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return { answered, failures };
+    },
+  };
+}
+
+async function expectServed(server: ServeProcess, r: number, rotatedKey: string): Promise<void> {
+  for (const [i, login] of LOGINS.slice(0, -1).entries()) {
+    const response = await fetch(`${server.url}/api/bot/coinflip?apiKey=${apiKeys.get(login)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-ratelimit-limit")).toBe(BOT_QUOTA[roleOf(r, i)]);
+  }
+  const last = LOGINS.at(-1) ?? "";
+  expect((await fetch(`${server.url}/api/bot/coinflip?apiKey=${apiKeys.get(last)}`)).status).toBe(401);
+  expect((await fetch(`${server.url}/api/bot/coinflip?apiKey=${rotatedKey}`)).status).toBe(200);
+  apiKeys.set(last, rotatedKey);
+}
+
+describe("many CLI commands at once", () => {
+  test("six at a time, five rounds, no server: every one exits 0 and every change is stored", async () => {
+    for (let r = 0; r < ROUNDS; r++) expectAllDone(await Promise.all(round(r)));
+    const list = await scratch.run(["role", "list", "--json", "--data-dir", dataDir], { cwd });
+    const roles = JSON.parse(list.stdout) as { login: string; role: string }[];
+    expect(roles.map((a) => a.login)).toEqual(LOGINS);
+    for (const [i, login] of LOGINS.slice(0, -1).entries()) {
+      expect(roles.find((a) => a.login === login)?.role.toLowerCase()).toBe(roleOf(ROUNDS - 1, i));
+    }
+  }, 120_000);
+
+  test("beside a server under load: every one exits 0, the server stays up and serves each round's changes", async () => {
+    const server = await scratch.serve(["serve", "--data-dir", dataDir, "--port", "0"], { cwd });
+    const load = loadOn(server.url, 16);
+    try {
+      for (let r = 0; r < ROUNDS; r++) {
+        const results = await Promise.all(round(r));
+        expectAllDone(results);
+        await expectServed(server, r, (results.at(-1)?.stdout ?? "").trim());
+      }
+    } finally {
+      const { answered, failures } = await load.stop();
+      expect(failures).toEqual([]);
+      expect(answered).toBeGreaterThan(0);
+    }
+    expect(server.proc.exitCode).toBeNull();
+    expect(await server.stop()).toBe(0);
+  }, 180_000);
+});
