@@ -1,12 +1,15 @@
-import { DatabaseOpenError } from "../db/client.ts";
+import { DatabaseOpenError, isDatabaseBusy } from "../db/client.ts";
 import { SchemaTooNewError } from "../db/migrate.ts";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
-import { type Context, openContext } from "../server/context.ts";
+import { type CoreContext, openCore } from "../server/core/context.ts";
 import { assertDataDirExists, DataDirError } from "../server/data-dir.ts";
 import { SecretKeyError } from "../server/identity/secrets.ts";
 import { createLogger } from "../server/log.ts";
 import { PostgresStorageError } from "../server/postgres-storage.ts";
 import { CliFailure, type GlobalOptions } from "./output.ts";
+
+/** How long a command waits for a database that other processes keep busy (CONTRACT §3). */
+export const CLI_DATABASE_WAIT_MS = 30_000;
 
 /** Turns the expected start-up failures into one `cuebot: …` line with exit 1. */
 export function asCliFailure(error: unknown): never {
@@ -32,32 +35,58 @@ export function loadCliConfig(globals: GlobalOptions, extra: Parameters<typeof l
 }
 
 /**
- * The admin commands work on an existing data folder, beside a running server if there is one;
- * their log lines go to stderr so stdout stays the command's answer.
+ * The admin commands work on an existing data folder, beside a running server if there is one; they
+ * open the core only (config, database, secrets: no limiter, cache, chat or HTTP framework), and their
+ * log lines go to stderr so stdout stays the command's answer.
  */
-export async function openCliContext(globals: GlobalOptions): Promise<Context> {
+export async function openCliContext(globals: GlobalOptions): Promise<CoreContext> {
   const config = loadCliConfig(globals);
+  assertCliDataDir(config);
+  const log = createLogger({
+    level: "warn",
+    format: "pretty",
+    write: (line) => process.stderr.write(`${line}\n`),
+  });
+  return await openCore(config, { log });
+}
+
+function assertCliDataDir(config: Config): void {
   try {
     assertDataDirExists(config.dataDir, config.databaseUrl !== null);
-    const log = createLogger({
-      level: "warn",
-      format: "pretty",
-      write: (line) => process.stderr.write(`${line}\n`),
-    });
-    return await openContext(config, { log });
   } catch (error) {
     asCliFailure(error);
   }
 }
 
+/**
+ * Runs one admin command on the core. A database that other processes hold (SQLITE_BUSY, or
+ * SQLITE_PROTOCOL while one of them opens or recovers the WAL) is waited for and the command run again
+ * from the start, up to CLI_DATABASE_WAIT_MS: a failed attempt has rolled back and printed nothing.
+ */
 export async function withCliContext<T>(
   globals: GlobalOptions,
-  fn: (ctx: Context) => T | Promise<T>,
+  fn: (ctx: CoreContext) => T | Promise<T>,
 ): Promise<T> {
-  const ctx = await openCliContext(globals);
-  try {
-    return await fn(ctx);
-  } finally {
+  const deadline = performance.now() + CLI_DATABASE_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    let ctx: CoreContext | null = null;
+    let result: T;
+    try {
+      ctx = await openCliContext(globals);
+      result = await fn(ctx);
+    } catch (error) {
+      await ctx?.close();
+      if (!isDatabaseBusy(error)) asCliFailure(error);
+      if (performance.now() > deadline) throw new CliFailure(busyMessage(error));
+      await Bun.sleep(Math.min(25 * 2 ** attempt, 500) * (0.5 + Math.random()));
+      continue;
+    }
     await ctx.close();
+    return result;
   }
+}
+
+function busyMessage(error: unknown): string {
+  const seconds = CLI_DATABASE_WAIT_MS / 1000;
+  return `the database stayed busy for ${seconds} s (other processes kept it locked: ${(error as Error).message}); nothing was changed, try again`;
 }

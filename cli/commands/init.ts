@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { readStoredConfig, type StoredConfig } from "../../server/config.ts";
-import { openContext } from "../../server/context.ts";
+import { openCore } from "../../server/core/context.ts";
 import { prepareDataDir, writeConfigFile } from "../../server/data-dir.ts";
 import { createLogger } from "../../server/log.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
@@ -48,7 +48,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
           write: (l) => process.stderr.write(`${l}\n`),
         });
         // On PostgreSQL (CUEBOT_DATABASE_URL) this reaches it, migrates it and checks secret.key.
-        const ctx = await openContext(loadCliConfig(globals()), { log });
+        const ctx = await openCore(loadCliConfig(globals()), { log });
         schemaVersion = ctx.schema.applied;
         await ctx.close();
       } catch (error) {

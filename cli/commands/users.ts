@@ -9,6 +9,7 @@ import {
   exportAccount,
   requireAccount,
 } from "../../server/identity/accounts.ts";
+import { identityProviderFor } from "../../server/identity/idp-client.ts";
 import { withCliContext } from "../cli-context.ts";
 import {
   CliFailure,
@@ -106,7 +107,8 @@ export function registerUsersCommands(program: Command, io: CliIo, globals: () =
       }
       return withCliContext(globals(), async (ctx) => {
         const account = await requireAccount(ctx, login);
-        const result = await deleteAccount(ctx, account, "cli");
+        const identityProvider = identityProviderFor(ctx.config);
+        const result = await deleteAccount({ ...ctx, identityProvider }, account, "cli");
         if (globals().json) return printJson(io, { login: account.login, deleted: true, ...result });
         io.out(`deleted ${account.login}${result.providerTokenRevoked ? " (provider token revoked)" : ""}`);
       });

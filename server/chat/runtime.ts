@@ -1,7 +1,7 @@
 import { loadChatBot, readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { ChatState } from "../../db/schema.ts";
-import type { Context } from "../context.ts";
+import type { CoreContext } from "../core/context.ts";
 
 export type { ChatState };
 
@@ -44,7 +44,7 @@ export interface ChatRuntime {
   close(options?: { handOver?: boolean; end?: { state: ChatState; reason: string } }): Promise<void>;
 }
 
-type StoreContext = Pick<Context, "db" | "secrets" | "accounts">;
+type StoreContext = Pick<CoreContext, "db" | "secrets" | "accounts">;
 
 /**
  * Whether the stored grants allow chat at all; a reason for the streamer when they do not. Reading

@@ -13,16 +13,17 @@ import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { ROLES, type Role } from "../../db/schema.ts";
-import type { Context } from "../context.ts";
+import type { CoreContext } from "../core/context.ts";
+import type { IdentityProviderClient } from "./idp-client.ts";
 import { randomToken } from "./secrets.ts";
 
 /**
  * What account services need from the context: storage, secrets, time, and the lookup cache that
  * must forget a rotated key or a changed role at once.
  */
-export type Store = Pick<Context, "db" | "secrets" | "clock" | "accounts">;
+export type Store = Pick<CoreContext, "db" | "secrets" | "clock" | "accounts">;
 /** Stores that also read or delete command events (which are written behind). */
-export type EventStore = Store & Pick<Context, "events">;
+export type EventStore = Store & Pick<CoreContext, "events">;
 export type Actor = "cli" | "panel" | "system";
 
 export class AccountNotFoundError extends Error {
@@ -222,9 +223,12 @@ export interface DeletionResult {
   providerTokenRevoked: boolean;
 }
 
-/** Revokes the account's provider token (best effort: a provider outage must not block deletion), then deletes. */
+/**
+ * Revokes the account's provider token (best effort: a provider outage must not block deletion), then
+ * deletes. A running server also lets go of what it holds of the account (panel/security.ts).
+ */
 export async function deleteAccount(
-  ctx: EventStore & Pick<Context, "identityProvider" | "log" | "limits" | "chat">,
+  ctx: EventStore & Pick<CoreContext, "log"> & { identityProvider: IdentityProviderClient | null },
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {
@@ -252,10 +256,5 @@ export async function deleteAccount(
     }
   }
   await deleteAccountData(ctx, account, actor);
-  // Shared limits forget in Redis; if it is away, the windows expire by themselves within a minute.
-  Promise.resolve(ctx.limits.accounts.forget(account.id)).catch((error: unknown) =>
-    ctx.log.warn("could not drop a deleted account's rate-limit windows", { error }),
-  );
-  await ctx.chat.sync(account.id);
   return { providerTokenRevoked };
 }

@@ -1,4 +1,5 @@
 import { generateState } from "arctic";
+import type { Config } from "../config.ts";
 
 /**
  * Our own small client for the identity provider's OAuth endpoints (authorize, token, validate,
@@ -61,6 +62,13 @@ export interface IdentityProviderOptions {
 
 export function newOAuthState(): string {
   return generateState();
+}
+
+/** The OAuth client for the configured application, or null when no provider credentials are set. */
+export function identityProviderFor(config: Config): IdentityProviderClient | null {
+  const { clientId, clientSecret, authUrl } = config.twitch;
+  if (!clientId || !clientSecret) return null;
+  return new IdentityProviderClient({ baseUrl: authUrl, clientId, clientSecret });
 }
 
 export class IdentityProviderClient {
