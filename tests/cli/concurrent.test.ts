@@ -1,5 +1,8 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { type CliResult, initDataDir, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
+import { onPostgres } from "../helpers/context.ts";
 
 /**
  * CONTRACT §3: any number of CLI commands at once, on one data folder and beside a running server,
@@ -110,4 +113,21 @@ describe("many CLI commands at once", () => {
     expect(server.proc.exitCode).toBeNull();
     expect(await server.stop()).toBe(0);
   }, 180_000);
+});
+
+describe.skipIf(onPostgres)("a database another process keeps locked", () => {
+  test("a command waits past SQLite's 10 s busy timeout (up to 30 s) and then completes", async () => {
+    const holder = new Database(join(dataDir, "cuebot.db"));
+    holder.exec("BEGIN IMMEDIATE");
+    holder.exec("UPDATE accounts SET updated_at = updated_at");
+    const started = performance.now();
+    const command = scratch.run(["role", "set", "ann", "vip", "--data-dir", dataDir], { cwd });
+    // Held past busy_timeout: before, the command gave up here with "unexpected error: database is locked".
+    await Bun.sleep(11_000);
+    holder.exec("COMMIT");
+    holder.close();
+    const result = await command;
+    expect(result).toEqual({ code: 0, stdout: "ann is now VIP (was Default)\n", stderr: "" });
+    expect(performance.now() - started).toBeGreaterThan(10_000);
+  }, 60_000);
 });
