@@ -5,7 +5,7 @@ import type { AnonymousAddress, CallBudget } from "./budget.ts";
  * The game-statistics provider's HTTP client (reference/game-provider.md §1–2): account v1, MMR v2,
  * MMR history v1 and matches v3. It turns the provider's answers into small typed values, its
  * failures into two kinds (the player has no data / the provider cannot help right now), and never
- * spends more than the configured requests per minute.
+ * spends more than its budget (budget.ts), whose size it learns from the provider's headers.
  */
 
 export const REGIONS = ["na", "eu", "ap", "kr", "latam", "br"] as const;
