@@ -26,18 +26,23 @@ export function requestLog(ctx: Context) {
       ms: Math.round((performance.now() - startedAt) * 10) / 10,
     });
   };
-  // Elysia asks the wrapper for a handler on every request; the same one is handed back each time.
-  let logged: Handle | undefined;
-  return plugin.wrap((elysiaHandle) => {
-    // Elysia types the handler it wraps as any function; it is its fetch handler.
-    const handle = elysiaHandle as unknown as Handle;
-    logged ??= (request) => {
+  // Elysia asks for the wrapped handler on every request, and wraps each of Bun's native routes apart
+  // from its general handler: one wrapper per handler, made once.
+  const wrapped = new WeakMap<Handle, Handle>();
+  const wrap = (handle: Handle): Handle => {
+    const logged: Handle = (request) => {
       const startedAt = performance.now();
       return andThen(handle(request), (response) => {
         write(request, response, startedAt);
         return response;
       });
     };
+    wrapped.set(handle, logged);
     return logged;
+  };
+  return plugin.wrap((elysiaHandle) => {
+    // Elysia types the handler it wraps as any function; it is a fetch handler.
+    const handle = elysiaHandle as unknown as Handle;
+    return wrapped.get(handle) ?? wrap(handle);
   });
 }
