@@ -7,13 +7,13 @@ import { READ_CHAT_SCOPE } from "../chat/runtime.ts";
 import type { Context } from "../context.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie, serializeCookie } from "../http/cookies.ts";
-import { ApiError, jsonError } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
 import { HelixError, type HelixUser } from "../twitch/helix-client.ts";
-import { messagePage, wantsHtml } from "../web/page.ts";
+import { pageOrError } from "../web/page.ts";
 import { BASE_SCOPES, IdentityProviderError, newOAuthState, type ProviderTokenSet } from "./idp-client.ts";
 import { completeLogin, normalizeTimezone } from "./login.ts";
 import { clearSessionCookie, isSecureOrigin, sessionCookie } from "./session-auth.ts";
@@ -82,17 +82,28 @@ const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
 function loginNotConfigured(request: Request): Response {
   const message =
     "Twitch login is not configured on this server: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart cuebot.";
-  if (wantsHtml(request))
-    return messagePage({ title: "Login is not configured", message, action: TRY_AGAIN }, 503);
-  return jsonError(503, "login_not_configured", message);
+  return pageOrError(request, 503, "login_not_configured", {
+    title: "Login is not configured",
+    message,
+    action: TRY_AGAIN,
+  });
 }
 
-/** A page with the login cookies cleared, so a failed attempt can't be replayed. */
-function loginResult(ctx: Context, status: number, title: string, message: string): Response {
-  const response = messagePage(
-    { title, message, action: { href: "/auth/login", label: "Try again" } },
-    status,
-  );
+/**
+ * A failed login as a page (JSON for a caller that is not a browser), with the login cookies cleared
+ * so a failed attempt can't be replayed.
+ */
+function loginResult(
+  ctx: Context,
+  request: Request,
+  refusal: { status: number; code: string; title: string; message: string },
+): Response {
+  const { status, code, title, message } = refusal;
+  const response = pageOrError(request, status, code, {
+    title,
+    message,
+    action: { href: "/auth/login", label: "Try again" },
+  });
   for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
   return response;
 }
@@ -161,20 +172,21 @@ async function linkBot(
   } catch (error) {
     // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
     if (error instanceof StoreUnavailableError) throw error;
-    return loginResult(
-      ctx,
-      401,
-      "Log in first",
-      "Log in to cuebot as the streamer, then link the bot account again.",
-    );
+    return loginResult(ctx, request, {
+      status: 401,
+      code: "not_authenticated",
+      title: "Log in first",
+      message: "Log in to cuebot as the streamer, then link the bot account again.",
+    });
   }
   if (user.id === account.twitchUserId) {
-    return loginResult(
-      ctx,
-      400,
-      "That is your own account",
-      "Twitch logged in as your streamer account, which already speaks for cuebot by default. To link a separate bot, log in to Twitch as the bot account (a private window helps), then link again.",
-    );
+    return loginResult(ctx, request, {
+      status: 400,
+      code: "bad_request",
+      title: "That is your own account",
+      message:
+        "Twitch logged in as your streamer account, which already speaks for cuebot by default. To link a separate bot, log in to Twitch as the bot account (a private window helps), then link again.",
+    });
   }
   const now = ctx.clock.now();
   await storeChatBot(
@@ -231,14 +243,11 @@ export function authRoutes(ctx: Context) {
         } catch (error) {
           // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
           if (error instanceof StoreUnavailableError) throw error;
-          return messagePage(
-            {
-              title: "Log in first",
-              message: "Log in to cuebot as the streamer, then link the bot account from the Chat page.",
-              action: { href: "/", label: "Back to cuebot" },
-            },
-            401,
-          );
+          return pageOrError(request, 401, "not_authenticated", {
+            title: "Log in first",
+            message: "Log in to cuebot as the streamer, then link the bot account from the Chat page.",
+            action: TRY_AGAIN,
+          });
         }
         return startAuthorization(ctx, request, {
           path: "/auth/chat-bot",
@@ -266,32 +275,33 @@ export function authRoutes(ctx: Context) {
         // Nothing in the callback is believed before its state matches this browser's login attempt,
         // and the provider's words are never echoed (a crafted link could put any text there).
         if (!state || !expectedState || state !== expectedState) {
-          return loginResult(
-            ctx,
-            400,
-            "This login link is not valid",
-            "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
-          );
+          return loginResult(ctx, request, {
+            status: 400,
+            code: "invalid_state",
+            title: "This login link is not valid",
+            message:
+              "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
+          });
         }
         if (url.searchParams.get("error")) {
           const denied = url.searchParams.get("error") === "access_denied";
-          return loginResult(
-            ctx,
-            denied ? 403 : 400,
-            denied ? "Login cancelled" : "Login failed",
-            denied
+          return loginResult(ctx, request, {
+            status: denied ? 403 : 400,
+            code: denied ? "access_denied" : "login_failed",
+            title: denied ? "Login cancelled" : "Login failed",
+            message: denied
               ? "You did not allow cuebot to use your Twitch account, so nothing was created. You can try again at any time."
               : "Twitch could not complete the login, so nothing was changed. Please try again.",
-          );
+          });
         }
         const code = url.searchParams.get("code");
         if (!code)
-          return loginResult(
-            ctx,
-            400,
-            "Login failed",
-            "Twitch sent no authorization code. Please start again.",
-          );
+          return loginResult(ctx, request, {
+            status: 400,
+            code: "login_failed",
+            title: "Login failed",
+            message: "Twitch sent no authorization code. Please start again.",
+          });
 
         let tokens: Awaited<ReturnType<typeof idp.exchangeCode>>;
         let user: Awaited<ReturnType<NonNullable<Context["helix"]>["getUsers"]>>[number] | undefined;
@@ -300,30 +310,32 @@ export function authRoutes(ctx: Context) {
           user = (await ctx.helix.getUsers(tokens.accessToken))[0];
         } catch (error) {
           if (error instanceof IdentityProviderError && error.kind === "rejected") {
-            return loginResult(
-              ctx,
-              400,
-              "This login link was already used",
-              "Twitch refused the login code (it is single-use and short-lived). Please start again.",
-            );
+            return loginResult(ctx, request, {
+              status: 400,
+              code: "login_failed",
+              title: "This login link was already used",
+              message:
+                "Twitch refused the login code (it is single-use and short-lived). Please start again.",
+            });
           }
           const unreachable = error instanceof IdentityProviderError || error instanceof HelixError;
           if (!unreachable) throw error;
           ctx.log.warn("login failed: the identity provider is unavailable", { error });
-          return loginResult(
-            ctx,
-            502,
-            "Twitch is not answering",
-            "cuebot could not reach Twitch to finish the login; nothing was changed. Please try again in a minute.",
-          );
+          return loginResult(ctx, request, {
+            status: 502,
+            code: "upstream_error",
+            title: "Twitch is not answering",
+            message:
+              "cuebot could not reach Twitch to finish the login; nothing was changed. Please try again in a minute.",
+          });
         }
         if (!user)
-          return loginResult(
-            ctx,
-            502,
-            "Twitch is not answering",
-            "Twitch did not say who logged in; nothing was changed. Please try again.",
-          );
+          return loginResult(ctx, request, {
+            status: 502,
+            code: "upstream_error",
+            title: "Twitch is not answering",
+            message: "Twitch did not say who logged in; nothing was changed. Please try again.",
+          });
 
         if (readCookie(request, PURPOSE_COOKIE) === "bot") return await linkBot(ctx, request, user, tokens);
         const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));

@@ -1,5 +1,7 @@
 /** Small server-rendered pages (login results, errors) in the dashboard's look. */
 
+import { jsonError } from "../http/errors.ts";
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -51,4 +53,12 @@ export function messagePage(
 
 export function wantsHtml(request: Request): boolean {
   return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/**
+ * A refusal on a route browsers visit: the readable page for a browser (`Accept: text/html`), the
+ * contract's error body (CONTRACT §5) for every other caller, with the page's message.
+ */
+export function pageOrError(request: Request, status: number, code: string, page: MessagePage): Response {
+  return wantsHtml(request) ? messagePage(page, status) : jsonError(status, code, page.message);
 }

@@ -155,8 +155,9 @@ async function linkBot(as: string): Promise<Response> {
   ]);
   const atProvider = await fetch(authorize, { redirect: "manual" });
   const callback = new URL(atProvider.headers.get("location")!);
+  // The provider sends a browser back: it asks for a page.
   return h.request(`${callback.pathname}${callback.search}`, {
-    headers: { cookie: `${cookieHeader(start.headers.getSetCookie())}; ${h.cookie}` },
+    headers: { cookie: `${cookieHeader(start.headers.getSetCookie())}; ${h.cookie}`, accept: "text/html" },
   });
 }
 

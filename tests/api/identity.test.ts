@@ -141,11 +141,14 @@ describe("later logins", () => {
   });
 });
 
+/** What a browser sends when it follows the provider back: the failures below are pages for it. */
+const BROWSER = { accept: "text/html,application/xhtml+xml" };
+
 describe("failed logins create nothing", () => {
   test("denied consent shows a friendly page and creates no account", async () => {
     h.sim.knobs.deny = true;
     const { callbackPath, stateCookies } = await h.startLogin();
-    const res = await h.request(callbackPath, { headers: { cookie: stateCookies } });
+    const res = await h.request(callbackPath, { headers: { cookie: stateCookies, ...BROWSER } });
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(await res.text()).toContain("Login cancelled");
@@ -156,7 +159,7 @@ describe("failed logins create nothing", () => {
     h.sim.knobs.autoApproveAs = "cuebotdemo";
     const { callbackPath } = await h.startLogin();
     const other = await h.startLogin();
-    const res = await h.request(callbackPath, { headers: { cookie: other.stateCookies } });
+    const res = await h.request(callbackPath, { headers: { cookie: other.stateCookies, ...BROWSER } });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("not valid");
     expect(await listAccounts(h.ctx.db)).toHaveLength(0);
@@ -164,7 +167,9 @@ describe("failed logins create nothing", () => {
 
   test("an error callback without this browser's state is refused, and the provider's text is never echoed", async () => {
     const crafted = "Your cuebot account was suspended. Call +1-555-0100";
-    const res = await h.request(`/auth/callback?error=x&error_description=${encodeURIComponent(crafted)}`);
+    const res = await h.request(`/auth/callback?error=x&error_description=${encodeURIComponent(crafted)}`, {
+      headers: BROWSER,
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).not.toContain("suspended");
     h.sim.knobs.autoApproveAs = "cuebotdemo";
@@ -173,7 +178,7 @@ describe("failed logins create nothing", () => {
     const withState = await h.request(
       `/auth/callback?state=${state}&error=x&error_description=${encodeURIComponent(crafted)}`,
       {
-        headers: { cookie: stateCookies },
+        headers: { cookie: stateCookies, ...BROWSER },
       },
     );
     expect(withState.status).toBe(400);
@@ -185,7 +190,9 @@ describe("failed logins create nothing", () => {
     const { callbackPath, stateCookies } = await h.startLogin();
     const url = new URL(`http://x${callbackPath}`);
     url.searchParams.delete("state");
-    const res = await h.request(`${url.pathname}${url.search}`, { headers: { cookie: stateCookies } });
+    const res = await h.request(`${url.pathname}${url.search}`, {
+      headers: { cookie: stateCookies, ...BROWSER },
+    });
     expect(res.status).toBe(400);
     expect(await listAccounts(h.ctx.db)).toHaveLength(0);
   });
@@ -193,8 +200,10 @@ describe("failed logins create nothing", () => {
   test("a replayed code is refused", async () => {
     h.sim.knobs.autoApproveAs = "cuebotdemo";
     const { callbackPath, stateCookies } = await h.startLogin();
-    expect((await h.request(callbackPath, { headers: { cookie: stateCookies } })).status).toBe(302);
-    const replay = await h.request(callbackPath, { headers: { cookie: stateCookies } });
+    expect((await h.request(callbackPath, { headers: { cookie: stateCookies, ...BROWSER } })).status).toBe(
+      302,
+    );
+    const replay = await h.request(callbackPath, { headers: { cookie: stateCookies, ...BROWSER } });
     expect(replay.status).toBe(400);
     expect(await replay.text()).toContain("already used");
   });
@@ -203,7 +212,7 @@ describe("failed logins create nothing", () => {
     h.sim.knobs.autoApproveAs = "cuebotdemo";
     const { callbackPath, stateCookies } = await h.startLogin();
     h.sim.knobs.down = true;
-    const res = await h.request(callbackPath, { headers: { cookie: stateCookies } });
+    const res = await h.request(callbackPath, { headers: { cookie: stateCookies, ...BROWSER } });
     expect(res.status).toBe(502);
     expect(await res.text()).toContain("Twitch is not answering");
     expect(await listAccounts(h.ctx.db)).toHaveLength(0);
