@@ -44,6 +44,17 @@ async function logged(
   return { sent: res.status, line: lines[0] as RequestLine };
 }
 
+describe("logging changes no answer", () => {
+  // First in the file: the first request wrapped must not decide how later routes are answered.
+  test("each route answers for itself", async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(await health.json()).toEqual({ status: 200, data: { ok: true } });
+    const docs = await fetch(`${server.url}/docs/json`);
+    expect(((await docs.json()) as { openapi?: string }).openapi).toBeString();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
 describe("the request log writes the status actually sent, and how long it took", () => {
   test("an unknown path: 404, with a duration", async () => {
     const { sent, line } = await logged("GET", "/nope");
