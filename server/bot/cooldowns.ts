@@ -62,8 +62,8 @@ const REMAINING = new RedisScript(REMAINING_LUA);
 
 /**
  * In Redis (`<prefix>cd:<account>:<command>`, holding when the last run began and living as long as
- * the longest cooldown could): one script per command run, one more when a cooldown starts. A store
- * that does not answer rejects with StoreUnavailableError.
+ * the longest cooldown could): a command with a cooldown costs one script per run and one more when
+ * it answers; one without costs none. A store that does not answer rejects with StoreUnavailableError.
  */
 export class RedisCooldowns implements Cooldowns {
   constructor(readonly store: RedisStore) {}
