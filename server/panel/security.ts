@@ -3,28 +3,14 @@ import { recordAudit } from "../../db/audit.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { Context } from "../context.ts";
 import { appendSetCookie } from "../http/cookies.ts";
-import {
-  deleteAccount,
-  exportAccount,
-  revealApiKey,
-  rotateApiKey,
-  rotateOverlayToken,
-} from "../identity/accounts.ts";
+import { removeAccount } from "../identity/account-removal.ts";
+import { exportAccount, revealApiKey, rotateApiKey, rotateOverlayToken } from "../identity/accounts.ts";
 import { clearSessionCookie } from "../identity/session-auth.ts";
 import { panelLimit, ROLE_QUOTAS } from "../limits/tables.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
 /** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
-/** What this server holds of a deleted account: its rate-limit windows and its chat connection. */
-async function letGoOfDeletedAccount(ctx: Context, accountId: number): Promise<void> {
-  // Shared limits forget in Redis; if it is away, the windows expire by themselves within a minute.
-  Promise.resolve(ctx.limits.accounts.forget(accountId)).catch((error: unknown) =>
-    ctx.log.warn("could not drop a deleted account's rate-limit windows", { error }),
-  );
-  await ctx.chat.sync(accountId);
-}
-
 export function securityRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-security", prefix: "/api/dashboard" })
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
@@ -144,8 +130,7 @@ export function securityRoutes(ctx: Context) {
     .delete(
       "/account",
       async ({ principal: { account }, set }) => {
-        const result = await deleteAccount(ctx, account, "panel");
-        await letGoOfDeletedAccount(ctx, account.id);
+        const result = await removeAccount(ctx, account, "panel");
         appendSetCookie(set, clearSessionCookie(ctx));
         return {
           status: 200 as const,

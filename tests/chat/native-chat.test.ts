@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readChatSettings, storeChatBot } from "../../db/chat.ts";
 import { updateCommandSettings } from "../../server/bot/settings.ts";
-import { deleteAccount } from "../../server/identity/accounts.ts";
+import { removeAccount } from "../../server/identity/account-removal.ts";
 import type { SimBadge } from "../../server/sim/chat.ts";
 import { type GameSimulator, startGameSimulator } from "../../server/sim/game.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../helpers/chat.ts";
@@ -326,7 +326,7 @@ describe("native chat: the connection survives", () => {
     h = await startChatHarness();
     await h.startChat();
     await connected();
-    await deleteAccount(h.ctx, h.account, "panel");
+    await removeAccount(h.ctx, h.account, "panel");
     expect(await waitFor(() => h.sim.chat.sessions().every((s) => s.status === "closed"))).toBe(true);
   });
 

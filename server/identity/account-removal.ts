@@ -1,0 +1,19 @@
+import type { Account } from "../../db/accounts.ts";
+import type { Context } from "../context.ts";
+import { type Actor, type DeletionResult, deleteAccount } from "./accounts.ts";
+
+/**
+ * A running server deletes an account (the panel's "Delete account"): the data goes as the CLI's
+ * `users delete` does it (accounts.ts), then the server lets go of what it holds of the account, its
+ * rate-limit windows and its chat connection. (After the CLI's deletion a server sees the change and
+ * lets go of the chat connection itself; the windows expire within a minute.)
+ */
+export async function removeAccount(ctx: Context, account: Account, actor: Actor): Promise<DeletionResult> {
+  const result = await deleteAccount(ctx, account, actor);
+  // Shared limits forget in Redis; if it is away, the windows expire by themselves within a minute.
+  Promise.resolve(ctx.limits.accounts.forget(account.id)).catch((error: unknown) =>
+    ctx.log.warn("could not drop a deleted account's rate-limit windows", { error }),
+  );
+  await ctx.chat.sync(account.id);
+  return result;
+}
