@@ -36,6 +36,7 @@ export function createApp(ctx: Context) {
     .use(bodyLimit())
     .use(csrfProtection(ctx))
     .use(replies())
+    // At debug level, wraps the whole handler: every request, whichever layer answers it.
     .use(requestLog(ctx))
     .use(apiDocs())
     .use(healthRoutes())
