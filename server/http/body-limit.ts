@@ -66,16 +66,17 @@ function countAsItArrives(request: Request): void {
 }
 
 function checkBody(request: Request): Response | undefined {
-  // Bodies of GET and HEAD are never read (Elysia parses none): the hot rows skip the header lookups.
-  const method = request.method;
-  if (method === "GET" || method === "HEAD") return undefined;
   const length = request.headers.get("content-length");
   if (length !== null) {
     return Number(length) > MAX_BODY_BYTES
       ? jsonError(413, "payload_too_large", TOO_LARGE_MESSAGE, CLOSE)
       : undefined;
   }
-  if (request.headers.has("transfer-encoding")) countAsItArrives(request);
+  // Bodies of GET and HEAD are never read (Elysia parses none): the hot rows skip the second lookup.
+  const method = request.method;
+  if (method !== "GET" && method !== "HEAD" && request.headers.has("transfer-encoding")) {
+    countAsItArrives(request);
+  }
   return undefined;
 }
 

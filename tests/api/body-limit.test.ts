@@ -58,6 +58,15 @@ describe("request bodies are capped before anything parses them", () => {
     expect(await res.json()).toEqual(TOO_LARGE);
   });
 
+  test("a body announced larger than 64 KiB is refused on a GET too", async () => {
+    const { port } = await listening();
+    const res = await rawRequest(port, [
+      "GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 70000\r\n\r\n",
+    ]);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual(TOO_LARGE);
+  });
+
   test("a 200 KB chunked body is counted as it arrives: 413 payload_too_large, and the connection closes", async () => {
     const { port } = await listening();
     const headers = `Cookie: app_sess=x\r\nOrigin: ${t?.ctx.publicUrl}\r\n`;
