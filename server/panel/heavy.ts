@@ -10,6 +10,7 @@ import { SESSION_COOKIE } from "../identity/sessions.ts";
 import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
 import { authenticatePanel } from "./guard.ts";
+import { firstValue } from "./query.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -83,6 +84,15 @@ const HEAVY_SECURITY: Record<string, string[]>[] = [
   { session: [] },
 ];
 
+const MAX_CURSOR = 500;
+
+/** `after`, Twitch's page cursor, as given first: absent, or 1–500 characters (else 400 naming it). */
+function cursorParam(request: Request): string | undefined {
+  const after = firstValue(request, "after");
+  if (after === undefined || (after.length >= 1 && after.length <= MAX_CURSOR)) return after;
+  throw badRequest(`The query parameter "after" must be a cursor of 1 to ${MAX_CURSOR} characters.`);
+}
+
 export function heavyRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.heavy", prefix: "/api/dashboard" })
     .derive(async ({ request, set }) => ({
@@ -90,10 +100,11 @@ export function heavyRoutes(ctx: Context) {
     }))
     .get(
       "/get-clips",
-      async ({ account, query }) => {
-        const first = integerParam(query.first, "first", { min: 1, max: 100, fallback: 20 });
-        const period = enumParam(query.period, "period", PERIODS, "week");
-        const key = `${account.id}:${period}:${first}:${query.after ?? ""}`;
+      async ({ account, request }) => {
+        const first = integerParam(firstValue(request, "first"), "first", { min: 1, max: 100, fallback: 20 });
+        const period = enumParam(firstValue(request, "period"), "period", PERIODS, "week");
+        const after = cursorParam(request);
+        const key = `${account.id}:${period}:${first}:${after ?? ""}`;
         const page = await ctx.caches
           .panel<{ items: ClipItem[]; cursor: string | null }>("clips")
           .getOrLoad(key, account.role, () =>
@@ -110,7 +121,7 @@ export function heavyRoutes(ctx: Context) {
               const body = await api.clips(token, {
                 broadcasterId: account.twitchUserId,
                 first,
-                after: query.after,
+                after,
                 ...window,
               });
               return { items: body.data.map(clipItem), cursor: body.pagination?.cursor ?? null };
@@ -121,9 +132,7 @@ export function heavyRoutes(ctx: Context) {
       {
         query: t.Object({
           first: queryString("page size, 1–100 (default 20)"),
-          after: t.Optional(
-            t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
-          ),
+          after: queryString(`cursor from the previous page (1–${MAX_CURSOR} characters)`),
           period: queryString("day, week, month or all (default week)"),
         }),
         detail: {
@@ -135,9 +144,14 @@ export function heavyRoutes(ctx: Context) {
     )
     .get(
       "/chatters",
-      async ({ account, query }) => {
-        const first = integerParam(query.first, "first", { min: 1, max: 1000, fallback: 100 });
-        const key = `${account.id}:list:${first}:${query.after ?? ""}`;
+      async ({ account, request }) => {
+        const first = integerParam(firstValue(request, "first"), "first", {
+          min: 1,
+          max: 1000,
+          fallback: 100,
+        });
+        const after = cursorParam(request);
+        const key = `${account.id}:list:${first}:${after ?? ""}`;
         const page = await ctx.caches
           .panel<{
             items: { user_id: string; user_login: string; user_name: string }[];
@@ -149,7 +163,7 @@ export function heavyRoutes(ctx: Context) {
                 broadcasterId: account.twitchUserId,
                 moderatorId: account.twitchUserId,
                 first,
-                after: query.after,
+                after,
               });
               const items = body.data
                 .filter((c) => c.user_id && c.user_login)
@@ -162,9 +176,7 @@ export function heavyRoutes(ctx: Context) {
       {
         query: t.Object({
           first: queryString("page size, 1–1000 (default 100)"),
-          after: t.Optional(
-            t.String({ minLength: 1, maxLength: 500, description: "cursor from the previous page" }),
-          ),
+          after: queryString(`cursor from the previous page (1–${MAX_CURSOR} characters)`),
         }),
         detail: { summary: "Who is in chat right now", tags: ["heavy"], security: HEAVY_SECURITY },
       },

@@ -12,6 +12,7 @@ import type { Context } from "../context.ts";
 import { integerParam, queryString } from "../http/params.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
+import { firstValue } from "./query.ts";
 
 const ACTIVITY_PAGE = 50;
 const TOP_CALLERS = 10;
@@ -23,8 +24,8 @@ export function insightRoutes(ctx: Context) {
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
     .get(
       "/analytics",
-      async ({ principal: { account }, query }) => {
-        const days = integerParam(query.days, "days", { min: 1, max: 90, fallback: 7 });
+      async ({ principal: { account }, request }) => {
+        const days = integerParam(firstValue(request, "days"), "days", { min: 1, max: 90, fallback: 7 });
         const data = await ctx.caches
           .panel<Record<string, unknown>>("analytics")
           .getOrLoad(`${account.id}:${days}`, account.role, async () => {
@@ -65,11 +66,12 @@ export function insightRoutes(ctx: Context) {
     )
     .get(
       "/activity",
-      async ({ principal: { account }, query }) => {
+      async ({ principal: { account }, request }) => {
+        const raw = firstValue(request, "before");
         const before =
-          query.before === undefined
+          raw === undefined
             ? undefined
-            : integerParam(query.before, "before", { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 });
+            : integerParam(raw, "before", { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 });
         const data = await ctx.caches
           .panel<Record<string, unknown>>("activity")
           .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {

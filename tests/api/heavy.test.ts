@@ -115,3 +115,24 @@ describe("quotas follow the role at once", () => {
     expect((await h.bot("/api/bot/coinflip")).headers.get("x-ratelimit-remaining")).toBe("59");
   });
 });
+
+describe("a query parameter given twice counts with its first value (README), on dashboard routes too", () => {
+  test("analytics, activity, get-clips and chatters read the first value", async () => {
+    const days = async (query: string) => {
+      const res = await h.panel(`/api/dashboard/analytics?${query}`);
+      return res.status === 200 ? ((await res.json()) as { data: { days: number } }).data.days : res.status;
+    };
+    expect(await days("days=abc&days=3")).toBe(400);
+    expect(await days("days=3&days=abc")).toBe(3);
+    expect(await days("days=2&days=5")).toBe(2);
+    expect((await h.panel("/api/dashboard/activity?before=abc&before=5")).status).toBe(400);
+    const clips = await page<unknown>(await h.bot("/api/dashboard/get-clips?first=3&first=50&period=all"));
+    expect(clips.items).toHaveLength(3);
+    expect((await h.bot("/api/dashboard/get-clips?first=500&first=5")).status).toBe(400);
+    expect((await h.bot("/api/dashboard/get-clips?period=year&period=week")).status).toBe(400);
+    const chatters = await page<unknown>(await h.panel("/api/dashboard/chatters?first=4&first=40"));
+    expect(chatters.items).toHaveLength(4);
+    const long = "x".repeat(501);
+    expect((await h.panel(`/api/dashboard/chatters?after=${long}&after=ok`)).status).toBe(400);
+  });
+});
