@@ -81,6 +81,26 @@ export class SlidingLog<Key = string | number> {
     return this.#decide(key, limit, false);
   }
 
+  /**
+   * Milliseconds until `check` would admit a request of the key (0: now; a whole window for a limit
+   * of 0), recording nothing: for callers that admit a request into several logs or none.
+   */
+  waitMs(key: Key, limit: number): number {
+    if (limit < 1) return this.#windowMs;
+    const now = this.#clock.now();
+    const ring = this.#logs.get(key);
+    if (!ring) return 0;
+    ring.dropBefore(now - this.#windowMs);
+    if (ring.size === 0) this.#logs.delete(key);
+    return Math.max(0, this.#freesAt(ring, limit) - now);
+  }
+
+  /** When the key fits under `limit` again: once all but limit−1 of its logged requests have left. */
+  #freesAt(ring: TimestampRing, limit: number): number {
+    // That is the (count − limit)-th oldest; with an unchanged limit simply the oldest.
+    return ring.size < limit ? 0 : ring.at(ring.size - limit) + this.#windowMs;
+  }
+
   /** Forgets a key (an account was deleted). */
   forget(key: Key): void {
     this.#logs.delete(key);
@@ -103,10 +123,7 @@ export class SlidingLog<Key = string | number> {
     }
     const count = ring?.size ?? 0;
     if (count >= limit) {
-      // The request fits once all but limit−1 of the logged ones have left: that is the
-      // (count − limit)-th oldest. With an unchanged limit it is simply the oldest.
-      const freesAt = ring!.at(count - limit) + this.#windowMs;
-      return refusedDecision(limit, freesAt - now);
+      return refusedDecision(limit, this.#freesAt(ring!, limit) - now);
     }
     if (record) {
       if (ring) ring.push(now, limit);

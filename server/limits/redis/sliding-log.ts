@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import { answerWithin } from "../../redis/bounded.ts";
 import { integerReply, RedisScript, type ScriptClient } from "../../redis/script.ts";
 import { allowedDecision, type LimitDecision, refusedDecision } from "../decision.ts";
+import { LUA_LOG } from "./log-lua.ts";
 import { LUA_NOW } from "./lua-now.ts";
 
 /**
@@ -19,18 +20,12 @@ import { LUA_NOW } from "./lua-now.ts";
  */
 export const SLIDING_LOG_LUA = `
 ${LUA_NOW}
+${LUA_LOG}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-if count >= limit then
-  local entry = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
-  return {0, tonumber(entry[2]) + window - now}
-end
-if ARGV[3] ~= '' then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-end
+local count, wait = log_wait(KEYS[1], limit, window, now)
+if wait > 0 then return {0, wait} end
+if ARGV[3] ~= '' then log_add(KEYS[1], ARGV[3], window, now) end
 return {1, count}
 `;
 
