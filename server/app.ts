@@ -25,7 +25,8 @@ import { webRoutes } from "./web/routes.ts";
  * The one place that shows how a request flows: cross-cutting layers first, in order, then one
  * `.use()` per feature. No listening here, so tests call `app.handle()` on a fresh app.
  * The hooks on the request path are synchronous and say so (syncHook), so the path stays free of
- * microtask hops up to the route handler.
+ * microtask hops up to the route handler. The request log (debug level only) wraps the whole handler,
+ * so it sees every request, whichever layer answers it.
  */
 export function createApp(ctx: Context) {
   return new Elysia({ name: "cuebot.app" })
@@ -36,7 +37,6 @@ export function createApp(ctx: Context) {
     .use(bodyLimit())
     .use(csrfProtection(ctx))
     .use(replies())
-    // At debug level, wraps the whole handler: every request, whichever layer answers it.
     .use(requestLog(ctx))
     .use(apiDocs())
     .use(healthRoutes())
