@@ -78,20 +78,22 @@ async function waitUntilServing(origin: string, child: Subprocess, logFile: stri
 async function startNginx(serverBlock: string, port: number): Promise<Proxy> {
   const work = workDir();
   const config = join(work, "nginx.conf");
+  const errors = join(work, "error.log");
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((kind) => `${kind}_temp_path ${join(work, kind)};`)
     .join("\n");
   writeFileSync(
     config,
-    `daemon off;\nmaster_process off;\npid ${join(work, "nginx.pid")};\nerror_log ${join(work, "error.log")};\n` +
+    `daemon off;\nmaster_process off;\npid ${join(work, "nginx.pid")};\nerror_log ${errors};\n` +
       `events {}\nhttp {\naccess_log off;\n${temp}\n${serverBlock}\n}\n`,
   );
-  const child = Bun.spawn([NGINX as string, "-p", work, "-c", config], {
+  // -e: where nginx logs before it has read the configuration (the system's log would need root).
+  const child = Bun.spawn([NGINX as string, "-p", work, "-e", errors, "-c", config], {
     stdout: "ignore",
     stderr: "ignore",
   });
   const origin = `http://localhost:${port}`;
-  await waitUntilServing(origin, child, join(work, "error.log"));
+  await waitUntilServing(origin, child, errors);
   return { origin, stop: stopper(child) };
 }
 
