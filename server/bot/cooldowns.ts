@@ -9,14 +9,22 @@ import { MAX_COOLDOWN_SECONDS } from "./catalog.ts";
  * Per-channel command cooldowns: after a run, the command rests for the channel's configured
  * seconds. What is kept is when the last run began; the rest is counted against the cooldown as
  * configured now, so a cooldown lowered (or raised) in the panel applies at once to a rest already
- * under way. In process (CommandCooldowns), or in Redis when several instances serve the same
- * channels (RedisCooldowns): then a cooldown started on one holds on all.
+ * under way. A run claims the cooldown when it is let through, in one step (checked and started at
+ * once), so commands arriving together cannot all pass while the first one is still running. In
+ * process (CommandCooldowns), or in Redis when several instances serve the same channels
+ * (RedisCooldowns): then a cooldown claimed on one holds on all.
  */
 export interface Cooldowns {
-  /** Seconds left (rounded up) of a `seconds`-long cooldown, or 0 when the command may run. */
-  remainingSeconds(accountId: number, command: string, seconds: number, now: number): MaybePromise<number>;
-  /** A run began at `now`; a command without a cooldown (`seconds` 0) records nothing. */
-  start(accountId: number, command: string, seconds: number, now: number): MaybePromise<void>;
+  /**
+   * Seconds left (rounded up) of a `seconds`-long cooldown, recording nothing; or 0, having recorded
+   * that a run began at `now`. A command without a cooldown (`seconds` 0) records nothing.
+   */
+  claim(accountId: number, command: string, seconds: number, now: number): MaybePromise<number>;
+  /**
+   * Takes back the claim of a run that began at `now` and gave no answer through no fault of its own
+   * (a store outage, an internal error): the command may run again at once. A later claim is kept.
+   */
+  release(accountId: number, command: string, seconds: number, now: number): MaybePromise<void>;
 }
 
 /** Whole seconds left of a rest of `seconds` from `began`, at `now`. */
@@ -29,13 +37,20 @@ export function secondsLeft(began: number, seconds: number, now: number): number
 export class CommandCooldowns implements Cooldowns {
   readonly #began = new LRUCache<string, number>({ max: 50_000 });
 
-  remainingSeconds(accountId: number, command: string, seconds: number, now: number): number {
-    const began = this.#began.get(`${accountId}:${command}`);
-    return began === undefined ? 0 : secondsLeft(began, seconds, now);
+  /** Checked and recorded in the same tick: nothing can run in between. */
+  claim(accountId: number, command: string, seconds: number, now: number): number {
+    if (seconds <= 0) return 0;
+    const key = `${accountId}:${command}`;
+    const began = this.#began.get(key);
+    const left = began === undefined ? 0 : secondsLeft(began, seconds, now);
+    if (left === 0) this.#began.set(key, now);
+    return left;
   }
 
-  start(accountId: number, command: string, seconds: number, now: number): void {
-    if (seconds > 0) this.#began.set(`${accountId}:${command}`, now);
+  release(accountId: number, command: string, seconds: number, now: number): void {
+    if (seconds <= 0) return;
+    const key = `${accountId}:${command}`;
+    if (this.#began.get(key) === now) this.#began.delete(key);
   }
 
   clear(): void {
@@ -44,47 +59,55 @@ export class CommandCooldowns implements Cooldowns {
 }
 
 /**
- * ARGV: ms since the run began, ms the key lives. Stores when the run began on Redis's clock, so
- * every instance counts the rest on one clock.
+ * KEYS[1] holds `<began>:<claim>`: when the last run began on Redis's clock (so every instance
+ * counts the rest on one clock) and the claiming run's own mark, by which it may take the claim back.
+ * ARGV: the cooldown's seconds now, the run's mark. Reply: ms of rest left, or 0 after claiming.
  */
-const START_LUA = `${LUA_REDIS_TIME}
-redis.call('SET', KEYS[1], now - tonumber(ARGV[1]), 'PX', ARGV[2])
+const CLAIM_LUA = `${LUA_REDIS_TIME}
+local began = tonumber(string.match(redis.call('GET', KEYS[1]) or '', '^(%d+):'))
+if began then
+  local left = began + tonumber(ARGV[1]) * 1000 - now
+  if left > 0 then return left end
+end
+redis.call('SET', KEYS[1], now .. ':' .. ARGV[2], 'PX', ${MAX_COOLDOWN_SECONDS * 1000})
+return 0`;
+
+/** ARGV: the run's mark. Deletes the claim only while it is still that run's. */
+const RELEASE_LUA = `local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, -#ARGV[1] - 1) == ':' .. ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
-/** ARGV: the cooldown's seconds now. Reply: ms of rest left (≤ 0 when none). */
-const REMAINING_LUA = `${LUA_REDIS_TIME}
-local began = tonumber(redis.call('GET', KEYS[1]))
-if not began then return 0 end
-return began + tonumber(ARGV[1]) * 1000 - now`;
-
-const START = new RedisScript(START_LUA);
-const REMAINING = new RedisScript(REMAINING_LUA);
+const CLAIM = new RedisScript(CLAIM_LUA);
+const RELEASE = new RedisScript(RELEASE_LUA);
 
 /**
  * In Redis (`<prefix>cd:<account>:<command>`, holding when the last run began and living as long as
- * the longest cooldown could): a command with a cooldown costs one script per run and one more when
- * it answers; one without costs none. A store that does not answer rejects with StoreUnavailableError.
+ * the longest cooldown could): a command with a cooldown costs one script per run (checked and
+ * claimed at once), and one more only when a run gives its claim back; one without costs none. A
+ * store that does not answer rejects with StoreUnavailableError.
  */
 export class RedisCooldowns implements Cooldowns {
+  readonly #instanceId = crypto.randomUUID();
+
   constructor(readonly store: RedisStore) {}
 
-  async remainingSeconds(accountId: number, command: string, seconds: number): Promise<number> {
+  async claim(accountId: number, command: string, seconds: number, now: number): Promise<number> {
     if (seconds <= 0) return 0;
     const { client, timeoutMs } = this.store;
-    const call = { keys: [this.#key(accountId, command)], args: [String(seconds)] };
-    const ms = Number(await REMAINING.run(client, call, timeoutMs));
+    const call = { keys: [this.#key(accountId, command)], args: [String(seconds), this.#mark(now)] };
+    const ms = Number(await CLAIM.run(client, call, timeoutMs));
     return ms > 0 ? Math.ceil(ms / 1000) : 0;
   }
 
-  /** Counted from `now` (when the run began), as in process: a slow command does not rest longer. */
-  async start(accountId: number, command: string, seconds: number, now: number): Promise<void> {
+  async release(accountId: number, command: string, seconds: number, now: number): Promise<void> {
     if (seconds <= 0) return;
-    const elapsed = Math.max(0, Date.now() - now);
-    const call = {
-      keys: [this.#key(accountId, command)],
-      args: [String(elapsed), String(MAX_COOLDOWN_SECONDS * 1000)],
-    };
-    await START.run(this.store.client, call, this.store.timeoutMs);
+    const call = { keys: [this.#key(accountId, command)], args: [this.#mark(now)] };
+    await RELEASE.run(this.store.client, call, this.store.timeoutMs);
+  }
+
+  /** One run's mark: this instance and when the run began on its clock. */
+  #mark(now: number): string {
+    return `${this.#instanceId}:${now}`;
   }
 
   #key(accountId: number, command: string): string {

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
-import { andThen, type MaybePromise, throwWhenReady } from "../maybe-promise.ts";
+import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
@@ -19,15 +19,32 @@ export interface CommandCall<C extends CommandName> {
   test?: boolean;
   /** A panel test of settings not saved yet (validated by the caller): applied over the stored ones. */
   preview?: SettingsPatch;
+  /**
+   * A last gate, asked once the command is enabled and its cooldown claimed, before it runs (native
+   * chat's budgets): false drops the run silently (RunNotAdmitted), its cooldown claim given back.
+   */
+  admit?: () => MaybePromise<boolean>;
 }
 
 /**
- * The steps every chat command shares: is it enabled, is it cooling down, run it, record the call
- * (time, caller, outcome, latency) for analytics and the activity feed, start the cooldown — after a
- * refusal the command gave too (an unknown name, a bad argument), so a failing command does not answer
- * more often than a working one (CONTRACT §6: no troll floods chat with error lines). When the
- * settings, the cooldown and the command's own lookups answer from memory (a repeated command), the
- * reply is here at once, with no promise made on the way; otherwise it is a promise.
+ * Thrown when a run's `admit` gate said no: nothing ran, nothing is recorded, nothing is answered.
+ */
+export class RunNotAdmitted extends Error {
+  constructor() {
+    super("not admitted");
+  }
+}
+
+/**
+ * The steps every chat command shares: is it enabled, claim its cooldown (checked and started in one
+ * step, so commands arriving together cannot all pass), the caller's own gate (native chat's budgets),
+ * run it, record the call (time, caller, outcome, latency) for analytics and the activity feed. A
+ * refusal the command gave (an unknown name, a bad argument) keeps the cooldown like an answer, so a
+ * failing command does not answer more often than a working one (CONTRACT §6: no troll floods chat
+ * with error lines); a run that gave no answer through no fault of its own (a store outage, an
+ * internal error, a closed gate) gives its claim back. When the settings, the cooldown and the
+ * command's own lookups answer from memory (a repeated command), the reply is here at once, with no
+ * promise made on the way; otherwise it is a promise.
  */
 export function runCommand<C extends CommandName>(
   call: CommandCall<C>,
@@ -46,32 +63,18 @@ export function runCommand<C extends CommandName>(
       latencyMs: Math.round(performance.now() - t0),
     });
   const failed = (error: unknown): never => {
+    if (error instanceof RunNotAdmitted) throw error;
     record(error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal");
     throw error;
   };
-  /** Starts the cooldown; the answer stands even if a shared store could not start it. */
-  const rest = (settings: CommandSettings<C>): MaybePromise<void> => {
-    if (call.test) return;
-    let started: MaybePromise<void>;
-    try {
-      started = ctx.cooldowns.start(account.id, command, settings.cooldownSeconds, startedAt);
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    if (!(started instanceof Promise)) return;
-    return started.catch((error: unknown) => {
-      ctx.log.warn("a command cooldown could not be started", { command, error });
-    });
-  };
-  const answered = (settings: CommandSettings<C>, data: CommandReply) => {
+  const answered = (data: CommandReply) => {
     record("ok");
-    const reply = { status: 200 as const, data };
-    return andThen(rest(settings), () => reply);
+    return { status: 200 as const, data };
   };
-  /** The command's own refusal (its sentence reaches chat) rests the command as an answer does. */
+  /** The command's own refusal (its sentence is the answer) keeps the claim; anything else gives it back. */
   const refused = (settings: CommandSettings<C>, error: unknown): never | Promise<never> => {
-    if (!(error instanceof ApiError)) throw error;
-    return throwWhenReady(andThen(rest(settings), () => error));
+    if (error instanceof ApiError) throw error;
+    return releaseClaim(call, settings, startedAt, error);
   };
   const attempt = (settings: CommandSettings<C>) => {
     let result: MaybePromise<CommandReply>;
@@ -80,12 +83,23 @@ export function runCommand<C extends CommandName>(
     } catch (error) {
       return refused(settings, error);
     }
-    if (result instanceof Promise)
-      return result.then(
-        (data) => answered(settings, data),
-        (error: unknown) => refused(settings, error),
-      );
-    return answered(settings, result);
+    if (result instanceof Promise) return result.then(answered, (error: unknown) => refused(settings, error));
+    return answered(result);
+  };
+  /** The caller's gate, once the cooldown is claimed: closed, or failing, gives the claim back. */
+  const admitted = (settings: CommandSettings<C>) => {
+    if (!call.admit) return attempt(settings);
+    let open: MaybePromise<boolean>;
+    try {
+      open = call.admit();
+    } catch (error) {
+      return releaseClaim(call, settings, startedAt, error);
+    }
+    const next = (yes: boolean) =>
+      yes ? attempt(settings) : releaseClaim(call, settings, startedAt, new RunNotAdmitted());
+    if (open instanceof Promise)
+      return open.then(next, (error: unknown) => releaseClaim(call, settings, startedAt, error));
+    return next(open);
   };
   try {
     const replied = andThen(commandSettings(ctx, account.id, command), (stored) => {
@@ -95,18 +109,45 @@ export function runCommand<C extends CommandName>(
       }
       const wait = call.test
         ? 0
-        : ctx.cooldowns.remainingSeconds(account.id, command, settings.cooldownSeconds, startedAt);
+        : ctx.cooldowns.claim(account.id, command, settings.cooldownSeconds, startedAt);
       return andThen(wait, (seconds) => {
         if (seconds > 0) {
           throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${seconds} s`, {
             "retry-after": String(seconds),
           });
         }
-        return attempt(settings);
+        return admitted(settings);
       });
     });
     return replied instanceof Promise ? replied.catch(failed) : replied;
   } catch (error) {
     return failed(error);
   }
+}
+
+/** Gives a run's cooldown claim back, then throws `error`; it stands even if a shared store failed. */
+function releaseClaim<C extends CommandName>(
+  call: CommandCall<C>,
+  settings: CommandSettings<C>,
+  startedAt: number,
+  error: unknown,
+): never | Promise<never> {
+  const { ctx, account, command } = call;
+  if (call.test) throw error;
+  let released: MaybePromise<void>;
+  try {
+    released = ctx.cooldowns.release(account.id, command, settings.cooldownSeconds, startedAt);
+  } catch (releaseError) {
+    released = Promise.reject(releaseError);
+  }
+  if (!(released instanceof Promise)) throw error;
+  return released.then(
+    () => {
+      throw error;
+    },
+    (releaseError: unknown) => {
+      ctx.log.warn("a command cooldown could not be given back", { command, error: releaseError });
+      throw error;
+    },
+  );
 }

@@ -293,6 +293,25 @@ describe("per-channel settings, cooldowns and events", () => {
     );
   });
 
+  test("commands arriving together: one runs, the rest are told the cooldown (429 with Retry-After)", async () => {
+    h = await startBotHarness();
+    for (const command of ["followage", "shoutout"])
+      await h.panel(`/api/dashboard/commands/${command}`, {
+        method: "PUT",
+        body: JSON.stringify({ cooldownSeconds: 30 }),
+      });
+    const together = (path: (i: number) => string) =>
+      Promise.all(Array.from({ length: 6 }, (_, i) => h.bot(path(i))));
+    for (const answers of [
+      await together((i) => `/api/followage?channel=cuebotdemo&user=nobody_${i}`),
+      await together((i) => `/api/bot/shoutout?user=nobody_${i}`),
+    ]) {
+      expect(answers.map((res) => res.status).sort()).toEqual([404, 429, 429, 429, 429, 429]);
+      for (const res of answers.filter((r) => r.status === 429))
+        expect(res.headers.get("retry-after")).toBe("30");
+    }
+  });
+
   test("a panel test with a body previews unsaved settings; bad ones are refused like a save; nothing is stored", async () => {
     h = await startBotHarness();
     const preview = await h.panel("/api/dashboard/test/shoutout?user=otherstreamer", {

@@ -544,4 +544,18 @@ describe("native chat: no troll can make the bot post their text or silence the 
     for (let i = 0; i < 4; i++) replies.push(await ask(`!so https://evil.example/${i}`, `troll_${i}`, 500));
     expect(replies).toEqual(["That user was not found.", null, null, null]);
   });
+
+  test("8 chatters asking at once for a command with a cooldown: one reply in chat", async () => {
+    h = await startChatHarness();
+    await updateCommandSettings(h.ctx, h.account.id, "shoutout", { cooldownSeconds: 30 });
+    await h.startChat();
+    await connected();
+    for (let i = 0; i < 8; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: `crowd_${i}`, text: `!so @nobody_${i}` });
+    expect(await waitFor(() => h.sim.chat.sent().length >= 1)).toBeTruthy();
+    await Bun.sleep(300);
+    const sent = h.sim.chat.sent().map((s) => s.text);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^User not found: nobody_\d$/);
+  });
 });
