@@ -43,8 +43,8 @@ export interface SlidingLogOptions {
   windowMs: number;
   clock: Clock;
   /**
-   * Most keys kept, for keys others can mint (chatters): past it the key logged first is forgotten.
-   * Unbounded when omitted (account ids).
+   * Most keys kept, for keys others can mint (chatters): past it the key used longest ago is
+   * forgotten. Unbounded when omitted (account ids).
    */
   maxKeys?: number;
 }
@@ -88,7 +88,7 @@ export class SlidingLog<Key = string | number> {
   waitMs(key: Key, limit: number): number {
     if (limit < 1) return this.#windowMs;
     const now = this.#clock.now();
-    const ring = this.#logs.get(key);
+    const ring = this.#use(key);
     if (!ring) return 0;
     ring.dropBefore(now - this.#windowMs);
     if (ring.size === 0) this.#logs.delete(key);
@@ -99,6 +99,19 @@ export class SlidingLog<Key = string | number> {
   #freesAt(ring: TimestampRing, limit: number): number {
     // That is the (count − limit)-th oldest; with an unchanged limit simply the oldest.
     return ring.size < limit ? 0 : ring.at(ring.size - limit) + this.#windowMs;
+  }
+
+  /**
+   * The key's ring. With `maxKeys`, a key in use moves to the end of the map, so the keys forgotten
+   * for room are the ones asked about longest ago (quiet ones), never a chatter still flooding.
+   */
+  #use(key: Key): TimestampRing | undefined {
+    const ring = this.#logs.get(key);
+    if (ring && this.#maxKeys !== Number.POSITIVE_INFINITY) {
+      this.#logs.delete(key);
+      this.#logs.set(key, ring);
+    }
+    return ring;
   }
 
   /** Forgets a key (an account was deleted). */
@@ -116,7 +129,7 @@ export class SlidingLog<Key = string | number> {
       throw new RangeError(`limit must be a positive integer: ${limit}`);
     }
     const now = this.#clock.now();
-    const ring = this.#logs.get(key);
+    const ring = this.#use(key);
     if (ring) {
       ring.dropBefore(now - this.#windowMs);
       if (ring.size === 0 && !record) this.#logs.delete(key);
@@ -128,7 +141,8 @@ export class SlidingLog<Key = string | number> {
     if (record) {
       if (ring) ring.push(now, limit);
       else {
-        // A Map iterates in insertion order: the first key is the one logged longest ago.
+        // A Map iterates in insertion order and #use moves a key to the end: the first key is the
+        // one used longest ago.
         if (this.#logs.size >= this.#maxKeys) this.#logs.delete(this.#logs.keys().next().value as Key);
         const fresh = new TimestampRing();
         fresh.push(now, limit);

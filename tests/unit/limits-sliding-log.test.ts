@@ -157,4 +157,23 @@ describe("sliding log", () => {
     const { log } = setup();
     expect(() => log.check("k", 0)).toThrow(RangeError);
   });
+
+  test("bounded keys: the one used longest ago is forgotten first, never a key still in use", () => {
+    const clock = new ManualClock();
+    const log = new SlidingLog<string>({ windowMs: 30_000, clock, maxKeys: 3 });
+    for (const key of ["active", "b", "c"]) log.check(key, 2);
+    clock.advance(1_000);
+    log.check("active", 2);
+    // A new key needs room: "b" is forgotten (last recorded longest ago), not "active" (created first).
+    log.check("d", 2);
+    expect(log.keyCount).toBe(3);
+    expect(log.check("active", 2).allowed).toBe(false);
+    expect(log.check("b", 2)).toMatchObject({ allowed: true, remaining: 1 });
+    // A flood of new keys keeps memory bounded, and the key in use keeps its count.
+    for (let i = 0; i < 1_000; i++) {
+      log.check(`flood_${i}`, 2);
+      expect(log.check("active", 2).allowed).toBe(false);
+    }
+    expect(log.keyCount).toBe(3);
+  });
 });
