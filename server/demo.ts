@@ -23,8 +23,8 @@ export function startDemo(config: Config): DemoEnvironment {
   // The seeded world is placed around start-up time, so the demo stream is "live for 2 hours".
   const twitch = startTwitchSimulator({ world: seedWorld(Date.now()) });
   // Matches are placed relative to each request, so the demo always has games "today".
-  // An "Advanced" provider key (90 a minute): someone trying the game API without a key from one
-  // address gets a quarter of the anonymous half, 12 provider calls a minute, rather than a basic key's 4.
+  // An "Advanced" provider key (90 a minute): someone trying the game API without a key gets up to
+  // the anonymous half, 45 provider calls a minute (an equal part of it when other addresses ask too).
   const game = startGameSimulator({ anchor: "request", rateLimitPerMinute: 90 });
   config.dataDir = join(config.dataDir, "demo");
   // The simulators start empty, so tokens and sessions from an earlier demo run cannot work any more:

@@ -1,20 +1,22 @@
 import type { Clock } from "../clock.ts";
 import { ipLimitKey } from "../limits/ip-key.ts";
+import { SlidingLog } from "../limits/sliding-log.ts";
 import { ProviderError } from "./client.ts";
 
 /**
  * The provider key's per-minute budget and how it is shared (CONTRACT §6): callers without an API key
- * together use at most half of it, one client address at most a quarter of that half, so anonymous
- * traffic never spends the calls key holders and native chat need, and one address never takes the
- * anonymous half from the others. The budget is what the provider says the key may use
- * (`x-ratelimit-limit`), capped by CUEBOT_GAME_API_BUDGET when that is set.
+ * together use at most half of it, so anonymous traffic never spends the calls key holders and native
+ * chat need; and one client address at most an equal part of that half among the addresses that asked
+ * in the last minute (admitted or refused), so an address that asks is soon served even while another
+ * keeps asking. The budget is what the provider says the key may use (`x-ratelimit-limit`), capped by
+ * CUEBOT_GAME_API_BUDGET when that is set.
  */
 
 export const MINUTE_MS = 60_000;
 /** What a key may use before the provider's first answer says (its basic keys get 30, reference §1.2). */
 export const DEFAULT_PROVIDER_LIMIT = 30;
-/** One address may use at most 1/4 of the anonymous half (rounded up): four addresses to fill it. */
-export const ADDRESSES_PER_ANONYMOUS_HALF = 4;
+/** Per-address logs kept in process (an address evicted past it can only start its share afresh). */
+const MAX_ADDRESS_LOGS = 4_096;
 /** How long a provider call may queue for a free slot in the per-minute budget, by default. */
 export const DEFAULT_MAX_QUEUE_MS = 2_000;
 
@@ -33,13 +35,24 @@ export interface BudgetShares {
   perAddress: number;
 }
 
-export function budgetShares(perMinute: number): BudgetShares {
+/**
+ * The shares of a budget of `perMinute` while `activeAddresses` addresses (the caller's included) ask
+ * without a key: half for them all (rounded down), an equal part of it for each (rounded up). The
+ * shared budget's Lua (shared-cache.ts) computes the same.
+ */
+export function budgetShares(perMinute: number, activeAddresses = 1): BudgetShares {
   const anonymous = Math.floor(perMinute / 2);
-  return {
-    total: perMinute,
-    anonymous,
-    perAddress: Math.min(anonymous, Math.ceil(anonymous / ADDRESSES_PER_ANONYMOUS_HALF)),
-  };
+  return { total: perMinute, anonymous, perAddress: Math.ceil(anonymous / Math.max(1, activeAddresses)) };
+}
+
+/** How many addresses are worth telling apart: past the anonymous half, each one's share is 1 anyway. */
+export function addressesCounted(perMinute: number): number {
+  return Math.max(1, budgetShares(perMinute).anonymous);
+}
+
+/** Whether a provider's `x-ratelimit-limit` is a usable limit. */
+export function isProviderLimit(perMinute: number): boolean {
+  return Number.isInteger(perMinute) && perMinute > 0;
 }
 
 /**
@@ -48,10 +61,10 @@ export function budgetShares(perMinute: number): BudgetShares {
  */
 export class BudgetLimit {
   #learned: number | null = null;
-  constructor(private readonly configured: number | null) {}
+  constructor(readonly configured: number | null) {}
 
   learn(perMinute: number): void {
-    if (Number.isInteger(perMinute) && perMinute > 0) this.#learned = perMinute;
+    if (isProviderLimit(perMinute)) this.#learned = perMinute;
   }
 
   get perMinute(): number {
@@ -61,13 +74,22 @@ export class BudgetLimit {
 }
 
 /**
- * Milliseconds until fewer than `limit` of `times` (send times, oldest first, all inside the window)
- * are left in it: 0 when there is room now; a whole window when the limit is 0.
+ * The addresses that asked without a key in the last minute, admitted or refused, most recent last;
+ * at most `max` of them (the most recent), so memory stays within the anonymous half. O(1) a call.
  */
-export function waitUnder(times: readonly number[], limit: number, now: number): number {
-  if (times.length < limit) return 0;
-  if (limit <= 0) return MINUTE_MS;
-  return times[times.length - limit]! + MINUTE_MS - now;
+export class RecentAddresses {
+  readonly #seen = new Map<string, number>();
+
+  /** Notes that `address` asks at `now`; answers how many addresses asked in the window, it included. */
+  note(address: string, now: number, max: number): number {
+    this.#seen.delete(address);
+    this.#seen.set(address, now);
+    for (const [oldest, at] of this.#seen) {
+      if (at > now - MINUTE_MS && this.#seen.size <= max) break;
+      this.#seen.delete(oldest);
+    }
+    return this.#seen.size;
+  }
 }
 
 /** An anonymous caller's address as the per-IP limits key it (IPv6 by /64), worked out per call. */
@@ -75,14 +97,21 @@ export function addressKey(anonymous: AnonymousAddress): AnonymousAddress {
   return anonymous === null ? null : ipLimitKey(anonymous);
 }
 
-/** A call the budget refused: how long until it would be admitted, and whether it was anonymous. */
+/**
+ * A call the budget refused: how long until it would be admitted, and for whom: the address of a
+ * caller without an API key (grouped), or null for a key holder or native chat.
+ */
 export class BudgetRefusal extends ProviderError {
   constructor(
     message: string,
     retryAfterMs: number,
-    readonly anonymous: boolean,
+    readonly address: AnonymousAddress,
   ) {
     super("rate_limited", message, null, null, retryAfterMs);
+  }
+
+  get anonymous(): boolean {
+    return this.address !== null;
   }
 }
 
@@ -113,7 +142,7 @@ export async function waitForSlot(
           ? "our own per-minute budget of provider requests is used up"
           : "the share of provider requests for callers without an API key is used up",
         wait,
-        anonymous !== null,
+        anonymous,
       );
     }
     await Bun.sleep(wait);
@@ -121,17 +150,17 @@ export async function waitForSlot(
 }
 
 /**
- * The budget in one process: sliding logs of send times (every call, and the anonymous ones with
- * their address), plus a pause the provider can impose through its headers. When the budget is spent
- * a call waits briefly for a slot; if none frees up soon it fails, and the service answers from its
- * stale cache instead. The anonymous log holds at most half a budget of entries, so addresses cost
- * no memory beyond it.
+ * The budget in one process: exact sliding logs (../limits/sliding-log.ts) of every call, of the
+ * anonymous ones, and of each address's, plus a pause the provider can impose through its headers. A
+ * call is admitted into all of its logs or none. When the budget is spent a call waits briefly for a
+ * slot; if none frees up soon it fails, and the service answers from its stale cache instead.
  */
 export class ProviderBudget implements CallBudget {
   readonly #limit: BudgetLimit;
-  readonly #sent: number[] = [];
-  readonly #anonymousAt: number[] = [];
-  readonly #anonymousFrom: string[] = [];
+  /** Keys "all" and "anonymous". */
+  readonly #calls: SlidingLog<string>;
+  readonly #addresses: SlidingLog<string>;
+  readonly #recent = new RecentAddresses();
   #pausedUntil = 0;
 
   constructor(
@@ -141,6 +170,8 @@ export class ProviderBudget implements CallBudget {
     private readonly maxQueueMs = DEFAULT_MAX_QUEUE_MS,
   ) {
     this.#limit = new BudgetLimit(perMinute);
+    this.#calls = new SlidingLog({ windowMs: MINUTE_MS, clock });
+    this.#addresses = new SlidingLog({ windowMs: MINUTE_MS, clock, maxKeys: MAX_ADDRESS_LOGS });
   }
 
   /** Takes one slot, waiting at most `maxQueueMs`; throws a BudgetRefusal when none frees up in time. */
@@ -150,25 +181,21 @@ export class ProviderBudget implements CallBudget {
   }
 
   /** Takes a slot now (0), or says how many ms until one frees (nothing taken). */
-  tryTake(anonymous: AnonymousAddress = null): number {
+  tryTake(address: AnonymousAddress = null): number {
     const now = this.clock.now();
-    this.#forget(now - MINUTE_MS);
-    const shares = budgetShares(this.#limit.perMinute);
-    let wait = Math.max(0, this.#pausedUntil - now, waitUnder(this.#sent, shares.total, now));
-    if (anonymous !== null) {
-      const fromAddress = this.#anonymousAt.filter((_, i) => this.#anonymousFrom[i] === anonymous);
-      wait = Math.max(
-        wait,
-        waitUnder(this.#anonymousAt, shares.anonymous, now),
-        waitUnder(fromAddress, shares.perAddress, now),
-      );
+    const perMinute = this.#limit.perMinute;
+    const active = address === null ? 1 : this.#recent.note(address, now, addressesCounted(perMinute));
+    const shares = budgetShares(perMinute, active);
+    const logs: [SlidingLog<string>, string, number][] = [[this.#calls, "all", shares.total]];
+    if (address !== null) {
+      logs.push([this.#calls, "anonymous", shares.anonymous], [this.#addresses, address, shares.perAddress]);
     }
+    const wait = Math.max(
+      this.#pausedUntil - now,
+      ...logs.map(([log, key, limit]) => log.waitMs(key, limit)),
+    );
     if (wait > 0) return wait;
-    this.#sent.push(now);
-    if (anonymous !== null) {
-      this.#anonymousAt.push(now);
-      this.#anonymousFrom.push(anonymous);
-    }
+    for (const [log, key, limit] of logs) log.check(key, limit);
     return 0;
   }
 
@@ -181,16 +208,10 @@ export class ProviderBudget implements CallBudget {
     this.#limit.learn(perMinute);
   }
 
+  /** Calls in the last minute (up to the limit). */
   get used(): number {
-    this.#forget(this.clock.now() - MINUTE_MS);
-    return this.#sent.length;
-  }
-
-  #forget(cutoff: number): void {
-    while (this.#sent.length > 0 && this.#sent[0]! <= cutoff) this.#sent.shift();
-    while (this.#anonymousAt.length > 0 && this.#anonymousAt[0]! <= cutoff) {
-      this.#anonymousAt.shift();
-      this.#anonymousFrom.shift();
-    }
+    const limit = this.#limit.perMinute;
+    const now = this.#calls.peek("all", limit);
+    return now.allowed ? limit - now.remaining - 1 : limit;
   }
 }

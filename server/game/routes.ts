@@ -176,8 +176,8 @@ const ERRORS_DOC =
   "Errors: 400 `bad_request` (name 3–16 / tag 3–5 characters, type 1–3), 400 `invalid_region`, " +
   "404 `player_not_found` (unknown player or no ranked data), 500 `upstream_error` (the provider is down, " +
   "rate-limited or misconfigured, or its budget is used up; `Retry-After` says when to retry if known). " +
-  "Without an API key, lookups share at most half the provider's per-minute budget, one client address " +
-  "a quarter of that half. When the provider fails, data up to 10 minutes old is served with `stale: true`.";
+  "Without an API key, lookups share at most half the provider's per-minute budget, each client address " +
+  "an equal part of that half among the addresses asking in the last minute. When the provider fails, data up to 10 minutes old is served with `stale: true`.";
 
 /**
  * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the

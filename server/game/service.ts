@@ -9,6 +9,7 @@ import { andThen, bothOf, type MaybePromise } from "../maybe-promise.ts";
 import type { RedisStore } from "../redis/store.ts";
 import {
   type AnonymousAddress,
+  addressKey,
   BudgetRefusal,
   type CallBudget,
   DEFAULT_MAX_QUEUE_MS,
@@ -49,6 +50,8 @@ export const ACCOUNT_TTL_MS = 6 * 60 * 60_000;
 /** How old a value may be when it stands in for a failed provider call. */
 export const STALE_FOR_MS = 10 * 60_000;
 const ACCOUNT_ENTRIES = 10_000;
+/** Own attempts of a caller whose joined call was refused for another caller's address. */
+const JOINED_RETRIES = 3;
 const DATA_ENTRIES = 5_000;
 
 export interface PlayerQuery {
@@ -146,13 +149,18 @@ class ProviderCache<T extends object> {
         this.#entries.set(key, fresh, { ttl: this.keepMs });
         return fresh;
       });
-    let entry: Entry<T>;
-    try {
-      entry = await flight().catch((error: unknown) => {
-        // A key holder who joined an anonymous caller's call is not refused for the anonymous share.
-        if (anonymous === null && error instanceof BudgetRefusal && error.anonymous) return flight();
+    // A caller who joined someone else's call that the budget refused for that caller's address (its
+    // share, or the anonymous half) is not refused with it: it makes its own attempt, a few at most.
+    const mine = addressKey(anonymous);
+    const attempt = (retries: number): Promise<Entry<T>> =>
+      flight().catch((error: unknown) => {
+        const othersRefusal = error instanceof BudgetRefusal && error.anonymous && error.address !== mine;
+        if (othersRefusal && retries > 0) return attempt(retries - 1);
         throw error;
       });
+    let entry: Entry<T>;
+    try {
+      entry = await attempt(JOINED_RETRIES);
     } catch (error) {
       if (hit?.value !== undefined && this.clock.now() - hit.at <= this.keepMs) return unwrap(hit, true);
       throw error;

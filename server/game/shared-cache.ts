@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import { LUA_LOG } from "../limits/redis/log-lua.ts";
 import { LUA_NOW } from "../limits/redis/lua-now.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
@@ -7,10 +8,10 @@ import type { RedisStore } from "../redis/store.ts";
 import {
   type AnonymousAddress,
   addressKey,
-  BudgetLimit,
-  budgetShares,
   type CallBudget,
   DEFAULT_MAX_QUEUE_MS,
+  DEFAULT_PROVIDER_LIMIT,
+  isProviderLimit,
   MINUTE_MS,
   ProviderBudget,
   waitForSlot,
@@ -165,52 +166,63 @@ export class SharedProviderStore {
 }
 
 /**
- * The provider key's per-minute budget shared by every instance, decided in one Lua call: the pause
- * the provider imposed (a 429), then exact sliding logs in Redis — every call's, and for a caller
- * without an API key the anonymous one and its address's (budget.ts) — admitting the call into all of
+ * The provider key's per-minute budget shared by every instance, decided in one Lua call on Redis's
+ * clock: the limit the provider last stated to any instance (`game:limit`, else the default, capped by
+ * this instance's configured cap), the pause it imposed (a 429), then exact sliding logs (log-lua.ts)
+ * — every call's, and for a caller without an API key the anonymous one and its address's, sized by
+ * the addresses that asked in the last minute (a sorted set of at most half a budget of them: the
+ * same arithmetic as budgetShares and RecentAddresses in budget.ts) — admitting the call into all of
  * them or none. Reply: {0} when admitted, else {ms until a call would fit}.
  *
- * KEYS: pause key, then the logs. ARGV: window ms, member, "" (unused), now ms ("" = Redis TIME),
- * then each log's limit.
+ * KEYS: pause, limit, every call's log; for an address also the anonymous log, its own, the recent set.
+ * ARGV: window ms, member, address ("" = a key holder), now ms ("" = Redis TIME), cap ("" = none),
+ * default limit.
  */
 const BUDGET_LUA = `
 ${LUA_NOW}
+${LUA_LOG}
 local window = tonumber(ARGV[1])
-local wait = redis.call('PTTL', KEYS[1])
-if wait < 0 then wait = 0 end
-for i = 2, #KEYS do
-  local limit = tonumber(ARGV[3 + i])
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-  local count = redis.call('ZCARD', KEYS[i])
-  if count >= limit then
-    local free = window
-    if limit > 0 then
-      local entry = redis.call('ZRANGE', KEYS[i], count - limit, count - limit, 'WITHSCORES')
-      free = tonumber(entry[2]) + window - now
-    end
-    if free > wait then wait = free end
-  end
+local total = tonumber(redis.call('GET', KEYS[2]) or '') or tonumber(ARGV[6])
+local cap = tonumber(ARGV[5])
+if cap and cap < total then total = cap end
+local wait = math.max(0, redis.call('PTTL', KEYS[1]))
+local logs = {KEYS[3]}
+local limits = {total}
+if ARGV[3] ~= '' then
+  local half = math.floor(total / 2)
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - window)
+  redis.call('ZADD', KEYS[6], now, ARGV[3])
+  redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -math.max(1, half) - 1)
+  redis.call('PEXPIRE', KEYS[6], window)
+  local active = redis.call('ZCARD', KEYS[6])
+  logs = {KEYS[3], KEYS[4], KEYS[5]}
+  limits = {total, half, math.ceil(half / active)}
+end
+for i = 1, #logs do
+  local _, free = log_wait(logs[i], limits[i], window, now)
+  if free > wait then wait = free end
 end
 if wait > 0 then return {wait} end
-for i = 2, #KEYS do
-  redis.call('ZADD', KEYS[i], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[i], window)
-end
+for i = 1, #logs do log_add(logs[i], ARGV[2], window, now) end
 return {0}
 `;
 
 const BUDGET = new RedisScript(BUDGET_LUA);
 
+/** How long the provider's stated limit is kept in Redis after the last answer that stated it. */
+const LIMIT_KEEP_MS = 86_400_000;
+
 /**
  * Same answers as ProviderBudget, for every instance at once: a call waits at most `maxQueueMs` for a
- * slot, then fails with a BudgetRefusal. The limit is the one this instance learnt from the provider's
- * answers (or the configured cap). When Redis does not answer, the instance counts against a budget of
- * its own, as a single instance does.
+ * slot, then fails with a BudgetRefusal. Every instance sizes it by the limit the provider last stated
+ * to any of them (kept in Redis), so one that has not had an answer yet counts as the others do. When
+ * Redis does not answer, the instance counts against a budget of its own, as a single instance does.
  */
 export class SharedProviderBudget implements CallBudget {
-  readonly #limit: BudgetLimit;
+  readonly #configured: string;
   readonly #prefix: string;
   readonly #pauseKey: string;
+  readonly #limitKey: string;
   readonly #instanceId = crypto.randomUUID();
   #sequence = 0;
   /** With Redis away, this instance keeps its own budget, as a single instance would. */
@@ -221,10 +233,11 @@ export class SharedProviderBudget implements CallBudget {
     perMinute: number | null,
     private readonly options: { maxQueueMs?: number; clock: Clock },
   ) {
-    this.#limit = new BudgetLimit(perMinute);
+    this.#configured = perMinute === null ? "" : String(perMinute);
     this.#local = new ProviderBudget(perMinute, options.clock, options.maxQueueMs);
     this.#prefix = `${store.keyPrefix}game:budget:`;
     this.#pauseKey = `${store.keyPrefix}game:paused`;
+    this.#limitKey = `${store.keyPrefix}game:limit`;
   }
 
   acquire(anonymous: AnonymousAddress = null): Promise<void> {
@@ -243,20 +256,21 @@ export class SharedProviderBudget implements CallBudget {
   }
 
   async #take(address: AnonymousAddress): Promise<number> {
-    const shares = budgetShares(this.#limit.perMinute);
     // "key" is the log's name from before the anonymous share: instances of both versions share it.
-    const keys = [this.#pauseKey, `${this.#prefix}key`];
-    const limits = [String(shares.total)];
+    const keys = [this.#pauseKey, this.#limitKey, `${this.#prefix}key`];
     if (address !== null) {
-      keys.push(`${this.#prefix}anonymous`, `${this.#prefix}address:${address}`);
-      limits.push(String(shares.anonymous), String(shares.perAddress));
+      keys.push(`${this.#prefix}anonymous`, `${this.#prefix}address:${address}`, `${this.#prefix}addresses`);
     }
     const member = `${this.#instanceId}:${++this.#sequence}`;
-    const reply = await BUDGET.run(
-      this.store.client,
-      { keys, args: [String(MINUTE_MS), member, "", "", ...limits] },
-      this.store.timeoutMs,
-    );
+    const args = [
+      String(MINUTE_MS),
+      member,
+      address ?? "",
+      "",
+      this.#configured,
+      String(DEFAULT_PROVIDER_LIMIT),
+    ];
+    const reply = await BUDGET.run(this.store.client, { keys, args }, this.store.timeoutMs);
     return integerReply(reply, 1)[0]!;
   }
 
@@ -264,12 +278,18 @@ export class SharedProviderBudget implements CallBudget {
     if (ms <= 0) return;
     // Also here: with Redis away this instance's own budget must respect the provider's pause too.
     this.#local.pauseFor(ms);
-    const set = this.store.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) });
-    answerWithin(set, this.store.timeoutMs).catch(() => {});
+    this.#tell(this.store.client.set(this.#pauseKey, "1", { PX: Math.ceil(ms) }));
   }
 
+  /** The provider's stated limit, for every instance (a provider answer's cost: one write). */
   learnLimit(perMinute: number): void {
-    this.#limit.learn(perMinute);
     this.#local.learnLimit(perMinute);
+    if (!isProviderLimit(perMinute)) return;
+    this.#tell(this.store.client.set(this.#limitKey, String(perMinute), { PX: LIMIT_KEEP_MS }));
+  }
+
+  /** A write others read; with Redis away the local budget holds it meanwhile. */
+  #tell(write: Promise<unknown>): void {
+    answerWithin(write, this.store.timeoutMs).catch(() => {});
   }
 }

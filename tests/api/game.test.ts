@@ -590,22 +590,30 @@ describe("anonymous callers' share of the provider budget", () => {
     expect(sim.totalCalls()).toBe(17);
   });
 
-  test("one address gets a quarter of the anonymous share; other addresses still get theirs", async () => {
+  test("one address alone may use the anonymous half; an address that asks meanwhile gets the next free call", async () => {
     const one = [];
-    for (let i = 0; i < 6; i++) one.push(await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`));
-    // A quarter of 15, rounded up.
-    expect(one.map((r) => r.status)).toEqual([404, 404, 404, 404, 500, 500]);
-    expect(sim.totalCalls()).toBe(4);
-    expect(Number(one[4]!.res.headers.get("retry-after"))).toBe(60);
-    expect(one[4]!.body.error.message).toContain("API key");
-    expect((await from("203.0.113.9", `/rank${KESTREL}`)).status).toBe(200);
-    clock.advance(60_000);
-    expect((await from("198.51.100.7", "/rank/eu/Nobody5/NONE")).status).toBe(404);
+    for (let i = 0; i < 16; i++) {
+      one.push(await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`));
+      clock.advance(1_000);
+    }
+    // Half of 30 for one address while no other asks.
+    expect(one.filter((r) => r.status === 404)).toHaveLength(15);
+    expectError(one[15]!, 500, "upstream_error");
+    expect(one[15]!.body.error.message).toContain("API key");
+    // At 16 s another address asks: refused until the first call leaves the window (at 60 s)...
+    const late = await from("203.0.113.9", `/rank${KESTREL}`);
+    expectError(late, 500, "upstream_error");
+    expect(Number(late.res.headers.get("retry-after"))).toBe(44);
+    // ...and then the free call is its own: two addresses asking, 8 each, and the first has 14.
+    clock.advance(44_000);
+    expectError(await from("198.51.100.7", "/rank/eu/Nobody20/NONE"), 500, "upstream_error");
+    expect((await from("203.0.113.9", "/rank/eu/Nobody30/NONE")).status).toBe(404);
+    expect(sim.totalCalls()).toBe(16);
   });
 
   test("a refusal in text mode is one line, its status and Retry-After in headers", async () => {
-    for (let i = 0; i < 4; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
-    const res = await t.request("/api/game/rank/eu/Nobody4/NONE?format=text", {
+    for (let i = 0; i < 15; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
+    const res = await t.request("/api/game/rank/eu/Nobody15/NONE?format=text", {
       headers: { "x-test-client-ip": "198.51.100.7" },
     });
     expect(res.status).toBe(200);
@@ -618,7 +626,7 @@ describe("anonymous callers' share of the provider budget", () => {
     await sim.stop();
     sim = startGameSimulator({ clock, rateLimitPerMinute: 8 });
     await start();
-    // 8 a minute: anonymous callers share 4, at most 1 per address.
+    // 8 a minute: anonymous callers share 4.
     for (let i = 0; i < 10; i++) await from(`198.51.100.${i}`, `/rank/eu/Nobody${i}/NONE`);
     expect(sim.totalCalls()).toBe(4);
     const { apiKey } = await createTestAccount(t.ctx);
@@ -626,7 +634,7 @@ describe("anonymous callers' share of the provider budget", () => {
   });
 
   test("an anonymous caller refused for budget does not fail a key holder who joined its call", async () => {
-    for (let i = 0; i < 4; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
+    for (let i = 0; i < 15; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
     const q = { region: "eu", name: "Kestrel", tag: "EUW" } as const;
     // Asked in the same tick: the key holder joins the anonymous caller's account lookup, which the
     // budget refuses; the key holder's own call follows.
@@ -634,7 +642,21 @@ describe("anonymous callers' share of the provider budget", () => {
     const keyed = t.ctx.game.rank(q, 60_000);
     await expect(anonymous).rejects.toMatchObject({ status: 500, code: "upstream_error" });
     expect((await keyed).value.rank.elo).toBe(1045);
-    expect(sim.totalCalls()).toBe(6);
+    expect(sim.totalCalls()).toBe(17);
+  });
+
+  test("an anonymous caller who joined a call refused for another address's share makes its own", async () => {
+    await from("198.51.100.1", "/rank/eu/Nobody0/NONE");
+    // Two addresses ask: 8 each of the 15.
+    for (let i = 1; i <= 8; i++) await from("198.51.100.7", `/rank/eu/Nobody${i}/NONE`);
+    const q = { region: "eu", name: "Kestrel", tag: "EUW" } as const;
+    // Asked in the same tick: the second joins the first's account lookup, which is refused for the
+    // first's share (now 5 of 15, three addresses asking); the second's own call follows.
+    const first = t.ctx.game.rank(q, 60_000, "198.51.100.7");
+    const second = t.ctx.game.rank(q, 60_000, "203.0.113.9");
+    await expect(first).rejects.toMatchObject({ status: 500, code: "upstream_error" });
+    expect((await second).value.rank.elo).toBe(1045);
+    expect(sim.totalCalls()).toBe(11);
   });
 });
 

@@ -143,25 +143,46 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     expect(sim.totalCalls()).toBe(3);
   });
 
-  test("callers without an API key share half the budget across instances, a quarter of it per address", async () => {
+  test("callers without an API key share half the budget across instances, an equal part per asking address", async () => {
     const [a, b] = await pair(8);
     const nobody = (i: number): PlayerQuery => ({ region: "eu", name: `Nobody${i}`, tag: "NONE" });
+    const found = { code: "player_not_found" };
     const refusal = { code: "upstream_error", headers: { "retry-after": expect.any(String) } };
-    // 8 a minute: anonymous callers share 4, one address 1 — whichever instance it asks.
-    await expect(a.rank(nobody(1), TTL_MS, "198.51.100.1")).rejects.toMatchObject({
-      code: "player_not_found",
-    });
-    await expect(b.rank(nobody(2), TTL_MS, "198.51.100.1")).rejects.toMatchObject(refusal);
-    for (let i = 3; i <= 5; i++) {
-      await expect((i % 2 ? a : b).rank(nobody(i), TTL_MS, `198.51.100.${i}`)).rejects.toMatchObject({
-        code: "player_not_found",
-      });
-    }
-    await expect(b.rank(nobody(6), TTL_MS, "198.51.100.6")).rejects.toMatchObject(refusal);
+    // 8 a minute: anonymous callers share 4, each asking address an equal part — whichever instance
+    // it asks.
+    await expect(a.rank(nobody(1), TTL_MS, "198.51.100.1")).rejects.toMatchObject(found);
+    await expect(b.rank(nobody(2), TTL_MS, "198.51.100.2")).rejects.toMatchObject(found);
+    // Two addresses asking: 2 each.
+    await expect(b.rank(nobody(3), TTL_MS, "198.51.100.1")).rejects.toMatchObject(found);
+    await expect(a.rank(nobody(4), TTL_MS, "198.51.100.1")).rejects.toMatchObject(refusal);
+    await expect(a.rank(nobody(5), TTL_MS, "198.51.100.3")).rejects.toMatchObject(found);
+    // The half is used up.
+    await expect(b.rank(nobody(6), TTL_MS, "198.51.100.4")).rejects.toMatchObject(refusal);
     expect(sim.totalCalls()).toBe(4);
     // Key holders keep the rest.
     expect((await b.rank(KESTREL, TTL_MS)).stale).toBe(false);
     expect(sim.totalCalls()).toBe(6);
+  });
+
+  test("an instance that has not heard from the provider yet sizes the budget by what another learnt", async () => {
+    await sim.stop();
+    sim = startGameSimulator({ clock: systemClock, rateLimitPerMinute: 90 });
+    const [a, b] = await pair();
+    // A learns the key's 90 from the provider's headers and spends 31 calls, past the default 30.
+    for (let i = 0; i < 31; i++) {
+      await expect(a.rank({ region: "eu", name: `Nobody${i}`, tag: "NONE" }, TTL_MS)).rejects.toMatchObject({
+        code: "player_not_found",
+      });
+    }
+    // B has had no provider answer of its own: it still counts against the key's 90, and so does its
+    // anonymous half (45, of which 31 calls left room for all).
+    expect((await b.rank(KESTREL, TTL_MS)).stale).toBe(false);
+    for (let i = 0; i < 20; i++) {
+      await expect(
+        b.rank({ region: "eu", name: `Anon${i}`, tag: "NONE" }, TTL_MS, `198.51.100.${i}`),
+      ).rejects.toMatchObject({ code: "player_not_found" });
+    }
+    expect(sim.totalCalls()).toBe(53);
   });
 
   test("with Redis away each instance keeps a budget of its own", async () => {
