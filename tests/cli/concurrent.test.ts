@@ -1,7 +1,15 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type CliResult, initDataDir, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
+import {
+  type CliResult,
+  cleanEnv,
+  initDataDir,
+  Scratch,
+  type ServeProcess,
+  SOURCE_CLI,
+  seedAccount,
+} from "../helpers/cli.ts";
 import { onPostgres } from "../helpers/context.ts";
 
 /**
@@ -113,6 +121,76 @@ describe("many CLI commands at once", () => {
     expect(server.proc.exitCode).toBeNull();
     expect(await server.stop()).toBe(0);
   }, 180_000);
+});
+
+/** A `role set` as a process the test may kill; resolves to its exit code (or signal) and output. */
+function roleSetProcess(login: string, role: string) {
+  const proc = Bun.spawn([...SOURCE_CLI, "role", "set", login, role, "--data-dir", dataDir], {
+    cwd,
+    env: cleanEnv(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const done = Promise.all([new Response(proc.stderr).text(), proc.exited]).then(([stderr, code]) => ({
+    code,
+    signal: proc.signalCode,
+    stderr,
+  }));
+  return { proc, done };
+}
+
+function expectIntactDatabase(): void {
+  if (onPostgres) return;
+  const check = new Database(join(dataDir, "cuebot.db"), { readonly: true });
+  try {
+    expect(check.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+  } finally {
+    check.close();
+  }
+}
+
+describe("kill -9 in the middle", () => {
+  test("commands killed mid-way: the others complete, the server stays up, the database stays whole", async () => {
+    const server = await scratch.serve(["serve", "--data-dir", dataDir, "--port", "0"], { cwd });
+    const load = loadOn(server.url, 8);
+    try {
+      for (let r = 0; r < 3; r++) {
+        const runs = LOGINS.map((login, i) => roleSetProcess(login, roleOf(r, i)));
+        // Two of the six are killed at some point of their work: opening, migrating, writing.
+        await Bun.sleep(50 + r * 150);
+        for (const run of runs.slice(0, 2)) run.proc.kill("SIGKILL");
+        const results = await Promise.all(runs.map((run) => run.done));
+        for (const result of results.slice(2)) expect(result).toMatchObject({ code: 0, stderr: "" });
+        for (const [i, login] of LOGINS.entries()) {
+          if (i < 2) continue;
+          const response = await fetch(`${server.url}/api/bot/coinflip?apiKey=${apiKeys.get(login)}`);
+          expect(response.headers.get("x-ratelimit-limit")).toBe(BOT_QUOTA[roleOf(r, i)]);
+        }
+      }
+    } finally {
+      expect((await load.stop()).failures).toEqual([]);
+    }
+    expect(server.proc.exitCode).toBeNull();
+    expect(await server.stop()).toBe(0);
+    expectIntactDatabase();
+  }, 120_000);
+
+  test("the server killed while commands run: every command completes, a restarted server serves their changes", async () => {
+    const server = await scratch.serve(["serve", "--data-dir", dataDir, "--port", "0"], { cwd });
+    const load = loadOn(server.url, 8);
+    const runs = round(0);
+    await Bun.sleep(100);
+    server.proc.kill("SIGKILL");
+    await load.stop();
+    expectAllDone(await Promise.all(runs));
+    expectIntactDatabase();
+    const again = await scratch.serve(["serve", "--data-dir", dataDir, "--port", "0"], { cwd });
+    for (const [i, login] of LOGINS.slice(0, -1).entries()) {
+      const response = await fetch(`${again.url}/api/bot/coinflip?apiKey=${apiKeys.get(login)}`);
+      expect(response.headers.get("x-ratelimit-limit")).toBe(BOT_QUOTA[roleOf(0, i)]);
+    }
+    expect(await again.stop()).toBe(0);
+  }, 120_000);
 });
 
 describe.skipIf(onPostgres)("a database another process keeps locked", () => {
