@@ -158,7 +158,10 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
     await expect(a.rank(nobody(5), TTL_MS, "198.51.100.3")).rejects.toMatchObject(found);
     // The half is used up.
     await expect(b.rank(nobody(6), TTL_MS, "198.51.100.4")).rejects.toMatchObject(refusal);
+    await expect(a.rank(nobody(7), TTL_MS, "198.51.100.5")).rejects.toMatchObject(refusal);
     expect(sim.totalCalls()).toBe(4);
+    // Past the anonymous half, addresses are not told apart: Redis holds at most 4 of them.
+    expect(await clients[clients.length - 1]!.zCard(`${lastPrefix}game:budget:addresses`)).toBe(4);
     // Key holders keep the rest.
     expect((await b.rank(KESTREL, TTL_MS)).stale).toBe(false);
     expect(sim.totalCalls()).toBe(6);
