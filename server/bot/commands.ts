@@ -12,8 +12,8 @@ import { DEFAULT_PRECISION } from "./duration.ts";
 import { followage } from "./followage.ts";
 import { gameCommand } from "./game-commands.ts";
 import { roulette } from "./roulette.ts";
-import { type CommandReply, runCommand } from "./runner.ts";
-import type { CommandSettings, SettingsPatch } from "./settings.ts";
+import { type CommandCall, type CommandReply, runCommand } from "./runner.ts";
+import type { CommandSettings } from "./settings.ts";
 import { shoutout } from "./shoutout.ts";
 
 /** What a command call carries: its parameters (query string) and what the chat bot said of the caller. */
@@ -83,7 +83,7 @@ export function executeCommand<C extends CommandName>(
   account: Account,
   command: C,
   input: CommandInput,
-  options: { test?: boolean; preview?: SettingsPatch } = {},
+  options: Pick<CommandCall<C>, "test" | "preview" | "admit"> = {},
 ) {
   const handler = HANDLERS[command] as Handler<C>;
   return runCommand(
@@ -94,6 +94,7 @@ export function executeCommand<C extends CommandName>(
       caller: input.caller.user ?? param(input, "user") ?? "",
       test: options.test,
       preview: options.preview,
+      admit: options.admit,
     },
     (settings) => handler(ctx, account, input, settings),
   );

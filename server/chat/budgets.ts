@@ -1,5 +1,6 @@
 import type { QuotaAccount } from "../limits/account-quotas.ts";
 import type { RateLimits } from "../limits/rate-limits.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
 import { userLevelOf } from "./chat-command-input.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 
@@ -9,18 +10,17 @@ const UNLIMITED_LEVELS: ReadonlySet<string> = new Set(["owner", "moderator"]);
 type Chatter = Pick<ChatMessageEvent, "badges" | "chatterId" | "broadcasterId">;
 
 /**
- * Whether a command read from chat may be answered: the chatter is under 3 answers per 30 s, and the
- * channel's chat budget (the role's bot quota per minute) has room. Chat never draws on the API key's
- * bot quota, so no chatter's flood can refuse the streamer's own bots. A refusal counts nothing in
- * the channel's budget.
+ * Whether a command read from chat may be answered, counting the answer: the chatter is under 3
+ * answers per 30 s, and the channel's chat budget (the role's bot quota per minute) has room; both
+ * are counted, or neither. Asked only once the command is enabled and its cooldown claimed (the
+ * runner's `admit` gate), so lines that get no reply cost nothing. Chat never draws on the API key's
+ * bot quota, so no chatter's flood can refuse the streamer's own bots.
  */
-export async function chatBudgetsAdmit(
-  limits: Pick<RateLimits, "accounts" | "chatters">,
+export function chatBudgetsAdmit(
+  limits: Pick<RateLimits, "chatters">,
   account: QuotaAccount,
   chatter: Chatter,
-): Promise<boolean> {
-  if (!UNLIMITED_LEVELS.has(userLevelOf(chatter))) {
-    if (!(await limits.chatters.check(account.id, chatter.chatterId)).allowed) return false;
-  }
-  return (await limits.accounts.check("chat", account)).allowed;
+): MaybePromise<boolean> {
+  const held = !UNLIMITED_LEVELS.has(userLevelOf(chatter));
+  return limits.chatters.admit(account, held ? chatter.chatterId : null);
 }

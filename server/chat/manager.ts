@@ -11,6 +11,7 @@ import { REPLY_DROPPED } from "../../db/events.ts";
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { COMMAND_NAMES } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
+import { RunNotAdmitted } from "../bot/runner.ts";
 import { commandSettings } from "../bot/settings.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
@@ -320,8 +321,6 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
     // answer either: the quota could not be checked, as an HTTP request would be refused 503.
     if (options.claimMessage && !(await options.claimMessage(event.messageId).catch(() => false))) return;
-    // Chat's own budgets (per chatter, per channel), apart from the API key's quota; a refusal is silent.
-    if (!(await chatBudgetsAdmit(ctx.limits, account, event))) return;
     const reply = await run(account, call.command, call.args, event);
     if (reply)
       channel.queue.push({
@@ -338,10 +337,16 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     args: string[],
     event: ChatMessageEvent,
   ): Promise<string | null> {
+    // Chat's own budgets (per chatter, per channel), apart from the API key's quota, asked once the
+    // command is enabled and its cooldown claimed: only a line that gets a reply is counted.
+    const admit = () => chatBudgetsAdmit(ctx.limits, account, event);
     try {
-      const result = await executeCommand(ctx, account, command, commandInputFromChat(command, args, event));
+      const input = commandInputFromChat(command, args, event);
+      const result = await executeCommand(ctx, account, command, input, { admit });
       return result.data.text;
     } catch (error) {
+      // Past a budget, nothing is sent.
+      if (error instanceof RunNotAdmitted) return null;
       if (error instanceof ApiError)
         return SILENT_CODES.has(error.code) || error.status === 429 ? null : error.message;
       throw error;

@@ -53,6 +53,11 @@ export class AccountQuotas {
     return this.#logs[quota].check(account.id, accountLimit(quota, account));
   }
 
+  /** One quota's log (native chat's budgets decide the chat log together with a chatter's). */
+  log(quota: AccountQuotaName): SlidingLog<number> {
+    return this.#logs[quota];
+  }
+
   /** Drops an account's logs (the account was deleted). */
   forget(accountId: number): void {
     for (const log of Object.values(this.#logs)) log.forget(accountId);

@@ -1,11 +1,11 @@
 import type { Clock } from "../clock.ts";
-import type { LimitDecision } from "./decision.ts";
+import { accountLimit, type QuotaAccount } from "./account-quotas.ts";
 import { SlidingLog } from "./sliding-log.ts";
 import { CHATTER_LIMIT } from "./tables.ts";
 
 /**
  * Chatters remembered per server. A chatter's log matters for 30 s; more distinct chatters than this
- * within 30 s (across every channel) forgets the earliest ones first, and memory stays bounded.
+ * within 30 s (across every channel) forgets the ones heard from longest ago, and memory stays bounded.
  */
 export const DEFAULT_MAX_CHATTER_KEYS = 50_000;
 
@@ -15,19 +15,29 @@ export function chatterKey(accountId: number, chatterId: string): string {
 }
 
 /**
- * How often one chatter is answered in one channel (CONTRACT §6: at most 3 times per 30 s), an exact
- * sliding log per chatter, so one viewer's flood cannot speak for the channel.
+ * Native chat's answers (CONTRACT §6): each chatter is answered at most 3 times per 30 s in a channel
+ * (an exact sliding log per chatter, so one viewer's flood cannot speak for the channel), and the
+ * channel's chat budget (`channel`: AccountQuotas' chat log) has room. An answer is counted in both or,
+ * refused, in neither.
  */
 export class ChatterLimits {
   readonly #log: SlidingLog<string>;
+  readonly #channel: SlidingLog<number>;
 
-  constructor(clock: Clock, maxKeys = DEFAULT_MAX_CHATTER_KEYS) {
+  constructor(clock: Clock, channel: SlidingLog<number>, maxKeys = DEFAULT_MAX_CHATTER_KEYS) {
     this.#log = new SlidingLog({ windowMs: CHATTER_LIMIT.windowMs, clock, maxKeys });
+    this.#channel = channel;
   }
 
-  /** Admits and counts one answer to this chatter when under the limit; a refusal counts nothing. */
-  check(accountId: number, chatterId: string): LimitDecision {
-    return this.#log.check(chatterKey(accountId, chatterId), CHATTER_LIMIT.limit);
+  /**
+   * Admits and counts one answer to `chatterId` (null: a chatter not held to the per-chatter limit,
+   * counted in the channel's budget only) when both have room; a refusal counts nothing.
+   */
+  admit(account: QuotaAccount, chatterId: string | null): boolean {
+    const channelLimit = accountLimit("chat", account);
+    if (chatterId === null) return this.#channel.check(account.id, channelLimit).allowed;
+    const key = chatterKey(account.id, chatterId);
+    return this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit);
   }
 
   /** Chatters currently remembered (bounded by `maxKeys`). */

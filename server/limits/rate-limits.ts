@@ -25,9 +25,10 @@ export interface AccountLimiter {
   forget(accountId: number): MaybePromise<void>;
 }
 
-/** Answers per chatter and channel in native chat (ChatterLimits, or RedisChatterLimits). */
+/** Native chat's answers per chatter and channel (ChatterLimits, or RedisChatterLimits). */
 export interface ChatterLimiter {
-  check(accountId: number, chatterId: string): Decided;
+  /** One answer to `chatterId` (null: not held per chatter) counted in both budgets, or in neither. */
+  admit(account: QuotaAccount, chatterId: string | null): MaybePromise<boolean>;
 }
 
 /** Anonymous, public-page and /auth limits per address (IpQuotas, or RedisIpQuotas). */
@@ -49,7 +50,7 @@ export interface FailedAuthCounter {
  */
 export interface RateLimits {
   accounts: AccountLimiter;
-  /** Native chat: how often each chatter is answered (the channel's chat budget is in `accounts`). */
+  /** Native chat: how often each chatter is answered, with the channel's chat budget (kept in `accounts`). */
   chatters: ChatterLimiter;
   perIp: IpLimiter;
   /** Failed authentications per address; the auth layer records each failure here. */
@@ -103,9 +104,10 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     const store = options.shared;
     const perIp = new RedisIpQuotas(store);
     const local = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
+    const accounts = new RedisAccountQuotas(store);
     return {
-      accounts: new RedisAccountQuotas(store),
-      chatters: new RedisChatterLimits(store),
+      accounts,
+      chatters: new RedisChatterLimits(store, accounts.log("chat")),
       perIp: new FailLocalIpLimiter(perIp, local),
       failedAuth: perIp.failedAuth,
       clientIp,
@@ -113,9 +115,10 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     };
   }
   const perIp = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
+  const accounts = new AccountQuotas(options.clock);
   return {
-    accounts: new AccountQuotas(options.clock),
-    chatters: new ChatterLimits(options.clock),
+    accounts,
+    chatters: new ChatterLimits(options.clock, accounts.log("chat")),
     perIp,
     failedAuth: perIp.failedAuth,
     clientIp,

@@ -82,6 +82,23 @@ export class SlidingLog<Key = string | number> {
   }
 
   /**
+   * Admits and records the request under `key` here and under `otherKey` in `other` when both have
+   * room, else records nothing in either (both checked, then both recorded, in one tick).
+   */
+  checkWith<Other>(
+    key: Key,
+    limit: number,
+    other: SlidingLog<Other>,
+    otherKey: Other,
+    otherLimit: number,
+  ): boolean {
+    if (this.waitMs(key, limit) > 0 || other.waitMs(otherKey, otherLimit) > 0) return false;
+    this.check(key, limit);
+    other.check(otherKey, otherLimit);
+    return true;
+  }
+
+  /**
    * Milliseconds until `check` would admit a request of the key (0: now; a whole window for a limit
    * of 0), recording nothing: for callers that admit a request into several logs or none.
    */

@@ -545,6 +545,23 @@ describe("native chat: no troll can make the bot post their text or silence the 
     expect(replies).toEqual(["That user was not found.", null, null, null]);
   });
 
+  test("lines during a cooldown get no reply and cost no answer: the chatter and the channel are answered after it", async () => {
+    h = await startChatHarness();
+    await updateCommandSettings(h.ctx, h.account.id, "coinflip", { cooldownSeconds: 2 });
+    await h.startChat();
+    await connected();
+    expect(await ask("!coinflip", "viewer_bob")).toMatch(/flipped/);
+    // During the rest: viewer_anna three times, and 35 others (more than the channel's 30 a minute).
+    for (let i = 0; i < 3; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
+    for (let i = 0; i < 35; i++)
+      h.sim.chat.say({ channel: "cuebotdemo", user: `crowd_${i}`, text: "!coinflip" });
+    await Bun.sleep(2_100);
+    expect(h.sim.chat.sent()).toHaveLength(1);
+    expect(await ask("!coinflip", "viewer_anna")).toMatch(/^🪙 Viewer_Anna flipped/);
+    expect(await ask("!dice", "viewer_carl")).toMatch(/rolled/);
+  });
+
   test("8 chatters asking at once for a command with a cooldown: one reply in chat", async () => {
     h = await startChatHarness();
     await updateCommandSettings(h.ctx, h.account.id, "shoutout", { cooldownSeconds: 30 });

@@ -21,9 +21,9 @@ const chatter = (chatterId: string, badges: string[] = []) => ({
 describe.skipIf(!redisAvailable)("native chat budgets in Redis", () => {
   const clients: RedisClient[] = [];
   let instances: [RateLimits, RateLimits];
+  const keyPrefix = redisKeyPrefix("chat");
   beforeAll(async () => {
     const { url } = await sharedRedisServer();
-    const keyPrefix = redisKeyPrefix("chat");
     const limits = async () => {
       const client = await connectRedis(url, { onError: () => {} });
       clients.push(client);
@@ -58,5 +58,24 @@ describe.skipIf(!redisAvailable)("native chat budgets in Redis", () => {
       if (await chatBudgetsAdmit(instances[i % 2]!, other, chatter(`v${i}`))) admitted++;
     expect(admitted).toBe(30);
     expect(await instances[1].accounts.checkBot(other)).toMatchObject({ allowed: true, remaining: 29 });
+  });
+
+  test("a chatter's lines arriving together on two instances: 3 answers, counted once each in the channel", async () => {
+    const other = { ...account, id: 5 };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => chatBudgetsAdmit(instances[i % 2]!, other, chatter("100003"))),
+    );
+    expect(answers.filter(Boolean)).toHaveLength(3);
+    expect(await clients[0]!.zCard(`${keyPrefix}rl:chat:5`)).toBe(3);
+  });
+
+  test("a chatter refused by the channel's full budget has spent none of their own answers", async () => {
+    const other = { ...account, id: 6 };
+    const all = await Promise.all(
+      Array.from({ length: 32 }, (_, i) => chatBudgetsAdmit(instances[i % 2]!, other, chatter(`w${i}`))),
+    );
+    expect(all.filter(Boolean)).toHaveLength(30);
+    expect(await chatBudgetsAdmit(instances[0], other, chatter("100003"))).toBe(false);
+    expect(await clients[0]!.zCard(`${keyPrefix}rl:chatter:6:100003`)).toBe(0);
   });
 });

@@ -4,7 +4,9 @@ import { ManualClock } from "../../server/clock.ts";
 import type { QuotaAccount } from "../../server/limits/account-quotas.ts";
 import { ChatterLimits } from "../../server/limits/chatter-limits.ts";
 import { createRateLimits } from "../../server/limits/rate-limits.ts";
+import { SlidingLog } from "../../server/limits/sliding-log.ts";
 import { createLogger } from "../../server/log.ts";
+import type { MaybePromise } from "../../server/maybe-promise.ts";
 
 /** Native chat's budgets (CONTRACT §6), decided in process on a manual clock. */
 
@@ -22,7 +24,7 @@ function setup() {
   return { clock, limits: createRateLimits({ clock, log, trustProxy: false }) };
 }
 
-async function admitted(times: number, admit: () => Promise<boolean>): Promise<number> {
+async function admitted(times: number, admit: () => MaybePromise<boolean>): Promise<number> {
   let count = 0;
   for (let i = 0; i < times; i++) if (await admit()) count++;
   return count;
@@ -71,13 +73,29 @@ describe("native chat budgets", () => {
     expect(await admitted(40, () => chatBudgetsAdmit(limits, account, chatter(`viewer_${n++}`)))).toBe(27);
   });
 
+  test("a chatter refused by the channel's budget keeps their own answers for when it frees", async () => {
+    const { clock, limits } = setup();
+    let n = 0;
+    expect(await admitted(30, () => chatBudgetsAdmit(limits, account, chatter(`viewer_${n++}`)))).toBe(30);
+    clock.advance(59_000);
+    expect(await admitted(3, () => chatBudgetsAdmit(limits, account, chatter("100003")))).toBe(0);
+    clock.advance(1_000);
+    expect(await admitted(5, () => chatBudgetsAdmit(limits, account, chatter("100003")))).toBe(3);
+  });
+
   test("a flood of distinct chatters keeps memory bounded", () => {
-    const chatters = new ChatterLimits(new ManualClock(), 100);
-    for (let i = 0; i < 10_000; i++) chatters.check(1, `bot_${i}`);
+    const clock = new ManualClock();
+    const channel = new SlidingLog<number>({ windowMs: 60_000, clock });
+    const chatters = new ChatterLimits(clock, channel, 100);
+    const partner = { ...account, role: "Partner" as const };
+    for (let i = 0; i < 10_000; i++) {
+      chatters.admit(partner, `bot_${i}`);
+      channel.forget(partner.id);
+    }
     expect(chatters.keyCount).toBe(100);
     // The most recent ones are still counted.
-    chatters.check(1, "bot_9999");
-    chatters.check(1, "bot_9999");
-    expect(chatters.check(1, "bot_9999").allowed).toBe(false);
+    chatters.admit(partner, "bot_9999");
+    chatters.admit(partner, "bot_9999");
+    expect(chatters.admit(partner, "bot_9999")).toBe(false);
   });
 });

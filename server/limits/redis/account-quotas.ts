@@ -54,6 +54,11 @@ export class RedisAccountQuotas {
     return this.#logs[quota].check(account.id, accountLimit(quota, account));
   }
 
+  /** One quota's log (native chat's budgets decide the chat log together with a chatter's). */
+  log(quota: AccountQuotaName): RedisSlidingLog<number> {
+    return this.#logs[quota];
+  }
+
   /** Drops an account's logs (the account was deleted). */
   async forget(accountId: number): Promise<void> {
     await Promise.all(QUOTAS.map((quota) => this.#logs[quota].forget(accountId)));

@@ -1,17 +1,19 @@
+import { accountLimit, type QuotaAccount } from "../account-quotas.ts";
 import { chatterKey } from "../chatter-limits.ts";
-import type { LimitDecision } from "../decision.ts";
 import { CHATTER_LIMIT } from "../tables.ts";
 import type { RedisQuotaOptions } from "./account-quotas.ts";
 import { RedisSlidingLog } from "./sliding-log.ts";
 
 /**
  * ../chatter-limits.ts's ChatterLimits with the logs in Redis (`<prefix>rl:chatter:<account>:<user
- * id>`, expiring with the window), so a chatter's answers are counted across every instance.
+ * id>`, expiring with the window, beside RedisAccountQuotas' chat log), so a chatter's answers and
+ * the channel's chat budget are counted across every instance: both decided in one script.
  */
 export class RedisChatterLimits {
   readonly #log: RedisSlidingLog<string>;
+  readonly #channel: RedisSlidingLog<number>;
 
-  constructor(options: RedisQuotaOptions) {
+  constructor(options: RedisQuotaOptions, channel: RedisSlidingLog<number>) {
     this.#log = new RedisSlidingLog<string>({
       client: options.client,
       windowMs: CHATTER_LIMIT.windowMs,
@@ -19,9 +21,13 @@ export class RedisChatterLimits {
       timeoutMs: options.timeoutMs,
       clock: options.clock,
     });
+    this.#channel = channel;
   }
 
-  check(accountId: number, chatterId: string): Promise<LimitDecision> {
-    return this.#log.check(chatterKey(accountId, chatterId), CHATTER_LIMIT.limit);
+  async admit(account: QuotaAccount, chatterId: string | null): Promise<boolean> {
+    const channelLimit = accountLimit("chat", account);
+    if (chatterId === null) return (await this.#channel.check(account.id, channelLimit)).allowed;
+    const key = chatterKey(account.id, chatterId);
+    return this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit);
   }
 }

@@ -29,7 +29,27 @@ if ARGV[3] ~= '' then log_add(KEYS[1], ARGV[3], window, now) end
 return {1, count}
 `;
 
+/**
+ * Two logs decided together (KEYS[1], KEYS[2]): the request is recorded in both when both have room,
+ * else in neither. ARGV: the first's limit and window ms, member, now ms ("" = Redis TIME), the
+ * second's limit and window ms. Reply: 1 when admitted, 0 when refused.
+ */
+const PAIR_LUA = `
+${LUA_NOW}
+${LUA_LOG}
+local firstWindow = tonumber(ARGV[2])
+local secondWindow = tonumber(ARGV[6])
+local _, firstWait = log_wait(KEYS[1], tonumber(ARGV[1]), firstWindow, now)
+if firstWait > 0 then return 0 end
+local _, secondWait = log_wait(KEYS[2], tonumber(ARGV[5]), secondWindow, now)
+if secondWait > 0 then return 0 end
+log_add(KEYS[1], ARGV[3], firstWindow, now)
+log_add(KEYS[2], ARGV[3], secondWindow, now)
+return 1
+`;
+
 const SCRIPT = new RedisScript(SLIDING_LOG_LUA);
+const PAIR = new RedisScript(PAIR_LUA);
 
 export interface RedisSlidingLogOptions {
   client: ScriptClient;
@@ -66,6 +86,32 @@ export class RedisSlidingLog<Key extends string | number = string | number> {
   /** What `check` would answer now, without recording anything. */
   peek(key: Key, limit: number): Promise<LimitDecision> {
     return this.#decide(key, limit, "");
+  }
+
+  /**
+   * Admits and records the request under `key` here and under `otherKey` in `other` (on the same
+   * Redis) when both have room, else records nothing in either: one script, one round trip.
+   */
+  async checkWith<Other extends string | number>(
+    key: Key,
+    limit: number,
+    other: RedisSlidingLog<Other>,
+    otherKey: Other,
+    otherLimit: number,
+  ): Promise<boolean> {
+    const { client, prefix, windowMs, timeoutMs, clock } = this.#options;
+    const call = {
+      keys: [prefix + String(key), other.#options.prefix + String(otherKey)],
+      args: [
+        String(limit),
+        String(windowMs),
+        `${this.#instanceId}:${++this.#sequence}`,
+        clock ? String(clock.now()) : "",
+        String(otherLimit),
+        String(other.#options.windowMs),
+      ],
+    };
+    return (await PAIR.run(client, call, timeoutMs)) === 1;
   }
 
   /** Forgets a key (an account was deleted). */
