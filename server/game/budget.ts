@@ -61,7 +61,7 @@ export function isProviderLimit(perMinute: number): boolean {
  */
 export class BudgetLimit {
   #learned: number | null = null;
-  constructor(readonly configured: number | null) {}
+  constructor(private readonly configured: number | null) {}
 
   learn(perMinute: number): void {
     if (isProviderLimit(perMinute)) this.#learned = perMinute;
