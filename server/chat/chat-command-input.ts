@@ -3,13 +3,16 @@ import type { ChatCaller } from "../bot/chat-input.ts";
 import type { CommandInput } from "../bot/commands.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 
+/** Badges Twitch shows moderators: a lead moderator wears `lead_moderator` instead of `moderator`. */
+export const MODERATOR_BADGES: readonly string[] = ["moderator", "lead_moderator"];
+
 /**
  * The caller's standing from their chat badges, in the words the bot endpoints already understand
  * (Nightbot's userLevel): badges come from Twitch itself, so they are trustworthy here.
  */
 export function userLevelOf(event: Pick<ChatMessageEvent, "badges" | "chatterId" | "broadcasterId">): string {
   if (event.chatterId === event.broadcasterId || event.badges.includes("broadcaster")) return "owner";
-  if (event.badges.includes("moderator")) return "moderator";
+  if (MODERATOR_BADGES.some((badge) => event.badges.includes(badge))) return "moderator";
   if (event.badges.includes("vip")) return "twitch_vip";
   if (event.badges.includes("subscriber") || event.badges.includes("founder")) return "subscriber";
   return "everyone";

@@ -19,7 +19,7 @@ import { IdentityProviderError } from "../identity/idp-client.ts";
 import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { chatBudgetsAdmit } from "./budgets.ts";
-import { commandInputFromChat } from "./chat-command-input.ts";
+import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
 import { SeenMessages } from "./dedupe.ts";
 import { EventSubConnection, StopConnection } from "./eventsub-connection.ts";
 import type { ChatMessageEvent, EventSubFrame } from "./eventsub-message.ts";
@@ -43,6 +43,9 @@ import { isForUs, matchCommand, triggerTable } from "./triggers.ts";
 
 /** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
+/** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
+const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES, "vip"];
+
 /** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
 const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
 
@@ -303,7 +306,7 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
     if (!channel) return;
     if (event.chatterId === channel.speaker.userId) {
       // Our own line, echoed: its badges tell whether we may send at the privileged pace.
-      channel.queue.privileged = ["broadcaster", "moderator", "vip"].some((b) => event.badges.includes(b));
+      channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));
       return;
     }
     if (!isForUs(event, channel.speaker.userId)) return;

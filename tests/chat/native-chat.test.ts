@@ -512,6 +512,19 @@ describe("native chat: no troll can make the bot post their text or silence the 
     expect(await answered("cuebotdemo")).toBe(5);
     expect(await answered("modbob")).toBe(5);
     expect(await answered("viewer_anna")).toBe(3);
+    // A lead moderator wears Twitch's lead_moderator badge instead of the moderator one.
+    const LEAD: SimBadge[] = [{ set_id: "lead_moderator", id: "1", info: "" }];
+    let lead = 0;
+    for (let i = 0; i < 5; i++) {
+      const id = h.sim.chat.say({
+        channel: "cuebotdemo",
+        user: "viewer_lena",
+        text: "!coinflip",
+        badges: LEAD,
+      });
+      if ((await h.replyTo(id, 300)) !== null) lead++;
+    }
+    expect(lead).toBe(5);
   });
 
   test("many chatters share the channel's chat budget (the role's bot quota per minute), never the API key's", async () => {

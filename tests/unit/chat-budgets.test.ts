@@ -47,6 +47,11 @@ describe("native chat budgets", () => {
     const { limits } = setup();
     expect(await admitted(10, () => chatBudgetsAdmit(limits, account, chatter(BROADCASTER)))).toBe(10);
     expect(await admitted(10, () => chatBudgetsAdmit(limits, account, chatter("7", ["moderator"])))).toBe(10);
+    // A lead moderator (Twitch's lead_moderator badge) is a moderator; counted in another channel here.
+    const other = { ...account, id: 2 };
+    expect(await admitted(10, () => chatBudgetsAdmit(limits, other, chatter("6", ["lead_moderator"])))).toBe(
+      10,
+    );
     expect(await admitted(10, () => chatBudgetsAdmit(limits, account, chatter("8", ["vip"])))).toBe(3);
     expect(await admitted(10, () => chatBudgetsAdmit(limits, account, chatter("9", ["subscriber"])))).toBe(3);
   });
