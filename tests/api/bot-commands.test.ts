@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { runCommand } from "../../server/bot/runner.ts";
+import { ApiError } from "../../server/http/errors.ts";
 import { SIM_IDS } from "../../server/sim/world.ts";
+import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../helpers/bot.ts";
 import { chance } from "../helpers/chance.ts";
 
@@ -310,6 +313,27 @@ describe("per-channel settings, cooldowns and events", () => {
       for (const res of answers.filter((r) => r.status === 429))
         expect(res.headers.get("retry-after")).toBe("30");
     }
+  });
+
+  test("a run that fails through no fault of its own gives its cooldown back; the command's own refusal keeps it", async () => {
+    h = await startBotHarness();
+    await h.panel("/api/dashboard/commands/magic8", {
+      method: "PUT",
+      body: JSON.stringify({ cooldownSeconds: 30 }),
+    });
+    const call = { ctx: h.ctx, account: h.account, command: "magic8" as const, caller: "viewer_anna" };
+    const internal = () => Promise.reject(new Error("a bug"));
+    await expect(Promise.resolve(runCommand(call, internal))).rejects.toThrow("a bug");
+    await expect(
+      Promise.resolve(runCommand(call, () => Promise.reject(new StoreUnavailableError("redis", "down")))),
+    ).rejects.toThrow();
+    expect((await h.bot("/api/bot/magic8")).status).toBe(200);
+    h.clock.advance(30_000);
+    const own = () => Promise.reject(new ApiError(404, "not_found", "User not found: nobody"));
+    await expect(Promise.resolve(runCommand(call, own))).rejects.toThrow("User not found");
+    const cooling = await h.bot("/api/bot/magic8");
+    expect(cooling.status).toBe(429);
+    expect(cooling.headers.get("retry-after")).toBe("30");
   });
 
   test("a panel test with a body previews unsaved settings; bad ones are refused like a save; nothing is stored", async () => {
