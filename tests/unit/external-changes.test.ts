@@ -19,7 +19,13 @@ import { listen } from "../../server/listen.ts";
 import { createLogger } from "../../server/log.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { initDataDir, Scratch } from "../helpers/cli.ts";
-import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
+import {
+  createTestAccount,
+  createTestContext,
+  onPostgres,
+  TEST_CLIENT_IP_HEADER,
+  type TestContext,
+} from "../helpers/context.ts";
 import { commandEvent } from "../helpers/events.ts";
 
 const TOKENS = { accessToken: "a", refreshToken: "r", scopes: ["user:read:chat"], expiresAt: 1 };
@@ -172,6 +178,22 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
     server.ctx.externalChanges.check();
     expect(await server.ctx.accounts.byCredential("overlay-token", overlayToken)).toBeNull();
     expect((await server.ctx.accounts.byCredential("overlay-token", newToken))?.id).toBe(account.id);
+  });
+});
+
+const CLIENT = { headers: { [TEST_CLIENT_IP_HEADER]: "203.0.113.7" } };
+
+describe.skipIf(onPostgres)("every request looks, also within one turn of the event loop", () => {
+  test("a key rotated between two requests that one turn handles: the second is refused", async () => {
+    const { apiKey } = await createTestAccount(server.ctx, { login: "alice" });
+    const app = createApp(server.ctx);
+    const coinflip = () =>
+      app.handle(new Request(`http://localhost/api/bot/coinflip?apiKey=${apiKey}`, CLIENT));
+    // No await of a timer or I/O between these: one macrotask, as when Bun reads a request that
+    // arrived while another one held the event loop.
+    expect((await coinflip()).status).toBe(200);
+    await rotateApiKey(cli, await requireAccount(cli, "alice"), "cli");
+    expect((await coinflip()).status).toBe(401);
   });
 });
 
