@@ -1,41 +1,45 @@
 import { Elysia } from "elysia";
-import { ApiError, jsonError } from "./errors.ts";
+import { jsonError } from "./errors.ts";
+import { asHandle, type Handle, oncePerHandler } from "./handler-wrap.ts";
 import { syncHook } from "./sync-hook.ts";
 
 /**
- * Request bodies are parsed before authentication runs (Elysia's lifecycle), so their size is capped
- * first: nothing cuebot accepts is larger than an overlay state (16 KiB) plus room. A body announced
- * larger is refused before a byte of it is read; a body sent without a length (chunked) is counted as
- * it arrives and cut at the cap. Bun's maxRequestBodySize (listen.ts) is only the ceiling of what Bun
- * itself reads for a route that never looks at the body.
+ * Nothing cuebot accepts in a body is larger than an overlay state (16 KiB) plus room. A body
+ * announced larger is refused before a byte of it is read. A body sent without a length (chunked) is
+ * read up to the cap before any layer or route runs, whether the route reads a body or not, and
+ * refused once it passes the cap; the route then reads the bytes already read. Bun's
+ * maxRequestBodySize (listen.ts) is the ceiling of what Bun itself reads of an announced body.
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const TOO_LARGE_MESSAGE = `Request bodies may be at most ${MAX_BODY_BYTES / 1024} KiB.`;
+
 /** The rest of a refused body is not worth reading: the connection closes after the answer. */
 const CLOSE = { connection: "close" };
 
-/** Thrown from inside body parsing, where only an error can stop the request. */
-function payloadTooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", TOO_LARGE_MESSAGE, CLOSE);
+function payloadTooLarge(): Response {
+  return jsonError(413, "payload_too_large", TOO_LARGE_MESSAGE, CLOSE);
 }
 
-/** The body's bytes, read as they arrive; past the cap the read stops and 413 is thrown. */
-async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = request.body?.getReader();
-  if (reader === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      void reader.cancel().catch(() => undefined);
-      throw payloadTooLarge();
-    }
-    chunks.push(value);
-  }
+/**
+ * Bun hands no body of a GET or HEAD to the server (the request's body is null), so a chunked one
+ * cannot be counted: it is refused whatever its size.
+ */
+function bodyNotReadable(): Response {
+  return jsonError(
+    413,
+    "payload_too_large",
+    "A GET or HEAD request cannot carry a body sent without Content-Length.",
+    CLOSE,
+  );
+}
+
+/** The client stopped sending halfway (or sent what Bun could not decode). */
+function bodyUnreadable(): Response {
+  return jsonError(400, "bad_request", "The request body could not be read.", CLOSE);
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -45,41 +49,73 @@ async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   return body;
 }
 
+/** The body's bytes, read as they arrive; undefined once they pass the cap (the read stops there). */
+async function readCapped(body: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return concat(chunks, size);
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      void reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+}
+
 /**
- * Makes every way of reading this request's body go through readCapped. Elysia's parsers call the
- * Request's own methods (`request.json()` …), so a chunked body is counted whichever parser the route
- * has, and only requests that carry one pay for it.
+ * Every way of reading the request's body (Elysia's parsers call `request.json()` …) answers from the
+ * bytes already read. The Request itself stays: Bun knows the client's address by it.
  */
-function countAsItArrives(request: Request): void {
-  const bytes = () => readCapped(request);
-  const text = async () => new TextDecoder().decode(await bytes());
-  const reread = async () =>
-    new Response(await bytes(), { headers: { "content-type": request.headers.get("content-type") ?? "" } });
+function serveBodyFrom(request: Request, bytes: Uint8Array<ArrayBuffer>): void {
+  const type = request.headers.get("content-type") ?? "";
+  const text = async () => new TextDecoder().decode(bytes);
   Object.defineProperties(request, {
-    arrayBuffer: { value: async () => (await bytes()).buffer },
-    bytes: { value: bytes },
+    arrayBuffer: { value: async () => bytes.buffer },
+    bytes: { value: async () => bytes },
     text: { value: text },
     json: { value: async () => JSON.parse(await text()) },
-    blob: { value: async () => (await reread()).blob() },
-    formData: { value: async () => (await reread()).formData() },
+    blob: { value: async () => new Blob([bytes], { type }) },
+    formData: { value: () => new Response(bytes, { headers: { "content-type": type } }).formData() },
   });
 }
 
-function checkBody(request: Request): Response | undefined {
-  const length = request.headers.get("content-length");
-  if (length !== null) {
-    return Number(length) > MAX_BODY_BYTES
-      ? jsonError(413, "payload_too_large", TOO_LARGE_MESSAGE, CLOSE)
-      : undefined;
+/** Reads a chunked body up to the cap, then runs the request, or answers 413 past the cap. */
+const readBodyFirst = oncePerHandler((handle: Handle) => async (request: Request) => {
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
+  try {
+    bytes = request.body === null ? new Uint8Array(0) : await readCapped(request.body);
+  } catch {
+    return bodyUnreadable();
   }
-  // Bodies of GET and HEAD are never read (Elysia parses none): the hot rows skip the second lookup.
-  const method = request.method;
-  if (method !== "GET" && method !== "HEAD" && request.headers.has("transfer-encoding")) {
-    countAsItArrives(request);
-  }
-  return undefined;
+  if (bytes === undefined) return payloadTooLarge();
+  serveBodyFrom(request, bytes);
+  return handle(request);
+});
+
+/** How a request carrying Transfer-Encoding is handled: its body read first, or refused unread. */
+function chunkedBody(handle: Handle, method: string): Handle {
+  return method === "GET" || method === "HEAD" ? bodyNotReadable : readBodyFirst(handle);
 }
 
+/** Announced bodies are judged by their length, before authentication and body parsing. */
+function checkAnnouncedLength(request: Request): Response | undefined {
+  const length = request.headers.get("content-length");
+  return length !== null && Number(length) > MAX_BODY_BYTES ? payloadTooLarge() : undefined;
+}
+
+/**
+ * Only a request carrying Transfer-Encoding waits for its body (the hot paths never send one): any
+ * other request goes to Elysia's handler as it came.
+ */
 export function bodyLimit() {
-  return new Elysia({ name: "cuebot.body-limit" }).onRequest(syncHook(({ request }) => checkBody(request)));
+  return new Elysia({ name: "cuebot.body-limit" })
+    .onRequest(syncHook(({ request }) => checkAnnouncedLength(request)))
+    .wrap((elysiaHandle, request) => {
+      const handle = asHandle(elysiaHandle);
+      return request.headers.has("transfer-encoding") ? chunkedBody(handle, request.method) : handle;
+    });
 }

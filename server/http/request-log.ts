@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import type { Context } from "../context.ts";
 import { redactPath } from "../log.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import { andThen } from "../maybe-promise.ts";
+import { asHandle, oncePerHandler } from "./handler-wrap.ts";
 import { requestInfo } from "./request-info.ts";
-
-type Handle = (request: Request) => MaybePromise<Response>;
 
 /**
  * One line per request at debug level, with the status of the Response actually sent and how long it
@@ -26,23 +25,12 @@ export function requestLog(ctx: Context) {
       ms: Math.round((performance.now() - startedAt) * 10) / 10,
     });
   };
-  // Elysia asks for the wrapped handler on every request, and wraps each of Bun's native routes apart
-  // from its general handler: one wrapper per handler, made once.
-  const wrapped = new WeakMap<Handle, Handle>();
-  const wrap = (handle: Handle): Handle => {
-    const logged: Handle = (request) => {
-      const startedAt = performance.now();
-      return andThen(handle(request), (response) => {
-        write(request, response, startedAt);
-        return response;
-      });
-    };
-    wrapped.set(handle, logged);
-    return logged;
-  };
-  return plugin.wrap((elysiaHandle) => {
-    // Elysia types the handler it wraps as any function; it is a fetch handler.
-    const handle = elysiaHandle as unknown as Handle;
-    return wrapped.get(handle) ?? wrap(handle);
+  const logged = oncePerHandler((handle) => (request) => {
+    const startedAt = performance.now();
+    return andThen(handle(request), (response) => {
+      write(request, response, startedAt);
+      return response;
+    });
   });
+  return plugin.wrap((elysiaHandle) => logged(asHandle(elysiaHandle)));
 }

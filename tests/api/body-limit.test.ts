@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { listen, type RunningServer } from "../../server/listen.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { chunk, LAST_CHUNK, rawRequest } from "../helpers/raw-http.ts";
+import { LAST_CHUNK, type RawResponse, rawRequest } from "../helpers/raw-http.ts";
 import { type IdentityHarness, startIdentityHarness } from "../helpers/twitch.ts";
 
 let t: TestContext | undefined;
@@ -33,12 +33,27 @@ async function listening(): Promise<RunningServer> {
 /** A chunked POST of `total` bytes of JSON in 10 KB chunks, on a raw socket. */
 function chunkedPost(port: number, path: string, headers: string, total: number) {
   const text = JSON.stringify({ state: { text: "x".repeat(total) } });
+  return chunkedRequest(port, `POST ${path}`, `Content-Type: application/json\r\n${headers}`, text);
+}
+
+/** `text` sent as UTF-8 in chunks of at most 10,000 characters, on a raw socket. */
+function chunkedRequest(port: number, requestLine: string, headers: string, text: string) {
   const pieces = text.match(/[\s\S]{1,10000}/g) ?? [];
+  // rawRequest writes latin1: each piece goes as its UTF-8 bytes, announced by their count.
+  const utf8 = (piece: string) => Buffer.from(piece, "utf8").toString("latin1");
   return rawRequest(port, [
-    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n${headers}\r\n`,
-    ...pieces.map(chunk),
+    `${requestLine} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n${headers}\r\n`,
+    ...pieces.map((piece) => `${Buffer.byteLength(piece).toString(16)}\r\n${utf8(piece)}\r\n`),
     LAST_CHUNK,
   ]);
+}
+
+/** The client's view of a refused chunked body: the contract's 413, and the connection closed. */
+function expectRefused(res: RawResponse, message = TOO_LARGE.error.message): void {
+  expect(res.status).toBe(413);
+  expect(JSON.parse(res.body)).toEqual({ status: 413, error: { code: "payload_too_large", message } });
+  expect(res.headers.get("connection")).toBe("close");
+  expect(res.closed).toBe(true);
 }
 
 describe("request bodies are capped before anything parses them", () => {
@@ -110,15 +125,86 @@ describe("request bodies are capped before anything parses them", () => {
         else controller.enqueue(chunk);
       },
     });
-    const outcome = await fetch(`${server.url}/api/dashboard/overlay/state`, {
+    const res = await fetch(`${server.url}/api/dashboard/overlay/state`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body,
-    }).then(
-      (res) => res.status,
-      () => "connection closed",
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual(TOO_LARGE);
+    expect(sent).toBeLessThan(64);
+  });
+});
+
+/**
+ * A chunked body is read (up to the cap) before any route runs, so the cap holds on routes that
+ * never look at the body, on GET and HEAD, and whatever the content type.
+ */
+describe("a chunked body is capped whatever the route does with it", () => {
+  test("a 400 KB chunked POST to a route that reads no body (reveal-key) → 413, the key is not shown", async () => {
+    h = await startIdentityHarness({
+      configure: (c) => {
+        c.port = 0;
+      },
+    });
+    server = listen(h.ctx, h.app);
+    const { cookie } = await h.login("cuebotdemo");
+    const headers = `Cookie: ${cookie}\r\nOrigin: ${h.origin}\r\n`;
+    const res = await chunkedRequest(
+      server.port,
+      "POST /api/dashboard/security/reveal-key",
+      headers,
+      "x".repeat(400_000),
     );
-    expect([413, "connection closed"]).toContain(outcome);
+    expectRefused(res);
+    expect(res.body).not.toContain("apiKey");
+  });
+
+  test("a 400 KB chunked GET /healthz → 413 (Bun hands no GET body over, so none sent chunked is taken)", async () => {
+    const { port } = await listening();
+    const res = await chunkedRequest(port, "GET /healthz", "", "x".repeat(400_000));
+    expectRefused(res, "A GET or HEAD request cannot carry a body sent without Content-Length.");
+    const small = await chunkedRequest(port, "HEAD /healthz", "", "x");
+    expect(small.status).toBe(413);
+    expect(small.closed).toBe(true);
+  });
+
+  test("a 100 KB chunked body of a type no parser knows (application/vnd.foo+json) → 413, not 400", async () => {
+    const { port } = await listening();
+    const headers = `Content-Type: application/vnd.foo+json\r\nCookie: app_sess=x\r\nOrigin: ${t?.ctx.publicUrl}\r\n`;
+    const text = JSON.stringify({ state: { text: "x".repeat(100_000) } });
+    expectRefused(await chunkedRequest(port, "POST /api/dashboard/overlay/state", headers, text));
+  });
+
+  test("a chunked body of exactly 64 KiB (65,536 bytes) passes; 65,537 bytes → 413", async () => {
+    const { port } = await listening();
+    const at = await chunkedRequest(port, "POST /auth/logout", "", "x".repeat(65_536));
+    expect(at.status).toBe(200);
+    expect(at.closed).toBe(false);
+    expectRefused(await chunkedRequest(port, "POST /auth/logout", "", "x".repeat(65_537)));
+  });
+
+  test("bytes are counted, not characters: 32,768 two-byte letters pass, 32,769 → 413", async () => {
+    const { port } = await listening();
+    const at = await chunkedRequest(port, "POST /auth/logout", "", "é".repeat(32_768));
+    expect(at.status).toBe(200);
+    expectRefused(await chunkedRequest(port, "POST /auth/logout", "", "é".repeat(32_769)));
+  });
+
+  test("a streamed upload to a route that reads no body (POST /auth/logout) is cut off with 413", async () => {
+    const { url } = await listening();
+    const piece = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Up to 300 MB, as long as the server keeps reading.
+        if (sent++ >= 4800) controller.close();
+        else controller.enqueue(piece);
+      },
+    });
+    const res = await fetch(`${url}/auth/logout`, { method: "POST", body });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual(TOO_LARGE);
     expect(sent).toBeLessThan(64);
   });
 });
@@ -163,6 +249,11 @@ describe("requests Bun refuses before cuebot sees them (README, Limits)", () => 
     [
       "a malformed chunk size (in a body a route reads)",
       "POST /api/dashboard/overlay/state HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
+      400,
+    ],
+    [
+      "a malformed chunk size (in a body no route reads)",
+      "POST /auth/logout HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
       400,
     ],
     ["no Host header", "GET /healthz HTTP/1.1\r\n\r\n", 400],
