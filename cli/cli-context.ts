@@ -10,6 +10,8 @@ import { CliFailure, type GlobalOptions } from "./output.ts";
 
 /** How long a command waits for a database that other processes keep busy (CONTRACT §3). */
 export const CLI_DATABASE_WAIT_MS = 30_000;
+/** How long one attempt's statement waits for a lock (SQLite's busy handler) before it is tried again. */
+const CLI_BUSY_TIMEOUT_MS = 10_000;
 
 /** Turns the expected start-up failures into one `cuebot: …` line with exit 1. */
 export function asCliFailure(error: unknown): never {
@@ -39,7 +41,10 @@ export function loadCliConfig(globals: GlobalOptions, extra: Parameters<typeof l
  * open the core only (config, database, secrets: no limiter, cache, chat or HTTP framework), and their
  * log lines go to stderr so stdout stays the command's answer.
  */
-export async function openCliContext(globals: GlobalOptions): Promise<CoreContext> {
+export async function openCliContext(
+  globals: GlobalOptions,
+  busyTimeoutMs = CLI_BUSY_TIMEOUT_MS,
+): Promise<CoreContext> {
   const config = loadCliConfig(globals);
   assertCliDataDir(config);
   const log = createLogger({
@@ -47,7 +52,7 @@ export async function openCliContext(globals: GlobalOptions): Promise<CoreContex
     format: "pretty",
     write: (line) => process.stderr.write(`${line}\n`),
   });
-  return await openCore(config, { log });
+  return await openCore(config, { log, busyTimeoutMs });
 }
 
 function assertCliDataDir(config: Config): void {
@@ -72,7 +77,9 @@ export async function withCliContext<T>(
     let ctx: CoreContext | null = null;
     let result: T;
     try {
-      ctx = await openCliContext(globals);
+      // The last attempt waits no longer than the time left, so the whole wait stays within 30 s.
+      const left = deadline - performance.now();
+      ctx = await openCliContext(globals, Math.max(0, Math.min(CLI_BUSY_TIMEOUT_MS, left)));
       result = await fn(ctx);
     } catch (error) {
       await ctx?.close();

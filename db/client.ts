@@ -79,11 +79,17 @@ function switchToWal(sqlite: Database): void {
  * Opens the database with the pragmas every connection needs. busy_timeout comes first so that the
  * WAL switch itself waits for a concurrent writer (the CLI and the server share the file).
  */
-export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
+export interface OpenOptions {
+  readonly?: boolean;
+  /** How long a statement waits for another connection's lock before SQLITE_BUSY (default 10 s). */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): DatabaseHandle {
   let sqlite: Database | null = null;
   try {
     sqlite = new Database(path, options.readonly ? { readonly: true } : { create: true, readwrite: true });
-    sqlite.exec("PRAGMA busy_timeout = 10000");
+    sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 10_000))}`);
     // Reads the header: a file that is not a database says so here (notADatabase).
     sqlite.exec("PRAGMA schema_version");
     if (!options.readonly) switchToWal(sqlite);

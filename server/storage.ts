@@ -1,5 +1,11 @@
 import { join } from "node:path";
-import { cacheChangesReader, type DatabaseHandle, dataVersionReader, openDatabase } from "../db/client.ts";
+import {
+  cacheChangesReader,
+  type DatabaseHandle,
+  dataVersionReader,
+  type OpenOptions,
+  openDatabase,
+} from "../db/client.ts";
 import { type EventSink, WriteBehindEventSink } from "../db/event-sink.ts";
 import { migrate, type SchemaStatus } from "../db/migrate.ts";
 import { type DataStore, type OwnWriteObserver, SqliteStore } from "../db/store.ts";
@@ -93,8 +99,12 @@ export interface Storage {
 }
 
 /** The embedded SQLite file in the data folder, migrated; WAL mode, one connection. */
-export function openEmbeddedStorage(config: Config, log: Logger): Storage {
-  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
+export function openEmbeddedStorage(
+  config: Config,
+  log: Logger,
+  options: Pick<OpenOptions, "busyTimeoutMs"> = {},
+): Storage {
+  const database = openDatabase(join(config.dataDir, DATABASE_FILE), options);
   try {
     const schema = migrate(database.sqlite);
     const db = new SqliteStore(database.sqlite, database.db);

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
+import { isDatabaseBusy } from "../../db/client.ts";
 import { withCliContext } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions, printJson } from "../output.ts";
 
@@ -33,6 +34,8 @@ export function registerBackupCommand(program: Command, io: CliIo, globals: () =
           renameSync(temporary, file);
         } catch (error) {
           rmSync(temporary, { force: true });
+          // Busy: withCliContext waits and tries again (the partial copy is gone).
+          if (isDatabaseBusy(error)) throw error;
           throw new CliFailure(`backup failed: ${(error as Error).message}`);
         }
         const bytes = statSync(file).size;

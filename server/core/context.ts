@@ -46,12 +46,18 @@ export interface CoreOptions {
   log?: Logger;
   /** `serve`: this context serves requests (on PostgreSQL, claimed against instances it cannot share with). */
   serving?: { withRedis: boolean };
+  /** Embedded database: how long a statement waits for another process's lock (default 10 s). */
+  busyTimeoutMs?: number;
 }
 
 /** The core on the embedded database (synchronous: tests build one per case). */
 export function createCore(config: Config, options: CoreOptions = {}): CoreContext {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const storage = openEmbeddedStorage(config, log);
+  const storage = openEmbeddedStorage(
+    config,
+    log,
+    options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
+  );
   try {
     const { key } = loadOrCreateSecretKey(config.dataDir);
     return assembleCore(config, { ...options, log }, storage, key);

@@ -204,7 +204,7 @@ export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
 /**
  * Deletes the account and every row of it in one transaction; the audit log keeps one line saying it
  * happened (who, when), detached from the deleted account. Revoking the provider token is the
- * caller's step before this one (it is network I/O and must not hold a write transaction open).
+ * caller's step after this one (it is network I/O and must not hold a write transaction open).
  */
 export async function deleteAccountData(store: EventStore, account: Account, actor: Actor): Promise<void> {
   const now = store.clock.now();
@@ -224,37 +224,32 @@ export interface DeletionResult {
 }
 
 /**
- * Revokes the account's provider token (best effort: a provider outage must not block deletion), then
- * deletes. A running server also lets go of what it holds of the account (panel/security.ts).
+ * Deletes the account, then revokes its provider token (best effort: a provider outage must not block
+ * deletion). A running server also lets go of what it holds of the account (account-removal.ts).
  */
 export async function deleteAccount(
-  ctx: EventStore & Pick<CoreContext, "log"> & { identityProvider: IdentityProviderClient | null },
+  ctx: EventStore &
+    Pick<CoreContext, "log"> & { identityProvider: Pick<IdentityProviderClient, "revoke"> | null },
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {
-  let providerTokenRevoked = false;
   const tokens = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
   // A linked chat bot's grant for this channel goes too (best effort, like the streamer's).
   const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
-  if (bot && ctx.identityProvider) {
-    await ctx.identityProvider.revoke(bot.accessToken).catch((error: unknown) => {
-      ctx.log.warn("could not revoke the chat bot's token of a deleted account", {
-        login: account.login,
-        error,
-      });
-    });
-  }
-  if (tokens && ctx.identityProvider) {
-    try {
-      await ctx.identityProvider.revoke(tokens.accessToken);
-      providerTokenRevoked = true;
-    } catch (error) {
-      ctx.log.warn("could not revoke the provider token of a deleted account", {
-        login: account.login,
-        error,
-      });
-    }
-  }
+  // The data goes first: a deletion the database refuses (busy) revokes nothing, so the CLI can try
+  // it again from the start; the grants are revoked once the deletion is committed.
   await deleteAccountData(ctx, account, actor);
+  const revoke = async (token: string | undefined, what: string): Promise<boolean> => {
+    if (!token || !ctx.identityProvider) return false;
+    try {
+      await ctx.identityProvider.revoke(token);
+      return true;
+    } catch (error) {
+      ctx.log.warn(`could not revoke ${what} of a deleted account`, { login: account.login, error });
+      return false;
+    }
+  };
+  await revoke(bot?.accessToken, "the chat bot's token");
+  const providerTokenRevoked = await revoke(tokens?.accessToken, "the provider token");
   return { providerTokenRevoked };
 }

@@ -208,4 +208,25 @@ describe.skipIf(onPostgres)("a database another process keeps locked", () => {
     expect(result).toEqual({ code: 0, stdout: "ann is now VIP (was Default)\n", stderr: "" });
     expect(performance.now() - started).toBeGreaterThan(10_000);
   }, 60_000);
+
+  test("held past 30 s: exit 1 with one cuebot: line within the wait, nothing changed", async () => {
+    const holder = new Database(join(dataDir, "cuebot.db"));
+    holder.exec("BEGIN IMMEDIATE");
+    holder.exec("UPDATE accounts SET updated_at = updated_at");
+    const started = performance.now();
+    const result = await scratch.run(["role", "set", "ann", "vip", "--data-dir", dataDir], { cwd });
+    const waited = performance.now() - started;
+    holder.exec("ROLLBACK");
+    holder.close();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toStartWith("cuebot: the database stayed busy for 30 s (");
+    expect(result.stderr).toEndWith("); nothing was changed, try again\n");
+    expect(result.stderr.split("\n")).toHaveLength(2);
+    // The last attempt waits only for the time left (each attempt alone may wait 10 s).
+    expect(waited).toBeGreaterThan(29_000);
+    expect(waited).toBeLessThan(33_000);
+    const list = await scratch.run(["role", "list", "--json", "--data-dir", dataDir], { cwd });
+    expect((JSON.parse(list.stdout) as { role: string }[])[0]?.role).toBe("Default");
+  }, 60_000);
 });
