@@ -31,24 +31,58 @@ const OVERLAY_PAGE_PATH = /(^|[\s"'(]|\/\/[^/\s"']+)\/overlay\/[^/?#\s"']+/g;
 /** Replaces credentials in a URL or path (`/x?apiKey=…` → `/x?apiKey=[redacted]`, `/overlay/[redacted]`). */
 export function redactUrl(url: string): string {
   return url
-    .replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string) =>
-      SECRET_QUERY.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole,
+    .replace(/([?&;])([^=&;#]+)=([^&;#]*)/g, (whole, sep: string, name: string) =>
+      SECRET_QUERY.test(parameterName(name)) ? `${sep}${name}=${REDACTED}` : whole,
     )
     .replace(OVERLAY_PAGE_PATH, `$1/overlay/${REDACTED}`);
 }
 
-/** How many rounds of percent-decoding a path gets (`%256F` → `%6F` → `o`) before it is compared. */
-const DECODE_ROUNDS = 3;
+/** A query parameter's name as a server might read it: decoded, without PHP-style brackets (`apiKey[]`). */
+function parameterName(name: string): string {
+  const decoded = percentDecoded(name);
+  const bracket = decoded.indexOf("[");
+  return bracket === -1 ? decoded : decoded.slice(0, bracket);
+}
+
+const HEX_DIGIT = /^[0-9a-f]$/i;
+
+/** Whether `chars` ends with a valid escape (`%` and two hex digits). */
+function endsWithEscape(chars: readonly string[]): boolean {
+  const n = chars.length;
+  return (
+    n >= 3 && chars[n - 3] === "%" && HEX_DIGIT.test(chars[n - 2] ?? "") && HEX_DIGIT.test(chars[n - 1] ?? "")
+  );
+}
+
+/**
+ * Every valid `%XX` decoded on its own (a malformed one stays as it is and stops nothing), again and
+ * again until none is left: `%2525256F` → `o`, `%25%36%46` → `o`. Done in one pass: an escape is
+ * decoded as soon as its last character is in place, and the character it gives may complete the
+ * escape before it. Each decoding shortens the text, so the work stays linear in its length.
+ */
+function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  const chars: string[] = [];
+  for (const char of text) {
+    chars.push(char);
+    while (endsWithEscape(chars)) {
+      const code = Number.parseInt(`${chars[chars.length - 2]}${chars[chars.length - 1]}`, 16);
+      chars.length -= 3;
+      chars.push(String.fromCharCode(code));
+    }
+  }
+  return chars.join("");
+}
 
 /**
  * A path as a router might come to read it: percent-decoded, backslashes and repeated slashes as one
- * "/", dot segments resolved, lowercase.
+ * "/", `;…` parameters dropped from each segment, dot segments resolved, lowercase.
  */
 function normalisedPath(path: string): string {
-  let decoded = path;
-  for (let round = 0; round < DECODE_ROUNDS && decoded.includes("%"); round++) decoded = decodeSafe(decoded);
   const segments: string[] = [];
-  for (const segment of decoded.split(/[\\/]+/)) {
+  for (const withParameters of percentDecoded(path).split(/[\\/]+/)) {
+    const semicolon = withParameters.indexOf(";");
+    const segment = semicolon === -1 ? withParameters : withParameters.slice(0, semicolon);
     if (segment === "..") segments.pop();
     else if (segment !== "." && segment !== "") segments.push(segment);
   }
@@ -59,21 +93,13 @@ const OVERLAY_PAGE_PREFIX = "/overlay/";
 
 /**
  * A request path for the log. A path that is, or only looks like, an overlay page link
- * (`/overlay//<token>`, `/%6Fverlay/<token>`, `/OVERLAY/<token>`) is judged on its decoded, normalised
- * form and logged as `/overlay/[redacted]`; any other path as it came.
+ * (`/overlay//<token>`, `/%6Fverlay/<token>`, `/OVERLAY/<token>`, `/overlay;x/<token>`) is judged on
+ * its decoded, normalised form and logged as `/overlay/[redacted]`; any other path as it came.
  */
 export function redactPath(path: string): string {
   // Most paths hold neither an escape, a backslash nor the word: they are not worth normalising.
   if (!path.includes("%") && !path.includes("\\") && !/overlay/i.test(path)) return path;
   return normalisedPath(path).startsWith(OVERLAY_PAGE_PREFIX) ? `${OVERLAY_PAGE_PREFIX}${REDACTED}` : path;
-}
-
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 export function redact(value: unknown, depth = 0): unknown {

@@ -92,6 +92,14 @@ describe("paths that look like overlay links never show the token", () => {
     `/OVERLAY/${token}`,
     `/overlay%2F${token}`,
     `/x/../overlay/${token}`,
+    // One malformed escape must not turn the decoding of the others off.
+    `/%6Fverlay/${token}%ZZ`,
+    `/%6Fverlay/${token}/%`,
+    // Parameters in a segment, and escapes however deep (or made by decoding others).
+    `/overlay;x/${token}`,
+    `/%4Fverlay;v=1/${token}`,
+    `/%2525256Fverlay/${token}`,
+    `/%25%36%46verlay/${token}`,
   ]) {
     test(path.replace(token, "<token>"), async () => {
       const before = t.logs.length;
@@ -104,5 +112,17 @@ describe("paths that look like overlay links never show the token", () => {
   test("other paths are logged as they came", async () => {
     const { line } = await logged("GET", "/api/overlay/state?token=abc");
     expect(line.path).toBe("/api/overlay/state?token=[redacted]");
+  });
+
+  test("a credential in the query is redacted however its name is written", async () => {
+    for (const [path, shown] of [
+      ["/api/followage?apiKey[]=SECRET1&user=a", "/api/followage?apiKey[]=[redacted]&user=a"],
+      ["/api/followage?user=a;apiKey=SECRET2", "/api/followage?user=a;apiKey=[redacted]"],
+      ["/api/followage;apiKey=SECRET3", "/api/followage;apiKey=[redacted]"],
+      ["/api/followage?%2561piKey=SECRET4", "/api/followage?%2561piKey=[redacted]"],
+    ] as const) {
+      const { line } = await logged("GET", path);
+      expect(line.path).toBe(shown);
+    }
   });
 });
