@@ -51,8 +51,11 @@ export function messagePage(
   );
 }
 
+/** Media types are case-insensitive (RFC 9110 §8.3.1): `Accept: Text/HTML` asks for a page too. */
+const HTML = /text\/html/i;
+
 export function wantsHtml(request: Request): boolean {
-  return (request.headers.get("accept") ?? "").includes("text/html");
+  return HTML.test(request.headers.get("accept") ?? "");
 }
 
 /**

@@ -53,12 +53,15 @@ describe("refusals under /auth: the contract's body unless a browser asks for a 
       });
     }
 
-    test(`${method} ${path} from a browser (Accept: text/html) → the ${status} page`, async () => {
-      const res = await get(path, "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
-      expect(res.status).toBe(status);
-      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
-      expect(await res.text()).toContain("<h1>");
-    });
+    // Media types are case-insensitive (RFC 9110 §8.3.1): `Text/HTML` asks for the page too.
+    for (const accept of ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Text/HTML"]) {
+      test(`${method} ${path} from a browser (Accept: ${accept}) → the ${status} page`, async () => {
+        const res = await get(path, accept);
+        expect(res.status).toBe(status);
+        expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        expect(await res.text()).toContain("<h1>");
+      });
+    }
   }
 
   test("a refused callback still clears the login cookies, whichever form the answer takes", async () => {
