@@ -76,6 +76,13 @@ describe("the request log writes the status actually sent, and how long it took"
     expect(line).toMatchObject({ method: "POST", path: "/api/dashboard/overlay/state", status: 413 });
   });
 
+  test("a chunked body refused before any layer runs is logged too", async () => {
+    const body = `${(70_000).toString(16)}\r\n${"x".repeat(70_000)}\r\n0\r\n\r\n`;
+    const { sent, line } = await logged("POST", "/auth/logout", `Transfer-Encoding: chunked\r\n\r\n${body}`);
+    expect(sent).toBe(413);
+    expect(line).toMatchObject({ method: "POST", path: "/auth/logout", status: 413 });
+  });
+
   test("a success: 200", async () => {
     const { line } = await logged("GET", "/healthz");
     expect(line).toMatchObject({ path: "/healthz", status: 200 });
