@@ -10,6 +10,9 @@ import { type HelixCall, type HelixRoute, helixError, json, readJsonObject } fro
  * codes. Only `channel.chat.message` v1 can be subscribed (the type cuebot uses). The protocol's
  * timers count simulated seconds of `secondMs`; the Pings alone run on real time (`pingMs`). The
  * knobs are functions for tests in process and `/_sim/eventsub/*` over HTTP (`handleSimHttp`).
+ * Nothing is kept for good: a closed session lets go of its socket at once, and closed sessions,
+ * subscriptions disabled an hour ago and reconnect challenges past their grace are forgotten
+ * whenever a session or subscription is added (`forgetExpired`), so a demo running for days stays small.
  */
 
 export interface WsData {
@@ -32,8 +35,11 @@ interface Envelope {
 
 interface Session {
   id: string;
-  ws: Socket;
+  /** Null before Bun opens the socket and once the session is closed (nothing holds a dead socket). */
+  ws: Socket | null;
   status: SessionStatus;
+  /** When the session closed (clock ms): it stays listed for `KEPT_MS`, then it is forgotten. */
+  closedAt: number | null;
   /** The user whose subscriptions use this session (set by the first subscription). */
   userId: string | null;
   keepaliveSeconds: number;
@@ -45,11 +51,9 @@ interface Session {
   timers: ReturnType<typeof setTimeout>[];
   /** Fires when the silence reaches the keepalive timeout; re-armed by every counted frame. */
   keepaliveTimer: ReturnType<typeof setTimeout> | null;
-  pingTimer: ReturnType<typeof setInterval> | null;
-  /** A Ping went out and its Pong has not come back yet. */
-  awaitingPong: boolean;
-  /** While moving (session_reconnect sent): the challenge the new socket must present. */
-  challenge: string | null;
+  pingTimer: ReturnType<typeof setTimeout> | null;
+  /** Ping ticks passed since the Ping still waiting for its Pong went out; null when none waits. */
+  unansweredTicks: number | null;
   /** Set on the new session of a handover: the session it replaces. */
   replaces: string | null;
   /** A reconnect with a reused or altered URL: closed with 4007 as soon as it opens. */
@@ -83,8 +87,9 @@ export interface EventSubEnvironment {
   /** How long one simulated second lasts for the transport's timers (ms). */
   secondMs: number;
   /**
-   * How often each socket is pinged, in real ms; a Ping still unanswered at the next one closes the
-   * socket with 4002. Real time, not simulated seconds: it tests the client's socket, not its timers.
+   * How often each socket is pinged, in real ms; a Ping still unanswered two intervals later closes
+   * the socket with 4002 (`pingTick`). Real time, not simulated seconds: it tests the client's socket,
+   * not its timers.
    */
   pingMs: number;
   /** The simulator's ws:// base, e.g. "ws://127.0.0.1:1234/ws". */
@@ -101,7 +106,15 @@ const MAX_PER_SOCKET = 300;
 const MAX_SOCKETS_PER_USER = 3;
 const WELCOME_WINDOW_S = 10;
 const RECONNECT_GRACE_S = 30;
-const DISABLED_KEPT_MS = 60 * 60_000;
+/** How long closed sessions and disabled subscriptions stay listed (reference §1.7: about an hour). */
+const KEPT_MS = 60 * 60_000;
+/**
+ * The Ping tick at which a Ping still without its Pong fails the socket. Not the first tick after it:
+ * the simulator and a client in the same process share one event loop, and after a stall (GC, a
+ * starved CI machine) the tick can run before the loop reads a Pong that arrived in time. The ticks are
+ * a chain of timeouts, so between two of them the loop always turns and reads what arrived.
+ */
+const FAIL_AT_TICK = 2;
 /**
  * The frames that restart the keepalive window (reference §1.5: notifications and keepalives, and
  * the welcome that opens it). A revocation or session_reconnect does not: twurple does not count
@@ -141,8 +154,11 @@ export function createEventSub(env: EventSubEnvironment) {
   const { clock, secondMs } = env;
   const sessions = new Map<string, Session>();
   const subscriptions = new Map<string, SimSubscriptionInfo & { disabledAt: number | null }>();
-  /** Challenges handed out in session_reconnect: challenge → old session id (each usable once). */
-  const challenges = new Map<string, string>();
+  /**
+   * Challenges handed out in session_reconnect → the old session and when the grace ends (real ms,
+   * as the grace timer counts). Each is usable once and only within the grace.
+   */
+  const challenges = new Map<string, { sessionId: string; expiresAt: number }>();
   /** Notifications sent, by message id, for `redeliver`. */
   const sentNotifications = new Map<string, { subscriptionId: string; event: object }>();
 
@@ -171,7 +187,7 @@ export function createEventSub(env: EventSubEnvironment) {
   }
 
   function send(session: Session, message: Envelope): void {
-    if (session.status === "closed") return;
+    if (session.status === "closed" || !session.ws) return;
     session.ws.send(JSON.stringify(message));
     if (RESETS_KEEPALIVE.has(message.metadata.message_type)) armKeepalive(session);
   }
@@ -191,23 +207,29 @@ export function createEventSub(env: EventSubEnvironment) {
     }, session.keepaliveSeconds * secondMs);
   }
 
-  /** Pings on a real-time interval; a Ping unanswered when the next is due fails the socket (4002). */
-  function startPings(session: Session): void {
-    session.pingTimer = setInterval(() => {
-      if (session.awaitingPong) {
-        endSession(session, 4002);
-        return;
-      }
-      session.awaitingPong = true;
+  /**
+   * One Ping tick, every `pingMs` of real time from the socket's opening: a Ping goes out when none
+   * waits for its Pong; one still unanswered at the `FAIL_AT_TICK`th tick after it fails the socket
+   * (4002). A client that answers is never failed by a stall shorter than that.
+   */
+  function pingTick(session: Session): void {
+    session.pingTimer = null;
+    if (session.status === "closed" || !session.ws) return;
+    if (session.unansweredTicks === null) {
+      session.unansweredTicks = 0;
       session.ws.ping();
-    }, env.pingMs);
+    } else if (++session.unansweredTicks >= FAIL_AT_TICK) {
+      endSession(session, 4002);
+      return;
+    }
+    session.pingTimer = setTimeout(() => pingTick(session), env.pingMs);
   }
 
   function clearTimers(session: Session): void {
     for (const t of session.timers) clearTimeout(t);
     session.timers = [];
     if (session.keepaliveTimer) clearTimeout(session.keepaliveTimer);
-    if (session.pingTimer) clearInterval(session.pingTimer);
+    if (session.pingTimer) clearTimeout(session.pingTimer);
     session.keepaliveTimer = null;
     session.pingTimer = null;
   }
@@ -235,17 +257,47 @@ export function createEventSub(env: EventSubEnvironment) {
     }
   }
 
+  /**
+   * Marks a session closed: timers stopped, its enabled subscriptions disabled with `status`, its
+   * socket let go. Returns the socket to close, or null if the session was closed already.
+   */
+  function markClosed(session: Session, status: string): Socket | null {
+    if (session.status === "closed") return null;
+    clearTimers(session);
+    disableAll(session.id, status);
+    const ws = session.ws;
+    session.status = "closed";
+    session.closedAt = clock.now();
+    session.ws = null;
+    return ws;
+  }
+
   function endSession(
     session: Session,
     code: number,
     status = CLOSE_STATUS[code] ?? "websocket_disconnected",
   ): void {
-    if (session.status === "closed") return;
-    clearTimers(session);
-    disableAll(session.id, status);
-    session.status = "closed";
-    if (code === 1006) session.ws.terminate();
-    else session.ws.close(code, CLOSE_REASON[code] ?? "");
+    const ws = markClosed(session, status);
+    if (code === 1006) ws?.terminate();
+    else ws?.close(code, CLOSE_REASON[code] ?? "");
+  }
+
+  /** Whether a record that ended at `at` (clock ms) has been kept long enough. */
+  const expired = (at: number | null) => at !== null && clock.now() - at >= KEPT_MS;
+
+  /**
+   * Forgets closed sessions and disabled subscriptions past `KEPT_MS`, sessions refused with 4007
+   * (never listed) and challenges past their grace. Called where records are added, so what is kept
+   * is bounded by what the last hour created, with no timer to stop.
+   */
+  function forgetExpired(): void {
+    for (const [id, sub] of subscriptions) if (expired(sub.disabledAt)) subscriptions.delete(id);
+    for (const [id, session] of sessions) {
+      const refused = session.invalid && session.status === "closed";
+      if (refused || expired(session.closedAt)) sessions.delete(id);
+    }
+    const now = performance.now();
+    for (const [challenge, entry] of challenges) if (entry.expiresAt <= now) challenges.delete(challenge);
   }
 
   function welcome(session: Session): void {
@@ -280,29 +332,27 @@ export function createEventSub(env: EventSubEnvironment) {
     },
     close(ws: Socket, code: number) {
       const session = sessions.get(ws.data.sessionId);
-      if (!session || session.status === "closed") return;
-      clearTimers(session);
       // A client that leaves after its handover keeps its subscriptions on the new session.
-      disableAll(session.id, CLOSE_STATUS[code] ?? "websocket_disconnected");
-      session.status = "closed";
+      if (session) markClosed(session, CLOSE_STATUS[code] ?? "websocket_disconnected");
     },
     pong(ws: Socket) {
       const session = sessions.get(ws.data.sessionId);
-      if (session) session.awaitingPong = false;
+      if (session) session.unansweredTicks = null;
     },
-    // The simulator sends its own Pings (startPings) so that a missing Pong closes with 4002.
+    // The simulator sends its own Pings (pingTick) so that a missing Pong closes with 4002.
     sendPings: false,
     idleTimeout: 120,
   };
 
   /** Upgrades `/ws` requests; answers an error Response for a bad reconnect, undefined when upgraded. */
   function upgrade(request: Request, server: Server<WsData>): Response | undefined {
+    forgetExpired();
     const url = new URL(request.url);
     const id = randomBytes(12).toString("hex");
     let replaces: string | null = null;
     const challenge = url.searchParams.get("challenge");
     if (challenge !== null) {
-      const old = challenges.get(challenge);
+      const old = challenges.get(challenge)?.sessionId;
       challenges.delete(challenge);
       if (!old || url.searchParams.get("id") !== old) {
         // Upgraded, then closed with 4007 at once: the client sees the code as from Twitch.
@@ -334,8 +384,9 @@ export function createEventSub(env: EventSubEnvironment) {
   function newSession(id: string, keepaliveSeconds: number, replaces: string | null): Session {
     return {
       id,
-      ws: null as unknown as Socket,
+      ws: null,
       status: "connected" as SessionStatus,
+      closedAt: null,
       userId: null,
       keepaliveSeconds,
       connectedAt: nanoTimestamp(clock.now()),
@@ -344,8 +395,7 @@ export function createEventSub(env: EventSubEnvironment) {
       timers: [],
       keepaliveTimer: null,
       pingTimer: null,
-      awaitingPong: false,
-      challenge: null,
+      unansweredTicks: null,
       replaces,
       invalid: false,
     };
@@ -356,7 +406,7 @@ export function createEventSub(env: EventSubEnvironment) {
     const session = sessions.get(ws.data.sessionId);
     if (!session) return;
     session.ws = ws;
-    if (!session.invalid) startPings(session);
+    if (!session.invalid) pingTick(session);
   }
 
   function publicSub(sub: SimSubscriptionInfo) {
@@ -378,8 +428,7 @@ export function createEventSub(env: EventSubEnvironment) {
     };
   }
 
-  const visible = (sub: SimSubscriptionInfo & { disabledAt: number | null }) =>
-    sub.disabledAt === null || clock.now() - sub.disabledAt < DISABLED_KEPT_MS;
+  const visible = (sub: SimSubscriptionInfo & { disabledAt: number | null }) => !expired(sub.disabledAt);
 
   const totals = (userId: string) => ({
     total: [...subscriptions.values()].filter((s) => s.userId === userId && s.status === "enabled").length,
@@ -435,6 +484,7 @@ export function createEventSub(env: EventSubEnvironment) {
         s.condition.user_id === reader,
     );
     if (duplicate) return helixError(409, "subscription already exists");
+    forgetExpired();
     if (enabledOn(session.id).length >= MAX_PER_SOCKET) {
       return helixError(429, "websocket transports are limited to 300 enabled subscriptions");
     }
@@ -549,12 +599,13 @@ export function createEventSub(env: EventSubEnvironment) {
 
   /** Sends session_reconnect to one session, or to every connected one; returns the sessions moving. */
   function reconnect(sessionId?: string): string[] {
+    forgetExpired();
     const moving: string[] = [];
     for (const session of sessions.values()) {
       if (session.status !== "connected" || (sessionId && session.id !== sessionId)) continue;
       const challenge = randomBytes(9).toString("hex");
-      challenges.set(challenge, session.id);
-      session.challenge = challenge;
+      const expiresAt = performance.now() + RECONNECT_GRACE_S * secondMs;
+      challenges.set(challenge, { sessionId: session.id, expiresAt });
       const url = `${env.wsUrl()}?challenge=${challenge}&id=${session.id}`;
       frame(session, "session_reconnect", sessionPayload(session, "reconnecting", url));
       session.status = "reconnecting";
@@ -697,13 +748,13 @@ export function createEventSub(env: EventSubEnvironment) {
     stop(): void {
       for (const session of sessions.values()) {
         clearTimers(session);
-        if (session.status !== "closed") {
-          session.status = "closed";
-          try {
-            session.ws.close(1001, "simulator stopped");
-          } catch {
-            // already gone
-          }
+        const ws = session.ws;
+        session.status = "closed";
+        session.ws = null;
+        try {
+          ws?.close(1001, "simulator stopped");
+        } catch {
+          // already gone
         }
       }
     },
