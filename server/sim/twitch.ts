@@ -202,6 +202,17 @@ function canonicalPath(pathname: string): string {
   return pathname;
 }
 
+/**
+ * 415 for a `/_sim/` call other than GET or HEAD that is not sent as `application/json`: a web page in
+ * the demo user's browser may POST text/plain (or a form) to the loopback port without a CORS
+ * preflight, never application/json, so no page can reach the controls.
+ */
+function refuseSimBody(request: Request): Response | null {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" ? null : json(415, { error: "Content-Type must be application/json" });
+}
+
 export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimulator {
   const clock = options.clock ?? systemClock;
   const world = options.world ?? seedWorld();
@@ -451,6 +462,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     if (url.pathname === "/ws") return eventsub.upgrade(request, server);
     if (url.pathname.startsWith("/_sim/")) {
       return (
+        refuseSimBody(request) ??
         (await chat.handleSimHttp(request, url)) ??
         (await eventsub.handleSimHttp(request, url)) ??
         idError(404, "Not Found")

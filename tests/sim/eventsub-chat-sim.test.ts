@@ -341,7 +341,7 @@ describe("EventSub WebSocket (reference §1, §7.1)", () => {
     const control = async (action: string, body?: object) => {
       const res = await fetch(`${sim.authUrl}/_sim/eventsub/${action}`, {
         method: body ? "POST" : "GET",
-        body: body ? JSON.stringify(body) : undefined,
+        ...(body ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : {}),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
@@ -388,6 +388,31 @@ describe("EventSub WebSocket (reference §1, §7.1)", () => {
     expect((await control("revoke", {})).status).toBe(400);
     expect((await control("unknown", {})).status).toBe(404);
   });
+  test("/_sim/ controls take only application/json bodies (a web page cannot POST it without a preflight): 415 otherwise", async () => {
+    sim = startTwitchSimulator();
+    const post = (path: string, body: object, type?: string) =>
+      fetch(`${sim.authUrl}/_sim/${path}`, {
+        method: "POST",
+        headers: type ? { "Content-Type": type } : {},
+        body: JSON.stringify(body),
+      });
+    const say = { channel: "cuebotdemo", user: "viewer_anna", text: "hi" };
+    const revoke = { user_id: SIM_IDS.demo };
+    for (const type of [
+      undefined,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ]) {
+      expect((await post("chat/say", say, type)).status).toBe(415);
+      expect((await post("eventsub/revoke", revoke, type)).status).toBe(415);
+    }
+    expect(sim.chat.lines("cuebotdemo")).toEqual([]);
+    expect((await post("chat/say", say, "application/json; charset=utf-8")).status).toBe(200);
+    expect((await post("eventsub/revoke", revoke, "Application/JSON")).status).toBe(200);
+    expect((await fetch(`${sim.authUrl}/_sim/eventsub/sessions`)).status).toBe(200);
+  });
+
   test("closed sessions and subscriptions disabled an hour ago are forgotten (the socket at once); a reconnect URL past its grace gets 4007", async () => {
     const clock = new ManualClock(SIM_EPOCH);
     sim = startTwitchSimulator({ clock, eventsubSecondMs: ROOMY_SECOND });

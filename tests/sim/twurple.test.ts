@@ -55,7 +55,11 @@ function listen() {
 const enabledSubscription = () => waitFor(() => sim.chat.subscriptions().find((s) => s.status === "enabled"));
 
 const simControl = (action: string, body: object) =>
-  fetch(`${sim.authUrl}/_sim/eventsub/${action}`, { method: "POST", body: JSON.stringify(body) });
+  fetch(`${sim.authUrl}/_sim/eventsub/${action}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("twurple 8.1.4 against the simulator", () => {
   test("mock mode: the token validates at /auth/validate and Helix answers under /mock/", async () => {
