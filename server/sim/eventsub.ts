@@ -210,7 +210,7 @@ export function createEventSub(env: EventSubEnvironment) {
   /**
    * One Ping tick, every `pingMs` of real time from the socket's opening: a Ping goes out when none
    * waits for its Pong; one still unanswered at the `FAIL_AT_TICK`th tick after it fails the socket
-   * (4002). A client that answers is never failed by a stall shorter than that.
+   * (4002). A client that answers in time is not failed by a stall of the event loop, however long.
    */
   function pingTick(session: Session): void {
     session.pingTimer = null;

@@ -144,7 +144,10 @@ export interface TwitchSimOptions {
   port?: number;
   /** How long one EventSub "second" lasts for the transport's timers, in ms (tests shorten it). */
   eventsubSecondMs?: number;
-  /** How often EventSub sockets are pinged, in real ms (5000, as twitch-cli); a missed Pong is 4002. */
+  /**
+   * How often EventSub sockets are pinged, in real ms (5000, as twitch-cli); a Ping still without its
+   * Pong two intervals later is 4002.
+   */
   eventsubPingMs?: number;
 }
 
