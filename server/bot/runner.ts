@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../maybe-promise.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
@@ -50,78 +50,132 @@ export function runCommand<C extends CommandName>(
   call: CommandCall<C>,
   run: (settings: CommandSettings<C>) => MaybePromise<CommandReply>,
 ): MaybePromise<{ status: 200; data: CommandReply }> {
-  const { ctx, account, command } = call;
-  const startedAt = ctx.clock.now();
-  const t0 = performance.now();
-  const record = (outcome: string) =>
+  return new CommandRun(call, run).start();
+}
+
+/**
+ * One run of runCommand. Its steps are methods rather than closures made per call: a repeated command
+ * (everything answered from memory) allocates this object and its reply, and a closure only where a
+ * promise has to be waited for.
+ */
+class CommandRun<C extends CommandName> {
+  readonly startedAt: number;
+  readonly t0: number;
+
+  constructor(
+    readonly call: CommandCall<C>,
+    readonly run: (settings: CommandSettings<C>) => MaybePromise<CommandReply>,
+  ) {
+    this.startedAt = call.ctx.clock.now();
+    this.t0 = performance.now();
+  }
+
+  start(): MaybePromise<{ status: 200; data: CommandReply }> {
+    const { ctx, account, command } = this.call;
+    try {
+      const stored = commandSettings(ctx, account.id, command);
+      const replied =
+        stored instanceof Promise ? stored.then((value) => this.claim(value)) : this.claim(stored);
+      return replied instanceof Promise ? replied.catch((error: unknown) => this.failed(error)) : replied;
+    } catch (error) {
+      return this.failed(error);
+    }
+  }
+
+  record(outcome: string): void {
+    const { ctx, account, command, test, caller } = this.call;
     ctx.events.record({
       accountId: account.id,
-      at: startedAt,
+      at: this.startedAt,
       command,
-      caller: call.test ? "(panel test)" : call.caller.slice(0, 50),
+      caller: test ? "(panel test)" : caller.slice(0, 50),
       outcome,
-      latencyMs: Math.round(performance.now() - t0),
+      latencyMs: Math.round(performance.now() - this.t0),
     });
-  const failed = (error: unknown): never => {
+  }
+
+  failed(error: unknown): never {
     if (error instanceof RunNotAdmitted) throw error;
-    record(error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal");
+    this.record(
+      error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal",
+    );
     throw error;
-  };
-  const answered = (data: CommandReply) => {
-    record("ok");
-    return { status: 200 as const, data };
-  };
-  /** The command's own refusal (its sentence is the answer) keeps the claim; anything else gives it back. */
-  const refused = (settings: CommandSettings<C>, error: unknown): never | Promise<never> => {
-    if (error instanceof ApiError) throw error;
-    return releaseClaim(call, settings, startedAt, error);
-  };
-  const attempt = (settings: CommandSettings<C>) => {
-    let result: MaybePromise<CommandReply>;
-    try {
-      result = run(settings);
-    } catch (error) {
-      return refused(settings, error);
+  }
+
+  /** Is it enabled; then its cooldown claimed (a panel test claims none). */
+  claim(stored: CommandSettings<C>): MaybePromise<{ status: 200; data: CommandReply }> {
+    const { ctx, account, command, preview, test } = this.call;
+    const settings = preview ? applySettingsPatch(stored, preview) : stored;
+    if (!settings.enabled) {
+      throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
     }
-    if (result instanceof Promise) return result.then(answered, (error: unknown) => refused(settings, error));
-    return answered(result);
-  };
+    const wait = test
+      ? 0
+      : ctx.cooldowns.claim(account.id, command, settings.cooldownSeconds, this.startedAt);
+    return wait instanceof Promise
+      ? wait.then((seconds) => this.claimed(settings, seconds))
+      : this.claimed(settings, wait);
+  }
+
+  claimed(settings: CommandSettings<C>, seconds: number): MaybePromise<{ status: 200; data: CommandReply }> {
+    if (seconds > 0) {
+      throw new ApiError(429, "on_cooldown", `${this.call.command} is on cooldown, ${seconds} s`, {
+        "retry-after": String(seconds),
+      });
+    }
+    return this.admitted(settings);
+  }
+
   /** The caller's gate, once the cooldown is claimed: closed, or failing, gives the claim back. */
-  const admitted = (settings: CommandSettings<C>) => {
-    if (!call.admit) return attempt(settings);
+  admitted(settings: CommandSettings<C>): MaybePromise<{ status: 200; data: CommandReply }> {
+    const { call, startedAt } = this;
+    if (!call.admit) return this.attempt(settings);
     let open: MaybePromise<boolean>;
     try {
       open = call.admit();
     } catch (error) {
       return releaseClaim(call, settings, startedAt, error);
     }
-    const next = (yes: boolean) =>
-      yes ? attempt(settings) : releaseClaim(call, settings, startedAt, new RunNotAdmitted());
-    if (open instanceof Promise)
-      return open.then(next, (error: unknown) => releaseClaim(call, settings, startedAt, error));
-    return next(open);
-  };
-  try {
-    const replied = andThen(commandSettings(ctx, account.id, command), (stored) => {
-      const settings = call.preview ? applySettingsPatch(stored, call.preview) : stored;
-      if (!settings.enabled) {
-        throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
-      }
-      const wait = call.test
-        ? 0
-        : ctx.cooldowns.claim(account.id, command, settings.cooldownSeconds, startedAt);
-      return andThen(wait, (seconds) => {
-        if (seconds > 0) {
-          throw new ApiError(429, "on_cooldown", `${command} is on cooldown, ${seconds} s`, {
-            "retry-after": String(seconds),
-          });
-        }
-        return admitted(settings);
-      });
-    });
-    return replied instanceof Promise ? replied.catch(failed) : replied;
-  } catch (error) {
-    return failed(error);
+    if (open instanceof Promise) {
+      return open.then(
+        (yes) => this.opened(settings, yes),
+        (error: unknown) => releaseClaim(call, settings, startedAt, error),
+      );
+    }
+    return this.opened(settings, open);
+  }
+
+  opened(settings: CommandSettings<C>, yes: boolean): MaybePromise<{ status: 200; data: CommandReply }> {
+    return yes
+      ? this.attempt(settings)
+      : releaseClaim(this.call, settings, this.startedAt, new RunNotAdmitted());
+  }
+
+  attempt(settings: CommandSettings<C>): MaybePromise<{ status: 200; data: CommandReply }> {
+    let result: MaybePromise<CommandReply>;
+    try {
+      result = this.run(settings);
+    } catch (error) {
+      return this.refused(settings, error);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (data) => this.answered(data),
+        (error: unknown) => this.refused(settings, error),
+      );
+    }
+    return this.answered(result);
+  }
+
+  answered(data: CommandReply): { status: 200; data: CommandReply } {
+    this.record("ok");
+    return { status: 200 as const, data };
+  }
+
+  /** The command's own refusal (its sentence is the answer) keeps the claim; anything else gives it back. */
+  refused(settings: CommandSettings<C>, error: unknown): never | Promise<never> {
+    if (error instanceof ApiError) throw error;
+    return releaseClaim(this.call, settings, this.startedAt, error);
   }
 }
 
