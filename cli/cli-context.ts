@@ -1,12 +1,13 @@
 import { DatabaseOpenError, isDatabaseBusy } from "../db/client.ts";
 import { SchemaTooNewError } from "../db/migrate.ts";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
+import { noticeChanges } from "../server/core/change-notices.ts";
 import { type CoreContext, openCore } from "../server/core/context.ts";
 import { assertDataDirExists, DataDirError } from "../server/data-dir.ts";
 import { SecretKeyError } from "../server/identity/secrets.ts";
 import { createLogger } from "../server/log.ts";
 import { PostgresStorageError } from "../server/postgres-storage.ts";
-import { CliFailure, type GlobalOptions } from "./output.ts";
+import { CliFailure, type GlobalOptions, holdOutput } from "./output.ts";
 
 /** How long a command waits for a database that other processes keep busy (CONTRACT §3). */
 export const CLI_DATABASE_WAIT_MS = 30_000;
@@ -67,8 +68,22 @@ function assertCliDataDir(config: Config): void {
  * Runs one admin command on the core. A database that other processes hold (SQLITE_BUSY, or
  * SQLITE_PROTOCOL while one of them opens or recovers the WAL) is waited for and the command run again
  * from the start, up to CLI_DATABASE_WAIT_MS: a failed attempt has rolled back and printed nothing.
+ * Once done, it tells the servers running on the folder (change-notices.ts) and waits for their answer;
+ * what the command prints is held until then, so a script never sees a new key before the servers do.
  */
 export async function withCliContext<T>(
+  globals: GlobalOptions,
+  fn: (ctx: CoreContext) => T | Promise<T>,
+): Promise<T> {
+  const release = holdOutput();
+  try {
+    return await runWithRetries(globals, fn);
+  } finally {
+    release();
+  }
+}
+
+async function runWithRetries<T>(
   globals: GlobalOptions,
   fn: (ctx: CoreContext) => T | Promise<T>,
 ): Promise<T> {
@@ -89,6 +104,8 @@ export async function withCliContext<T>(
       continue;
     }
     await ctx.close();
+    // Committed: the servers running on the embedded database drop what changed before this exits.
+    if (!ctx.config.databaseUrl) await noticeChanges(ctx.config.dataDir);
     return result;
   }
 }

@@ -4,10 +4,31 @@ export interface CliIo {
   err(text: string): void;
 }
 
+const asLine = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+
+/** What a command printed to stdout while held (holdOutput), or null: written at once. */
+let heldOut: string[] | null = null;
+
 export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  out: (text) => {
+    if (heldOut) heldOut.push(asLine(text));
+    else process.stdout.write(asLine(text));
+  },
+  err: (text) => process.stderr.write(asLine(text)),
 };
+
+/**
+ * Holds what the command prints on stdout until the returned function releases it: a new API key
+ * must not reach a script before the running servers know the old one is gone (cli-context.ts).
+ */
+export function holdOutput(): () => void {
+  heldOut ??= [];
+  return () => {
+    const lines = heldOut ?? [];
+    heldOut = null;
+    if (lines.length > 0) process.stdout.write(lines.join(""));
+  };
+}
 
 /**
  * Waits until everything written to stdout and stderr has left the process. Bun's `process.exit`

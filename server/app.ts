@@ -21,6 +21,11 @@ import { insightRoutes } from "./panel/insights.ts";
 import { securityRoutes } from "./panel/security.ts";
 import { webRoutes } from "./web/routes.ts";
 
+export interface AppOptions {
+  /** The admin commands announce their changes to this server (serve.ts): no per-request look. */
+  changesAnnounced?: boolean;
+}
+
 /**
  * The one place that shows how a request flows: cross-cutting layers first, in order, then one
  * `.use()` per feature. No listening here, so tests call `app.handle()` on a fresh app.
@@ -28,9 +33,9 @@ import { webRoutes } from "./web/routes.ts";
  * microtask hops up to the route handler. The request log (debug level only) wraps the whole handler,
  * so it sees every request, whichever layer answers it.
  */
-export function createApp(ctx: Context) {
+export function createApp(ctx: Context, options: AppOptions = {}) {
   return new Elysia({ name: "cuebot.app" })
-    .use(externalChanges(ctx))
+    .use(externalChanges(ctx, options.changesAnnounced === true))
     .use(securityHeaders())
     .use(errorHandling(ctx.log))
     .use(ipLimits(ctx))

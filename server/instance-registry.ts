@@ -3,6 +3,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -47,6 +48,14 @@ interface InstanceRecord {
   /** A fingerprint of the Redis URL (never the URL: it may hold a password), or null. */
   redis: string | null;
   startedAt: number;
+  /** Where an admin command tells this instance that it changed the database (change-notices.ts). */
+  notice?: NoticeAddress;
+}
+
+/** A loopback port and the token a notice must carry (the run file is readable by its owner only). */
+export interface NoticeAddress {
+  port: number;
+  token: string;
 }
 
 /** A running server of the folder, as `cuebot doctor` reports it. */
@@ -63,6 +72,8 @@ export class InstanceConflictError extends Error {}
 export interface RegisteredInstance {
   /** Touches the file (the heartbeat that tells other hosts this instance still runs). */
   heartbeat(): void;
+  /** Records where this instance takes change notices from admin commands. */
+  announce(notice: NoticeAddress): void;
   release(): void;
 }
 
@@ -141,6 +152,17 @@ function others(runDir: string, ownId: string | null, prune: boolean): InstanceR
   return found.sort((a, b) => a.startedAt - b.startedAt);
 }
 
+/**
+ * Where the servers of `dataDir` (its own data, not the demo's) on this host and in this pid space
+ * take change notices: a loopback port elsewhere would be another machine's or container's.
+ */
+export function noticeAddresses(dataDir: string): NoticeAddress[] {
+  const space = pidSpace();
+  return others(join(dataDir, RUN_FOLDER), null, false).flatMap((r) =>
+    r.notice && r.folder === "data" && r.host === hostname() && r.pidSpace === space ? [r.notice] : [],
+  );
+}
+
 /** The `cuebot serve` processes running on `dataDir` now. */
 export function runningInstances(dataDir: string): RunningInstance[] {
   return others(join(dataDir, RUN_FOLDER), null, false).map((r) => ({
@@ -181,7 +203,7 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
     // Written first, then the others read: two instances starting at once both see each other.
     writeFileSync(ownFile, JSON.stringify(own), { mode: 0o600 });
   } catch {
-    return { heartbeat() {}, release() {} };
+    return { heartbeat() {}, announce() {}, release() {} };
   }
   const registered: RegisteredInstance = {
     heartbeat() {
@@ -195,6 +217,16 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
         } catch {
           // the data folder is gone; the server finds out by itself
         }
+      }
+    },
+    announce(notice) {
+      own.notice = notice;
+      try {
+        // Whole or not at all: a command reading the folder meanwhile sees the old record or the new.
+        writeFileSync(`${ownFile}.new`, JSON.stringify(own), { mode: 0o600 });
+        renameSync(`${ownFile}.new`, ownFile);
+      } catch {
+        // the data folder is gone; the server finds out by itself
       }
     },
     release: () => rmSync(ownFile, { force: true }),

@@ -3,6 +3,7 @@ import { startChatLeadership } from "./chat/leader.ts";
 import { startNativeChat } from "./chat/manager.ts";
 import type { Config } from "./config.ts";
 import { type Context, openContext } from "./context.ts";
+import { listenForNotices, type NoticeListener } from "./core/change-notices.ts";
 import { prepareDataDir } from "./data-dir.ts";
 import { type DemoEnvironment, startDemo } from "./demo.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
@@ -32,6 +33,16 @@ export interface ServeOptions {
 function describeStores(config: Config, shared: SharedStores | undefined): string {
   const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : "sqlite (data dir)";
   return shared ? `${database}, redis ${shared.redactedUrl}` : `${database}, in-process limits`;
+}
+
+/**
+ * A server alone on the embedded database hears of the admin commands' changes from the commands
+ * themselves (core/change-notices.ts) instead of asking SQLite on every request. Instances sharing a
+ * file through Redis write too, and the demo's data may be changed from anywhere: those still ask.
+ */
+function listenForNoticesWhenAlone(ctx: Context, demoMode: boolean): NoticeListener | null {
+  if (demoMode || !ctx.database || ctx.shared) return null;
+  return listenForNotices(() => ctx.externalChanges.check());
 }
 
 /**
@@ -100,10 +111,15 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     ctx.demoChat = demo.chat;
     ctx.onClose(() => demo.stop());
   }
+  const notices = listenForNoticesWhenAlone(ctx, demoMode);
+  if (notices) {
+    instance.announce(notices.address);
+    ctx.onClose(() => notices.stop());
+  }
   const log = ctx.log;
   let server: ReturnType<typeof listen>;
   try {
-    server = listen(ctx, createApp(ctx));
+    server = listen(ctx, createApp(ctx, { changesAnnounced: notices !== null }));
   } catch (error) {
     await ctx.close();
     if (error instanceof ListenError) throw new StartError(error.message);
