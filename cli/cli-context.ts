@@ -42,11 +42,7 @@ export function loadCliConfig(globals: GlobalOptions, extra: Parameters<typeof l
  * open the core only (config, database, secrets: no limiter, cache, chat or HTTP framework), and their
  * log lines go to stderr so stdout stays the command's answer.
  */
-export async function openCliContext(
-  globals: GlobalOptions,
-  busyTimeoutMs = CLI_BUSY_TIMEOUT_MS,
-): Promise<CoreContext> {
-  const config = loadCliConfig(globals);
+async function openCliContext(config: Config, busyTimeoutMs: number): Promise<CoreContext> {
   assertCliDataDir(config);
   const log = createLogger({
     level: "warn",
@@ -75,18 +71,19 @@ export async function withCliContext<T>(
   globals: GlobalOptions,
   fn: (ctx: CoreContext) => T | Promise<T>,
 ): Promise<T> {
+  const config = loadCliConfig(globals);
   const release = holdOutput();
   try {
-    return await runWithRetries(globals, fn);
+    return await runWithRetries(config, fn);
   } finally {
+    // Whatever the outcome (a command that fails after a commit too): the servers running on the
+    // embedded database drop what changed before this prints and exits. PostgreSQL notifies them.
+    if (!config.databaseUrl) await noticeChanges(config.dataDir);
     release();
   }
 }
 
-async function runWithRetries<T>(
-  globals: GlobalOptions,
-  fn: (ctx: CoreContext) => T | Promise<T>,
-): Promise<T> {
+async function runWithRetries<T>(config: Config, fn: (ctx: CoreContext) => T | Promise<T>): Promise<T> {
   const deadline = performance.now() + CLI_DATABASE_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     let ctx: CoreContext | null = null;
@@ -94,7 +91,7 @@ async function runWithRetries<T>(
     try {
       // The last attempt waits no longer than the time left, so the whole wait stays within 30 s.
       const left = deadline - performance.now();
-      ctx = await openCliContext(globals, Math.max(0, Math.min(CLI_BUSY_TIMEOUT_MS, left)));
+      ctx = await openCliContext(config, Math.max(0, Math.min(CLI_BUSY_TIMEOUT_MS, left)));
       result = await fn(ctx);
     } catch (error) {
       await ctx?.close();
@@ -104,8 +101,6 @@ async function runWithRetries<T>(
       continue;
     }
     await ctx.close();
-    // Committed: the servers running on the embedded database drop what changed before this exits.
-    if (!ctx.config.databaseUrl) await noticeChanges(ctx.config.dataDir);
     return result;
   }
 }

@@ -52,9 +52,9 @@ interface InstanceRecord {
   notice?: NoticeAddress;
 }
 
-/** A loopback port and the token a notice must carry (the run file is readable by its owner only). */
+/** A Unix socket in the run folder and the token a notice must carry (the run file is its owner's only). */
 export interface NoticeAddress {
-  port: number;
+  socket: string;
   token: string;
 }
 
@@ -72,8 +72,8 @@ export class InstanceConflictError extends Error {}
 export interface RegisteredInstance {
   /** Touches the file (the heartbeat that tells other hosts this instance still runs). */
   heartbeat(): void;
-  /** Records where this instance takes change notices from admin commands. */
-  announce(notice: NoticeAddress): void;
+  /** Records where this instance takes change notices from admin commands; false when it could not. */
+  announce(notice: NoticeAddress): boolean;
   release(): void;
 }
 
@@ -152,14 +152,18 @@ function others(runDir: string, ownId: string | null, prune: boolean): InstanceR
   return found.sort((a, b) => a.startedAt - b.startedAt);
 }
 
+/** The run folder of a data folder, where servers register and take change notices. */
+export function runFolder(dataDir: string): string {
+  return join(dataDir, RUN_FOLDER);
+}
+
 /**
- * Where the servers of `dataDir` (its own data, not the demo's) on this host and in this pid space
- * take change notices: a loopback port elsewhere would be another machine's or container's.
+ * Where the servers of `dataDir` (its own data, not the demo's) take change notices. A Unix socket
+ * reaches a server in another container sharing the folder too; one on another machine refuses.
  */
 export function noticeAddresses(dataDir: string): NoticeAddress[] {
-  const space = pidSpace();
-  return others(join(dataDir, RUN_FOLDER), null, false).flatMap((r) =>
-    r.notice && r.folder === "data" && r.host === hostname() && r.pidSpace === space ? [r.notice] : [],
+  return others(runFolder(dataDir), null, false).flatMap((r) =>
+    r.notice && r.folder === "data" ? [r.notice] : [],
   );
 }
 
@@ -203,7 +207,7 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
     // Written first, then the others read: two instances starting at once both see each other.
     writeFileSync(ownFile, JSON.stringify(own), { mode: 0o600 });
   } catch {
-    return { heartbeat() {}, announce() {}, release() {} };
+    return { heartbeat() {}, announce: () => false, release() {} };
   }
   const registered: RegisteredInstance = {
     heartbeat() {
@@ -225,8 +229,9 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
         // Whole or not at all: a command reading the folder meanwhile sees the old record or the new.
         writeFileSync(`${ownFile}.new`, JSON.stringify(own), { mode: 0o600 });
         renameSync(`${ownFile}.new`, ownFile);
+        return true;
       } catch {
-        // the data folder is gone; the server finds out by itself
+        return false;
       }
     },
     release: () => rmSync(ownFile, { force: true }),

@@ -12,6 +12,7 @@ import {
   InstanceConflictError,
   type RegisteredInstance,
   registerInstance,
+  runFolder,
 } from "./instance-registry.ts";
 import { ListenError, listen } from "./listen.ts";
 import { createLogger } from "./log.ts";
@@ -38,11 +39,25 @@ function describeStores(config: Config, shared: SharedStores | undefined): strin
 /**
  * A server alone on the embedded database hears of the admin commands' changes from the commands
  * themselves (core/change-notices.ts) instead of asking SQLite on every request. Instances sharing a
- * file through Redis write too, and the demo's data may be changed from anywhere: those still ask.
+ * file through Redis write too, and the demo's data may be changed from anywhere: those still ask, and
+ * so does a server that could not open its notice socket or say where it is.
  */
-function listenForNoticesWhenAlone(ctx: Context, demoMode: boolean): NoticeListener | null {
+function listenForNoticesWhenAlone(
+  ctx: Context,
+  instance: RegisteredInstance,
+  demoMode: boolean,
+): NoticeListener | null {
   if (demoMode || !ctx.database || ctx.shared) return null;
-  return listenForNotices(() => ctx.externalChanges.check());
+  const listener = listenForNotices(
+    runFolder(ctx.config.dataDir),
+    () => ctx.externalChanges.check(),
+    (error) => ctx.log.warn("could not look for a change an admin command announced", { error }),
+  );
+  if (listener && !instance.announce(listener.address)) {
+    listener.stop();
+    return null;
+  }
+  return listener;
 }
 
 /**
@@ -111,11 +126,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     ctx.demoChat = demo.chat;
     ctx.onClose(() => demo.stop());
   }
-  const notices = listenForNoticesWhenAlone(ctx, demoMode);
-  if (notices) {
-    instance.announce(notices.address);
-    ctx.onClose(() => notices.stop());
-  }
+  const notices = listenForNoticesWhenAlone(ctx, instance, demoMode);
+  if (notices) ctx.onClose(() => notices.stop());
   const log = ctx.log;
   let server: ReturnType<typeof listen>;
   try {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listenForNotices, type NoticeListener, noticeChanges } from "../../server/core/change-notices.ts";
-import { type RegisteredInstance, registerInstance } from "../../server/instance-registry.ts";
+import { type RegisteredInstance, registerInstance, runFolder } from "../../server/instance-registry.ts";
 
 /**
  * An admin command tells the servers of its data folder that it committed, and waits for their
@@ -22,13 +22,32 @@ function dataFolder(): string {
 
 function serverOn(dir: string, onNotice: () => void, folder: "data" | "demo" = "data") {
   const instance: RegisteredInstance = registerInstance(dir, { folder, redisUrl: null });
-  const listener = listenForNotices(onNotice) as NoticeListener;
-  instance.announce(listener.address);
+  const listener = listenForNotices(runFolder(dir), onNotice, (error) => {
+    throw error;
+  }) as NoticeListener;
+  expect(instance.announce(listener.address)).toBe(true);
   cleanup.push(() => {
     listener.stop();
     instance.release();
   });
   return { instance, listener };
+}
+
+/** Connects to a notice socket, sends `text`, and resolves with what came back before it closed. */
+function exchange(socket: string, text: string, idle = false): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let received = "";
+    void Bun.connect({
+      unix: socket,
+      socket: {
+        open: (s) => void (idle ? undefined : s.write(text)),
+        data: (_s, d) => {
+          received += d.toString();
+        },
+        close: () => resolve(received),
+      },
+    });
+  });
 }
 
 describe("change notices", () => {
@@ -46,8 +65,7 @@ describe("change notices", () => {
     const { listener } = serverOn(dir, () => looks++);
     const answer = await new Promise<string>((resolve) => {
       void Bun.connect({
-        hostname: "127.0.0.1",
-        port: listener.address.port,
+        unix: listener.address.socket,
         socket: {
           open: (s) => void s.write("not-the-token\n"),
           data: (_s, d) => resolve(d.toString()),
@@ -58,6 +76,18 @@ describe("change notices", () => {
     expect(answer).toBe("closed");
     expect(looks).toBe(0);
   });
+
+  test("a connection that sends a flood, or nothing, is closed; the server still takes notices", async () => {
+    const dir = dataFolder();
+    let looks = 0;
+    const { listener } = serverOn(dir, () => looks++);
+    expect(await exchange(listener.address.socket, "x".repeat(1_000_000))).toBe("");
+    const started = performance.now();
+    expect(await exchange(listener.address.socket, "", true)).toBe("");
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await noticeChanges(dir);
+    expect(looks).toBe(1);
+  }, 15_000);
 
   test("no server, a server gone, or the demo's: the command is not held up", async () => {
     const dir = dataFolder();

@@ -197,6 +197,22 @@ describe.skipIf(onPostgres)("every request looks, also within one turn of the ev
   });
 });
 
+describe.skipIf(onPostgres)("a server told of changes by the commands (alone on its SQLite file)", () => {
+  test("it does not ask per request, but a request after a second without a look asks first", async () => {
+    const { apiKey } = await createTestAccount(server.ctx, { login: "alice" });
+    const app = createApp(server.ctx, { changesAnnounced: true });
+    const coinflip = () =>
+      app.handle(new Request(`http://localhost/api/bot/coinflip?apiKey=${apiKey}`, CLIENT));
+    expect((await coinflip()).status).toBe(200);
+    // A commit nobody announced (a command that gave up waiting on a stalled server): not seen yet…
+    await rotateApiKey(cli, await requireAccount(cli, "alice"), "cli");
+    expect((await coinflip()).status).toBe(200);
+    // …but the first request once the last look is a second old looks before it reads the caches.
+    await Bun.sleep(1_100);
+    expect((await coinflip()).status).toBe(401);
+  });
+});
+
 describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when the writer commits", () => {
   /** Counts flushes; `settled(n)` waits until exactly n arrived (notifications arrive in commit order). */
   function countFlushes() {
