@@ -56,6 +56,19 @@ function expectRefused(res: RawResponse, message = TOO_LARGE.error.message): voi
   expect(res.closed).toBe(true);
 }
 
+/** A listening server with a streamer logged in: the cookie, and the raw headers a panel write needs. */
+async function listeningLoggedIn() {
+  h = await startIdentityHarness({
+    configure: (c) => {
+      c.port = 0;
+    },
+  });
+  const running = listen(h.ctx, h.app);
+  server = running;
+  const { cookie } = await h.login("cuebotdemo");
+  return { server: running, cookie, headers: `Cookie: ${cookie}\r\nOrigin: ${h.origin}\r\n` };
+}
+
 describe("request bodies are capped before anything parses them", () => {
   test("a body announced larger than 64 KiB → 413 payload_too_large, before authentication", async () => {
     t = await createTestContext({
@@ -93,14 +106,7 @@ describe("request bodies are capped before anything parses them", () => {
   });
 
   test("a chunked body just over 64 KiB is refused, one under it is read and used", async () => {
-    h = await startIdentityHarness({
-      configure: (c) => {
-        c.port = 0;
-      },
-    });
-    server = listen(h.ctx, h.app);
-    const { cookie } = await h.login("cuebotdemo");
-    const headers = `Cookie: ${cookie}\r\nOrigin: ${h.origin}\r\n`;
+    const { server, cookie, headers } = await listeningLoggedIn();
     const over = await chunkedPost(server.port, "/api/dashboard/overlay/state", headers, 64 * 1024);
     expect(over.status).toBe(413);
     expect(JSON.parse(over.body)).toEqual(TOO_LARGE);
@@ -142,14 +148,7 @@ describe("request bodies are capped before anything parses them", () => {
  */
 describe("a chunked body is capped whatever the route does with it", () => {
   test("a 400 KB chunked POST to a route that reads no body (reveal-key) → 413, the key is not shown", async () => {
-    h = await startIdentityHarness({
-      configure: (c) => {
-        c.port = 0;
-      },
-    });
-    server = listen(h.ctx, h.app);
-    const { cookie } = await h.login("cuebotdemo");
-    const headers = `Cookie: ${cookie}\r\nOrigin: ${h.origin}\r\n`;
+    const { server, headers } = await listeningLoggedIn();
     const res = await chunkedRequest(
       server.port,
       "POST /api/dashboard/security/reveal-key",
