@@ -5,15 +5,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../server/app.ts";
-import type { Clock } from "../server/clock.ts";
-import { loadConfig } from "../server/config.ts";
-import { createContext } from "../server/context.ts";
-import { prepareDataDir } from "../server/data-dir.ts";
+import type { Clock } from "../server/core/clock.ts";
+import { loadConfig } from "../server/core/config.ts";
+import { prepareDataDir } from "../server/core/data-dir.ts";
+import { createLogger } from "../server/core/log.ts";
+import { createApp } from "../server/http/app.ts";
 import { IpQuotas } from "../server/limits/ip-quotas.ts";
 import { SlidingCounter } from "../server/limits/sliding-counter.ts";
 import { SlidingLog } from "../server/limits/sliding-log.ts";
-import { createLogger } from "../server/log.ts";
+import { createContext } from "../server/runtime.ts";
 import { formatTable, type TableRow } from "./table.ts";
 
 export interface BenchRow {

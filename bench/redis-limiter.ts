@@ -4,10 +4,11 @@
  * multi-instance cuebot adds to every limited request. `bun bench/redis-limiter.ts` prints a table;
  * it uses CUEBOT_REDIS_URL when set, else starts a throw-away redis-server (tests/helpers/engines.ts).
  */
-import { RedisSlidingCounter } from "../server/limits/redis/sliding-counter.ts";
-import { RedisSlidingLog } from "../server/limits/redis/sliding-log.ts";
+
+import { redactUrl } from "../server/core/store-urls.ts";
 import { connectRedis, type RedisClient } from "../server/redis/client.ts";
-import { redactUrl } from "../server/store-urls.ts";
+import { RedisSlidingCounter } from "../server/redis/limits/sliding-counter.ts";
+import { RedisSlidingLog } from "../server/redis/limits/sliding-log.ts";
 import { type RedisServer, startRedis } from "../tests/helpers/engines.ts";
 import { formatTable, type TableRow } from "./table.ts";
 

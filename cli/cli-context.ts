@@ -1,12 +1,12 @@
 import { DatabaseOpenError, isDatabaseBusy } from "../db/client.ts";
 import { SchemaTooNewError } from "../db/migrate.ts";
-import { type Config, ConfigError, loadConfig } from "../server/config.ts";
 import { noticeChanges } from "../server/core/change-notices.ts";
+import { type Config, ConfigError, loadConfig } from "../server/core/config.ts";
 import { type CoreContext, openCore } from "../server/core/context.ts";
-import { assertDataDirExists, DataDirError } from "../server/data-dir.ts";
-import { SecretKeyError } from "../server/identity/secrets.ts";
-import { createLogger } from "../server/log.ts";
-import { PostgresStorageError } from "../server/postgres-storage.ts";
+import { assertDataDirExists, DataDirError } from "../server/core/data-dir.ts";
+import { createLogger } from "../server/core/log.ts";
+import { PostgresStorageError } from "../server/core/postgres-storage.ts";
+import { SecretKeyError } from "../server/core/secrets.ts";
 import { CliFailure, type GlobalOptions, holdOutput } from "./output.ts";
 
 /** How long a command waits for a database that other processes keep busy (CONTRACT §3). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { Command, CommanderError } from "commander";
 import pkg from "../package.json" with { type: "json" };
-import { AccountNotFoundError } from "../server/identity/accounts.ts";
+import { AccountNotFoundError } from "../server/core/accounts.ts";
 import { registerBackupCommand } from "./commands/backup.ts";
 import { registerChatCommands } from "./commands/chat.ts";
 import { registerDbCommands } from "./commands/db.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { SecretBox } from "../server/identity/secrets.ts";
+import type { SecretBox } from "../server/core/secrets.ts";
 import type { ChatState, chatSettings } from "./schema.ts";
 import type { DataStore } from "./store.ts";
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { SecretBox } from "../server/identity/secrets.ts";
-import { sha256Hex } from "../server/identity/secrets.ts";
+import type { SecretBox } from "../server/core/secrets.ts";
+import { sha256Hex } from "../server/core/secrets.ts";
 import type { DataStore, Tables } from "./store.ts";
 
 /**

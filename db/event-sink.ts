@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
-import { StoreUnavailableError } from "../server/store-unavailable.ts";
 import type { CommandEvent } from "./events.ts";
 import type { DataStore, SqliteStore } from "./store.ts";
+import { StoreUnavailableError } from "./store-unavailable.ts";
 
 /**
  * Where command calls are recorded for analytics and the activity feed. Narrow on purpose: a shared

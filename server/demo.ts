@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { DemoChat } from "./chat/demo-chat.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "./core/config.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch.ts";
 import { seedWorld } from "./sim/world.ts";

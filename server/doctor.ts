@@ -6,13 +6,13 @@ import { readSchemaStatus } from "../db/migrate.ts";
 import { openPostgres } from "../db/pg/client.ts";
 import { statusPg } from "../db/pg/migrate.ts";
 import { secretKeyFingerprint } from "../db/pg/secret-check.ts";
-import type { Config } from "./config.ts";
-import { DATABASE_FILE } from "./data-dir.ts";
+import type { Config } from "./core/config.ts";
+import { DATABASE_FILE } from "./core/data-dir.ts";
+import { runningInstances } from "./core/instance-registry.ts";
+import { readSecretKey, SECRET_KEY_FILE } from "./core/secrets.ts";
+import { redactUrl } from "./core/store-urls.ts";
 import { IdentityProviderClient, IdentityProviderError } from "./identity/idp-client.ts";
-import { readSecretKey, SECRET_KEY_FILE } from "./identity/secrets.ts";
-import { runningInstances } from "./instance-registry.ts";
 import { connectRedis } from "./redis/client.ts";
-import { redactUrl } from "./store-urls.ts";
 
 /**
  * `cuebot doctor`: what an operator checks before blaming cuebot — the data folder and its secret,

@@ -1,6 +1,6 @@
 import { pruneEvents } from "../db/events.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
-import type { Context } from "./context.ts";
+import type { Context } from "./runtime.ts";
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -8,8 +8,8 @@ import { CopyError, copySqliteToPostgres } from "../../db/pg/copy.ts";
 import { migratePg } from "../../db/pg/migrate.ts";
 import { checkSecretKey, SecretKeyMismatchError } from "../../db/pg/secret-check.ts";
 import { KeyCheckError, verifyCredentials } from "../../db/pg/verify-keys.ts";
-import { readSecretKey, SECRET_KEY_FILE, SecretBox, SecretKeyError } from "../../server/identity/secrets.ts";
-import { checkDatabaseUrl, redactUrl } from "../../server/store-urls.ts";
+import { readSecretKey, SECRET_KEY_FILE, SecretBox, SecretKeyError } from "../../server/core/secrets.ts";
+import { checkDatabaseUrl, redactUrl } from "../../server/core/store-urls.ts";
 import { CliFailure, type CliIo, CliUsageError, type GlobalOptions, printJson } from "../output.ts";
 
 interface CopyFlags {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { readStoredConfig, type StoredConfig } from "../../server/config.ts";
+import { readStoredConfig, type StoredConfig } from "../../server/core/config.ts";
 import { openCore } from "../../server/core/context.ts";
-import { prepareDataDir, writeConfigFile } from "../../server/data-dir.ts";
-import { createLogger } from "../../server/log.ts";
+import { prepareDataDir, writeConfigFile } from "../../server/core/data-dir.ts";
+import { createLogger } from "../../server/core/log.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { type CliIo, type GlobalOptions, printJson } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";

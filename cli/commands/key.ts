@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { requireAccount, revealApiKey, rotateApiKey } from "../../server/identity/accounts.ts";
+import { requireAccount, revealApiKey, rotateApiKey } from "../../server/core/accounts.ts";
 import { withCliContext } from "../cli-context.ts";
 import type { CliIo, GlobalOptions } from "../output.ts";
 import { printJson } from "../output.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { requireAccount, rotateOverlayToken } from "../../server/identity/accounts.ts";
+import { requireAccount, rotateOverlayToken } from "../../server/core/accounts.ts";
 import { withCliContext } from "../cli-context.ts";
 import { type CliIo, type GlobalOptions, printJson } from "../output.ts";
 

@@ -12,7 +12,7 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
       // Loaded here, not at the top: the admin commands must not load the server and its framework.
-      const { serve, StartError } = await import("../../server/serve.ts");
+      const { serve, StartError } = await import("../../server/start.ts");
       try {
         await serve(config, { demo: options.demo === true, announce: (line) => io.err(line) });
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { FlagValues } from "../../server/config.ts";
+import type { FlagValues } from "../../server/core/config.ts";
 
 /** The settings flags `serve` and `init` share (CONTRACT §2). */
 export function addSettingsOptions(command: Command): Command {

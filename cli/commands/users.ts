@@ -3,12 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { listAccounts } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import {
-  deleteAccount,
-  describeAccount,
-  exportAccount,
-  requireAccount,
-} from "../../server/identity/accounts.ts";
+import { deleteAccount, describeAccount, exportAccount, requireAccount } from "../../server/core/accounts.ts";
 import { identityProviderFor } from "../../server/identity/idp-client.ts";
 import { withCliContext } from "../cli-context.ts";
 import {

@@ -1,6 +1,6 @@
-import { StoreUnavailableError } from "../../server/store-unavailable.ts";
 import type { Db } from "../client.ts";
 import type { Build, DataStore, Tables } from "../store.ts";
+import { StoreUnavailableError } from "../store-unavailable.ts";
 import type { PgDb } from "./client.ts";
 import * as pgTables from "./schema.ts";
 

@@ -1,4 +1,4 @@
-import { type SecretBox, sha256Hex } from "../../server/identity/secrets.ts";
+import { type SecretBox, sha256Hex } from "../../server/core/secrets.ts";
 import type { PgHandle } from "./client.ts";
 import { apiKeys, overlayTokens } from "./schema.ts";
 

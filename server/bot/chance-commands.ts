@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
 import { integerParam } from "../http/params.ts";
+import type { Context } from "../runtime.ts";
 import type { CommandOptions } from "./catalog.ts";
 import { DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";
 import { chattersOf } from "./lookups.ts";

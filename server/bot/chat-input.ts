@@ -1,4 +1,4 @@
-import { LOGIN_SHAPE } from "../http/chat-echo.ts";
+import { LOGIN_SHAPE } from "../core/chat-echo.ts";
 import { chatName } from "../http/text-mode.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
+import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type { CommandReply } from "./runner.ts";
 import { asChannelOwner } from "./upstream.ts";

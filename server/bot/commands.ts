@@ -1,9 +1,9 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
-import { echoable } from "../http/chat-echo.ts";
+import { echoable } from "../core/chat-echo.ts";
 import { integerParam } from "../http/params.ts";
 import type { QueryReader } from "../http/query-params.ts";
 import { chatName } from "../http/text-mode.ts";
+import type { Context } from "../runtime.ts";
 import type { CommandName } from "./catalog.ts";
 import { coinflip, dice, magic8, pickChatter } from "./chance-commands.ts";
 import type { ChatCaller } from "./chat-input.ts";

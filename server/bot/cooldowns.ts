@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
-import { LUA_REDIS_TIME } from "../limits/redis/lua-now.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
+import { LUA_REDIS_TIME } from "../redis/limits/lua-now.ts";
 import { RedisScript } from "../redis/script.ts";
 import type { RedisStore } from "../redis/store.ts";
 import { MAX_COOLDOWN_SECONDS } from "./catalog.ts";

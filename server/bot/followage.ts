@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Followage } from "../cache/followed-at-cache.ts";
-import type { Context } from "../context.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { type CalendarDuration, calendarDuration, durationText } from "./duration.ts";
 import { findUser, requireOwnChannel } from "./lookups.ts";

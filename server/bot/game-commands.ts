@@ -1,10 +1,10 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
 import type { GameType } from "../game/format.ts";
 import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../game/records.ts";
-import { parsePlayer } from "../game/routes.ts";
 import { ApiError } from "../http/errors.ts";
+import { parsePlayer } from "../http/routes/game.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
+import type { Context } from "../runtime.ts";
 import type { CommandOptions, GameCommandName } from "./catalog.ts";
 import type { CommandReply } from "./runner.ts";
 

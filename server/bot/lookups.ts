@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
-import { echoable } from "../http/chat-echo.ts";
+import { echoable } from "../core/chat-echo.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { Context } from "../runtime.ts";
 import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
 import { asLogin } from "./chat-input.ts";
 import { asChannelOwner } from "./upstream.ts";

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import type { Context } from "../context.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
+import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
 import type { CommandOptions } from "./catalog.ts";
 import { pickOne, rouletteLoses } from "./chance.ts";

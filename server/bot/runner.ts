@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 import { ApiError } from "../http/errors.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
-import { StoreUnavailableError } from "../store-unavailable.ts";
+import type { Context } from "../runtime.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
 

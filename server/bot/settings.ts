@@ -1,9 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
-import type { Context } from "../context.ts";
+import { KeyedQueue } from "../core/keyed-queue.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 import { badRequest, containsNul } from "../http/errors.ts";
-import { KeyedQueue } from "../keyed-queue.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { Context } from "../runtime.ts";
 import {
   ALIAS_PATTERN,
   COMMAND_NAMES,

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import type { Context } from "../context.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
+import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { COMMANDS, type CommandOptions } from "./catalog.ts";
 import { channelInfo, findUser } from "./lookups.ts";

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
 import { ApiError } from "../http/errors.ts";
 import { ReauthRequiredError, withUserToken } from "../identity/provider-tokens.ts";
+import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
 
 /** Twitch is down, slow or rate-limiting us: say so plainly, never a 500. */

@@ -1,6 +1,6 @@
 import type { Role } from "../../db/schema.ts";
-import type { Clock } from "../clock.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
+import type { Clock } from "../core/clock.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 
 /** What is worth caching about a follow: the facts, never the elapsed time. */
 export interface FollowFacts {

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 
 /**
  * Rows read on every request (a command's settings), kept in memory until the next write: the owner

@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { Role } from "../../db/schema.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 import { PANEL_CACHE_TTL_MS, type PanelResource, ROLE_QUOTAS } from "../limits/tables.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
 import { FollowedAtCache, type FollowFacts } from "./followed-at-cache.ts";
 
 interface Entry<V> {

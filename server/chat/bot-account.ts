@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { Account } from "../../db/accounts.ts";
 import { type ChatBotAccount, deleteChatBot, loadChatBot } from "../../db/chat.ts";
-import type { Context } from "../context.ts";
 import { withUserToken } from "../identity/provider-tokens.ts";
+import type { Context } from "../runtime.ts";
 import { CHAT_BOT_SCOPES } from "./runtime.ts";
 
 /**

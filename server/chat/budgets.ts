@@ -1,6 +1,6 @@
+import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { QuotaAccount } from "../limits/account-quotas.ts";
 import type { RateLimits } from "../limits/rate-limits.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
 import { userLevelOf } from "./chat-command-input.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 

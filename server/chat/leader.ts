@@ -1,6 +1,6 @@
-import type { Context } from "../context.ts";
 import { answerWithin } from "../redis/bounded.ts";
 import { RedisLease } from "../redis/lease.ts";
+import type { Context } from "../runtime.ts";
 import type { SharedStores } from "../shared-stores.ts";
 import { type ChatManagerOptions, startChatManager } from "./manager.ts";
 import type { ChatRuntime } from "./runtime.ts";

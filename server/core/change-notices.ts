@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
 import type { Socket, UnixSocketListener } from "bun";
-import { type NoticeAddress, noticeAddresses } from "../instance-registry.ts";
+import { type NoticeAddress, noticeAddresses } from "./instance-registry.ts";
 
 /**
  * How an admin command tells the servers running on its data folder that it changed the database:

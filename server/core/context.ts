@@ -2,13 +2,13 @@ import type { DatabaseHandle } from "../../db/client.ts";
 import type { EventSink } from "../../db/event-sink.ts";
 import type { SchemaStatus } from "../../db/migrate.ts";
 import type { DataStore } from "../../db/store.ts";
-import { type Clock, systemClock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import { AccountDirectory } from "../identity/directory.ts";
-import { loadOrCreateSecretKey, SecretBox } from "../identity/secrets.ts";
-import { createLogger, type Logger } from "../log.ts";
-import { openPostgresStorage } from "../postgres-storage.ts";
-import { type ChangeFeed, openEmbeddedStorage, type Storage } from "../storage.ts";
+import { AccountDirectory } from "./account-directory.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { openPostgresStorage } from "./postgres-storage.ts";
+import { loadOrCreateSecretKey, SecretBox } from "./secrets.ts";
+import { type ChangeFeed, openEmbeddedStorage, type Storage } from "./storage.ts";
 
 /**
  * What the CLI's admin commands and the services under the server share: the config, the database,

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { ipLimitKey } from "../limits/ip-key.ts";
 import { SlidingLog } from "../limits/sliding-log.ts";
 import { ProviderError } from "./client.ts";

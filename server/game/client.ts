@@ -1,4 +1,4 @@
-import type { Logger } from "../log.ts";
+import type { Logger } from "../core/log.ts";
 import type { AnonymousAddress, CallBudget } from "./budget.ts";
 
 /**

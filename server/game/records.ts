@@ -1,5 +1,5 @@
-import type { Context } from "../context.ts";
-import { andThen } from "../maybe-promise.ts";
+import { andThen } from "../core/maybe-promise.ts";
+import type { Context } from "../runtime.ts";
 import type { AnonymousAddress } from "./budget.ts";
 import { lastMatchSummary } from "./derive.ts";
 import {

@@ -1,11 +1,12 @@
 import { LRUCache } from "lru-cache";
 import { SingleFlight } from "../cache/single-flight.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import { echoablePlayer } from "../http/chat-echo.ts";
+import { echoablePlayer } from "../core/chat-echo.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Config } from "../core/config.ts";
+import type { Logger } from "../core/log.ts";
+import { andThen, bothOf, type MaybePromise } from "../core/maybe-promise.ts";
 import { ApiError } from "../http/errors.ts";
-import type { Logger } from "../log.ts";
-import { andThen, bothOf, type MaybePromise } from "../maybe-promise.ts";
+import { SharedProviderBudget, SharedProviderStore } from "../redis/game-cache.ts";
 import type { RedisStore } from "../redis/store.ts";
 import {
   type AnonymousAddress,
@@ -36,7 +37,6 @@ import {
   type TodaySummary,
   todaySummary,
 } from "./derive.ts";
-import { SharedProviderBudget, SharedProviderStore } from "./shared-cache.ts";
 
 /**
  * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small

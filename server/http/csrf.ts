@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Context } from "../context.ts";
 import { SESSION_COOKIE } from "../identity/sessions.ts";
+import type { Context } from "../runtime.ts";
 import { readCookie } from "./auth.ts";
 import { jsonError } from "./errors.ts";
 import { syncHook } from "./sync-hook.ts";

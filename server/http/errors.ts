@@ -1,6 +1,6 @@
 import { Elysia, type ValidationError } from "elysia";
-import type { Logger } from "../log.ts";
-import { StoreUnavailableError } from "../store-unavailable.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import type { Logger } from "../core/log.ts";
 import { finalResponse, JSON_TYPE, type ResponseSet, replyHeaders, setHeaders } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { syncHook } from "./sync-hook.ts";

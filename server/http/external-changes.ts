@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Context } from "../context.ts";
 import { NOTICE_TIMEOUT_MS } from "../core/change-notices.ts";
+import type { Context } from "../runtime.ts";
 import { syncHook } from "./sync-hook.ts";
 
 /**

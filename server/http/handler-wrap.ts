@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 
 /** Elysia's fetch handler for a request (its general handler, or one of Bun's native routes). */
 export type Handle = (request: Request) => MaybePromise<Response>;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Context } from "../context.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
+import type { Context } from "../runtime.ts";
 import { limitRefusal } from "./quota.ts";
 import { type RequestInfo, requestInfo } from "./request-info.ts";
 import { hookOf } from "./sync-hook.ts";

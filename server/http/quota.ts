@@ -1,8 +1,8 @@
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import type { AccountQuotaName } from "../limits/account-quotas.ts";
 import type { LimitDecision } from "../limits/decision.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
 import type { Decided, RateLimits } from "../limits/rate-limits.ts";
-import { andThen, type MaybePromise } from "../maybe-promise.ts";
 import { ApiError, errorReply } from "./errors.ts";
 import type { ResponseSet } from "./final-response.ts";
 

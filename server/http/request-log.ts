@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import type { Context } from "../context.ts";
-import { redactPath } from "../log.ts";
-import { andThen } from "../maybe-promise.ts";
+import { redactPath } from "../core/log.ts";
+import { andThen } from "../core/maybe-promise.ts";
+import type { Context } from "../runtime.ts";
 import { asHandle, oncePerHandler } from "./handler-wrap.ts";
 import { requestInfo } from "./request-info.ts";
 

@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
-import type { Context } from "../context.ts";
-import { type Actor, type DeletionResult, deleteAccount } from "./accounts.ts";
+import { type Actor, type DeletionResult, deleteAccount } from "../core/accounts.ts";
+import type { Context } from "../runtime.ts";
 
 /**
  * A running server deletes an account (the panel's "Delete account"): the data goes as the CLI's

@@ -1,5 +1,5 @@
 import { generateState } from "arctic";
-import type { Config } from "../config.ts";
+import type { Config } from "../core/config.ts";
 
 /**
  * Our own small client for the identity provider's OAuth endpoints (authorize, token, validate,

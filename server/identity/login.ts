@@ -8,9 +8,9 @@ import {
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
 import { isUniqueViolation } from "../../db/store.ts";
-import type { Context } from "../context.ts";
+import { provisionAccount } from "../core/accounts.ts";
+import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
-import { provisionAccount } from "./accounts.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
 import { saveProviderTokens } from "./provider-tokens.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";

@@ -7,10 +7,10 @@ import {
   type ProviderTokens,
   storeProviderTokens,
 } from "../../db/oauth-tokens.ts";
-import type { Context } from "../context.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
+import type { Context } from "../runtime.ts";
 import type { SharedStores } from "../shared-stores.ts";
-import { StoreUnavailableError } from "../store-unavailable.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { endAllSessions } from "./sessions.ts";

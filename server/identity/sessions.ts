@@ -6,8 +6,8 @@ import {
   findSession,
   insertSession,
 } from "../../db/sessions.ts";
-import type { Context } from "../context.ts";
-import { randomToken, sha256Hex } from "./secrets.ts";
+import { randomToken, sha256Hex } from "../core/secrets.ts";
+import type { Context } from "../runtime.ts";
 
 export const SESSION_COOKIE = "app_sess";
 /** 30 days, renewed when used in its last half (CONTRACT §4; the Copenhagen Book's scheme). */

@@ -1,5 +1,5 @@
 import type { Role } from "../../db/schema.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import type { LimitDecision } from "./decision.ts";
 import { SlidingLog } from "./sliding-log.ts";
 import { panelLimit, ROLE_QUOTAS, WINDOW_MS } from "./tables.ts";

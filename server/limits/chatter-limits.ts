@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { accountLimit, type QuotaAccount } from "./account-quotas.ts";
 import { SlidingLog } from "./sliding-log.ts";
 import { CHATTER_LIMIT } from "./tables.ts";

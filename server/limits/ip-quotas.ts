@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import type { LimitDecision } from "./decision.ts";
 import { SlidingCounter } from "./sliding-counter.ts";
 import { IP_LIMITS } from "./tables.ts";

@@ -1,16 +1,16 @@
-import type { Clock } from "../clock.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Logger } from "../core/log.ts";
+import type { MaybePromise } from "../core/maybe-promise.ts";
 import { ClientIpResolver } from "../http/client-ip.ts";
-import type { Logger } from "../log.ts";
-import type { MaybePromise } from "../maybe-promise.ts";
+import { RedisAccountQuotas } from "../redis/limits/account-quotas.ts";
+import { RedisChatterLimits } from "../redis/limits/chatter-limits.ts";
+import { RedisIpQuotas } from "../redis/limits/ip-quotas.ts";
 import type { RedisStore } from "../redis/store.ts";
-import { StoreUnavailableError } from "../store-unavailable.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import { ChatterLimits } from "./chatter-limits.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
-import { RedisAccountQuotas } from "./redis/account-quotas.ts";
-import { RedisChatterLimits } from "./redis/chatter-limits.ts";
-import { RedisIpQuotas } from "./redis/ip-quotas.ts";
 
 /** A limiter's answer: at once in process, after one round trip from Redis. */
 export type Decided = MaybePromise<LimitDecision>;

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from "../store-unavailable.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 
 /**
  * Redis's answer to `operation`, or StoreUnavailableError when it fails or takes longer than

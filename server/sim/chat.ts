@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { CHAT_MESSAGE_TYPE, type EventSubSim } from "./eventsub.ts";
 import { type HelixCall, type HelixRoute, helixError, json, readJsonObject } from "./helix.ts";
 import type { SimUser, SimWorld } from "./world.ts";

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Server, ServerWebSocket } from "bun";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { type HelixCall, type HelixRoute, helixError, json, readJsonObject } from "./helix.ts";
 
 /**

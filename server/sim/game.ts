@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Clock, systemClock } from "../clock.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
 
 /**
  * A local stand-in for the game-statistics provider (reference/game-provider.md), served over real

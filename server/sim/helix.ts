@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import type { SimBan, SimClip, SimStream, SimUser, SimWorld } from "./world.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "bun";
-import { type Clock, systemClock } from "../clock.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
 import { createSimChat, type SimChat } from "./chat.ts";
 import { createEventSub, type WsData } from "./eventsub.ts";
 import {

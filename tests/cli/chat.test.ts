@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeChatEnabled, writeChatState } from "../../db/chat.ts";
-import { loadConfig } from "../../server/config.ts";
-import { openContext } from "../../server/context.ts";
+import { loadConfig } from "../../server/core/config.ts";
+import { createLogger } from "../../server/core/log.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
-import { createLogger } from "../../server/log.ts";
+import { openContext } from "../../server/runtime.ts";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();

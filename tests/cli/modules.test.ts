@@ -29,7 +29,7 @@ async function modulesLoadedBy(...args: string[]): Promise<string[]> {
 
 /** The server runtime; the address parsing of limits/ip-key.ts is plain parsing that config.ts uses. */
 const SERVER_RUNTIME =
-  /node_modules\/(elysia|@elysiajs)\/|^server\/(app|context|serve|listen)\.ts$|^server\/(http|cache|game|bot|overlay|panel|sim|twitch|web)\/|^server\/limits\/(?!ip-key\.ts$)|^server\/chat\/(manager|leader|eventsub)/;
+  /node_modules\/(elysia|@elysiajs)\/|^server\/(runtime|start|demo|shared-stores|maintenance)\.ts$|^server\/(http|cache|game|bot|overlay|sim|twitch|web)\/|^server\/limits\/(?!ip-key\.ts$)|^server\/chat\/(manager|leader|eventsub)/;
 
 describe("what an admin command loads", () => {
   for (const args of [

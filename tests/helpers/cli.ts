@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { CONFIG_FILE, loadConfig } from "../../server/config.ts";
-import { openContext } from "../../server/context.ts";
-import { createLogger } from "../../server/log.ts";
+import { CONFIG_FILE, loadConfig } from "../../server/core/config.ts";
+import { createLogger } from "../../server/core/log.ts";
+import { openContext } from "../../server/runtime.ts";
 import { createTestAccount, onPostgres } from "./context.ts";
 import { createTestDatabase } from "./engines.ts";
 

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
 import type { AccountProfile } from "../../db/accounts.ts";
-import { createApp } from "../../server/app.ts";
-import type { Clock } from "../../server/clock.ts";
-import { type Config, loadConfig } from "../../server/config.ts";
-import { type Context, openContext } from "../../server/context.ts";
-import { DATABASE_FILE, prepareDataDir } from "../../server/data-dir.ts";
-import { provisionAccount } from "../../server/identity/accounts.ts";
-import { createLogger } from "../../server/log.ts";
+import { provisionAccount } from "../../server/core/accounts.ts";
+import type { Clock } from "../../server/core/clock.ts";
+import { type Config, loadConfig } from "../../server/core/config.ts";
+import { DATABASE_FILE, prepareDataDir } from "../../server/core/data-dir.ts";
+import { createLogger } from "../../server/core/log.ts";
+import { createApp } from "../../server/http/app.ts";
+import { type Context, openContext } from "../../server/runtime.ts";
 import { createTestDatabase, dropTestDatabase } from "./engines.ts";
 
 export interface TestContext {

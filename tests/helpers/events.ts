@@ -1,7 +1,7 @@
 import { deleteAccountRow } from "../../db/accounts.ts";
 import type { CommandEvent } from "../../db/events.ts";
 import { recentEvents } from "../../db/events.ts";
-import type { Context } from "../../server/context.ts";
+import type { Context } from "../../server/runtime.ts";
 import { createTestAccount } from "./context.ts";
 
 /** The n-th analytics event of an account: distinct time, caller and latency, so order shows. */

@@ -1,4 +1,4 @@
-import { ManualClock } from "../../server/clock.ts";
+import { ManualClock } from "../../server/core/clock.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
 import { SIM_EPOCH } from "../../server/sim/world.ts";
 

@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { ManualClock } from "../../server/clock.ts";
+import { ManualClock } from "../../server/core/clock.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
 import { createTestContext, type TestContext, type TestContextOptions } from "./context.ts";
 

@@ -1,0 +1,97 @@
+import { LRUCache } from "lru-cache";
+import { type Account, findAccountById } from "../../db/accounts.ts";
+import {
+  type CredentialKind,
+  type CredentialMatch,
+  type CredentialTouchWriter,
+  findCredential,
+  touchCredential,
+  touchDue,
+} from "../../db/credentials.ts";
+import type { DataStore } from "../../db/store.ts";
+import type { MaybePromise } from "./maybe-promise.ts";
+import { sha256Hex } from "./secrets.ts";
+
+/**
+ * Cached lookups from a presented secret (API key, overlay token) to its account. Entries are keyed by
+ * the secret's SHA-256, never by the secret. Any change to keys, tokens or roles — ours or the CLI's
+ * (seen through data_version) — calls `invalidate()`. A hit answers at once; a miss answers once the
+ * database has (on SQLite that is a microtask).
+ */
+export class AccountDirectory {
+  readonly #credentials = new LRUCache<string, CredentialMatch>({ max: 10_000, ttl: 5 * 60_000 });
+  readonly #accounts = new LRUCache<number, Account>({ max: 10_000, ttl: 5 * 60_000 });
+  /** Secrets known not to match, so a flood of wrong keys costs one hash each, not a query. */
+  readonly #misses = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
+  /** Bumped by `invalidate()`: a lookup that started before it does not fill the caches after it. */
+  #generation = 0;
+  #touches: CredentialTouchWriter | null = null;
+
+  constructor(
+    private readonly db: DataStore,
+    private readonly now: () => number,
+    private readonly onTouchError: (error: unknown) => void,
+  ) {}
+
+  byCredential(kind: CredentialKind, secret: string): MaybePromise<Account | null> {
+    const key = `${kind}:${sha256Hex(secret)}`;
+    // Known keys first: the common request asks one cache, not two.
+    const match = this.#credentials.get(key);
+    if (match) return this.#accountOf(kind, match);
+    if (this.#misses.has(key)) return null;
+    const generation = this.#generation;
+    return findCredential(this.db, kind, secret).then((found) => {
+      const current = generation === this.#generation;
+      if (!found) {
+        if (current) this.#misses.set(key, true);
+        return null;
+      }
+      if (current) this.#credentials.set(key, found);
+      return this.#accountOf(kind, found);
+    });
+  }
+
+  account(id: number): MaybePromise<Account | null> {
+    const account = this.#accounts.get(id);
+    if (account) return account;
+    const generation = this.#generation;
+    return findAccountById(this.db, id).then((found) => {
+      if (!found) return null;
+      if (generation === this.#generation) this.#accounts.set(id, found);
+      return found;
+    });
+  }
+
+  /**
+   * From now on `last_used_at` is written through `writer` (a serving instance's database worker), so
+   * no request waits for that write; `null` writes through the store again.
+   */
+  writeTouchesThrough(writer: CredentialTouchWriter | null): void {
+    this.#touches = writer;
+  }
+
+  invalidate(): void {
+    this.#generation++;
+    this.#credentials.clear();
+    this.#accounts.clear();
+    this.#misses.clear();
+  }
+
+  #accountOf(kind: CredentialKind, match: CredentialMatch): MaybePromise<Account | null> {
+    const found = this.account(match.accountId);
+    // The common case (cached) without a closure per request.
+    if (!(found instanceof Promise)) return this.#touched(kind, match, found);
+    return found.then((account) => this.#touched(kind, match, account));
+  }
+
+  #touched(kind: CredentialKind, match: CredentialMatch, account: Account | null): Account | null {
+    if (account) {
+      const now = this.now();
+      if (touchDue(match, now)) {
+        if (this.#touches) this.#touches.touch(kind, match, now);
+        else touchCredential(this.db, kind, match, now, this.onTouchError);
+      }
+    }
+    return account;
+  }
+}

@@ -1,0 +1,60 @@
+import { Elysia } from "elysia";
+import type { Context } from "../runtime.ts";
+import { bodyLimit } from "./body-limit.ts";
+import { csrfProtection } from "./csrf.ts";
+import { errorHandling } from "./errors.ts";
+import { externalChanges } from "./external-changes.ts";
+import { ipLimits } from "./ip-limits.ts";
+import { apiDocs } from "./openapi.ts";
+import { chatPanelRoutes } from "./panel/chat.ts";
+import { commandRoutes } from "./panel/commands.ts";
+import { heavyRoutes } from "./panel/heavy.ts";
+import { insightRoutes } from "./panel/insights.ts";
+import { securityRoutes } from "./panel/security.ts";
+import { replies } from "./replies.ts";
+import { requestLog } from "./request-log.ts";
+import { botRoutes } from "./routes/bot.ts";
+import { gameRoutes } from "./routes/game.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { authRoutes } from "./routes/identity.ts";
+import { overlayRoutes } from "./routes/overlay.ts";
+import { webRoutes } from "./routes/web.ts";
+import { securityHeaders } from "./security-headers.ts";
+
+export interface AppOptions {
+  /** The admin commands announce their changes to this server (serve.ts): no per-request look. */
+  changesAnnounced?: boolean;
+}
+
+/**
+ * The one place that shows how a request flows: cross-cutting layers first, in order, then one
+ * `.use()` per feature. No listening here, so tests call `app.handle()` on a fresh app.
+ * The hooks on the request path are synchronous and say so (syncHook), so the path stays free of
+ * microtask hops up to the route handler. The request log (debug level only) wraps the whole handler,
+ * so it sees every request, whichever layer answers it.
+ */
+export function createApp(ctx: Context, options: AppOptions = {}) {
+  return new Elysia({ name: "cuebot.app" })
+    .use(externalChanges(ctx, options.changesAnnounced === true))
+    .use(securityHeaders())
+    .use(errorHandling(ctx.log))
+    .use(ipLimits(ctx))
+    .use(bodyLimit())
+    .use(csrfProtection(ctx))
+    .use(replies())
+    .use(requestLog(ctx))
+    .use(apiDocs())
+    .use(healthRoutes())
+    .use(webRoutes(ctx))
+    .use(authRoutes(ctx))
+    .use(securityRoutes(ctx))
+    .use(heavyRoutes(ctx))
+    .use(commandRoutes(ctx))
+    .use(chatPanelRoutes(ctx))
+    .use(insightRoutes(ctx))
+    .use(overlayRoutes(ctx))
+    .use(botRoutes(ctx))
+    .use(gameRoutes(ctx));
+}
+
+export type App = ReturnType<typeof createApp>;

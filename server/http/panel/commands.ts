@@ -1,0 +1,97 @@
+import { Elysia, t } from "elysia";
+import { COMMAND_NAMES, COMMANDS, isCommandName } from "../../bot/catalog.ts";
+import { chatCaller } from "../../bot/chat-input.ts";
+import { executeCommand } from "../../bot/commands.ts";
+import { applySettingsPatch, commandSettings, updateCommandSettings } from "../../bot/settings.ts";
+import type { Context } from "../../runtime.ts";
+import { notFound } from "../errors.ts";
+import { requestInfo } from "../request-info.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
+import { authenticatePanel } from "./guard.ts";
+
+const unknownCommand = (name: string) =>
+  notFound(`There is no command "${name}"; the commands are ${COMMAND_NAMES.join(", ")}.`);
+
+const SettingsBody = t.Object({
+  enabled: t.Optional(t.Unknown({ description: "true or false" })),
+  cooldownSeconds: t.Optional(t.Unknown({ description: "0–3600" })),
+  options: t.Optional(t.Unknown({ description: "command-specific options (see GET /commands defaults)" })),
+  aliases: t.Optional(
+    t.Unknown({ description: 'extra chat triggers, e.g. ["so"] (native chat answers !<name> and !<alias>)' }),
+  ),
+});
+
+/** The Commands tab: enable/disable, cooldowns, options, and test runs. */
+export function commandRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.panel-commands", prefix: "/api/dashboard" })
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
+    .get(
+      "/commands",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: await Promise.all(
+          COMMAND_NAMES.map(async (command) => ({
+            ...(await commandSettings(ctx, account.id, command)),
+            description: COMMANDS[command].description,
+            defaults: COMMANDS[command].defaults,
+          })),
+        ),
+      }),
+      {
+        detail: {
+          summary: "Every chat command with this channel's settings",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .put(
+      "/commands/:command",
+      async ({ principal: { account }, params, body }) => {
+        if (!isCommandName(params.command)) throw unknownCommand(params.command);
+        return {
+          status: 200 as const,
+          data: await updateCommandSettings(ctx, account.id, params.command, body),
+        };
+      },
+      {
+        body: SettingsBody,
+        detail: {
+          summary: "Change a command's settings (partial update)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .post(
+      "/test/:command",
+      async ({ principal: { account }, params, request, body }) => {
+        if (!isCommandName(params.command)) throw unknownCommand(params.command);
+        const query = new URLSearchParams(requestInfo(request).search);
+        // A test from the owner's own dashboard is about the owner's channel.
+        if (!query.has("channel")) query.set("channel", account.login);
+        // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
+        const preview = body ?? undefined;
+        if (preview) applySettingsPatch(await commandSettings(ctx, account.id, params.command), preview);
+        return executeCommand(
+          ctx,
+          account,
+          params.command,
+          { params: query, caller: chatCaller(request) },
+          { test: true, preview },
+        );
+      },
+      {
+        body: t.Optional(SettingsBody),
+        detail: {
+          summary:
+            "Run a command as a test (no cooldown); same inputs as the bot endpoint. An optional JSON body (as for PUT /commands/:command) previews settings without saving them",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    );
+}

@@ -1,0 +1,149 @@
+import { Elysia } from "elysia";
+import { recordAudit } from "../../../db/audit.ts";
+import { grantedScopes } from "../../../db/oauth-tokens.ts";
+import { exportAccount, revealApiKey, rotateApiKey, rotateOverlayToken } from "../../core/accounts.ts";
+import { removeAccount } from "../../identity/account-removal.ts";
+import { panelLimit, ROLE_QUOTAS } from "../../limits/tables.ts";
+import type { Context } from "../../runtime.ts";
+import { appendSetCookie } from "../cookies.ts";
+import { clearSessionCookie } from "../session-auth.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
+import { authenticatePanel } from "./guard.ts";
+
+/** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
+export function securityRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.panel-security", prefix: "/api/dashboard" })
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
+    .get(
+      "/profile",
+      async ({ principal: { account } }) => {
+        const scopes = await grantedScopes(ctx.db, account.id);
+        return {
+          status: 200 as const,
+          data: {
+            id: account.twitchUserId,
+            login: account.login,
+            display_name: account.displayName,
+            profile_image_url: account.profileImageUrl,
+            timezone: account.timezone,
+            role: account.role,
+            created_at: new Date(account.createdAt).toISOString(),
+            limits: {
+              bot_per_minute: ROLE_QUOTAS[account.role].bot,
+              heavy_per_minute: ROLE_QUOTAS[account.role].heavy,
+              panel_per_minute: panelLimit(account.role, account.panelLimitOverride),
+              command_cache_seconds: ROLE_QUOTAS[account.role].commandCacheTtlMs / 1000,
+            },
+            granted_scopes: scopes,
+            // Chat-bot lines and overlay links are built on it; a loopback URL is out of reach of cloud bots.
+            public_url: ctx.publicUrl,
+            demo: ctx.config.demo,
+            features: {
+              platform_shoutout: scopes.includes("moderator:manage:shoutouts"),
+              moderator_list:
+                scopes.includes("moderation:read") || scopes.includes("channel:manage:moderators"),
+            },
+          },
+        };
+      },
+      {
+        detail: {
+          summary: "The logged-in streamer's profile, role and limits",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .post(
+      "/security/reveal-key",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: { apiKey: await revealApiKey(ctx, account, "panel") },
+      }),
+      {
+        detail: {
+          summary: "Reveal the API key (audit-logged; the dashboard hides it again after 30 s)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .post(
+      "/security/regenerate-key",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: { apiKey: await rotateApiKey(ctx, account, "panel") },
+      }),
+      {
+        detail: {
+          summary: "Issue a new API key; the old one stops working at once",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .post(
+      "/security/rotate-overlay-token",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: { overlayToken: await rotateOverlayToken(ctx, account, "panel") },
+      }),
+      {
+        detail: {
+          summary: "Issue a new overlay token",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .get(
+      "/export",
+      async ({ principal: { account } }) => {
+        await recordAudit(
+          ctx.db,
+          { accountId: account.id, login: account.login, actor: "panel", action: "account.export" },
+          ctx.clock.now(),
+        );
+        const document = await exportAccount(ctx, account);
+        const date = document.exportedAt.slice(0, 10);
+        return new Response(`${JSON.stringify(document, null, 2)}\n`, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            "content-disposition": `attachment; filename="cuebot-export-${account.login}-${date}.json"`,
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        detail: {
+          summary: "Download all data of the account (never keys or tokens)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .delete(
+      "/account",
+      async ({ principal: { account }, set }) => {
+        const result = await removeAccount(ctx, account, "panel");
+        appendSetCookie(set, clearSessionCookie(ctx));
+        return {
+          status: 200 as const,
+          data: { deleted: true, provider_token_revoked: result.providerTokenRevoked },
+        };
+      },
+      {
+        detail: {
+          summary: "Delete the account and everything of it; ends every session",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    );
+}

@@ -1,0 +1,306 @@
+import { Elysia, t } from "elysia";
+import type { Role } from "../../../db/schema.ts";
+import { echoable } from "../../core/chat-echo.ts";
+import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
+import type { AnonymousAddress } from "../../game/budget.ts";
+import { REGIONS, type Region } from "../../game/client.ts";
+import type { GameType } from "../../game/format.ts";
+import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../../game/records.ts";
+import type { PlayerQuery } from "../../game/service.ts";
+import { ROLE_QUOTAS } from "../../limits/tables.ts";
+import type { Context } from "../../runtime.ts";
+import { authenticateOptionalBot } from "../auth.ts";
+import { ApiError, badRequest } from "../errors.ts";
+import type { HeaderTarget } from "../quota.ts";
+import { requestInfo } from "../request-info.ts";
+import { isUnreplacedTemplate } from "../text-mode.ts";
+
+/**
+ * The game API (CONTRACT §6, SERVICE.md §4.2): rank, last match, today and stats of one player. Every
+ * answer's `data` carries `text`, which the text-mode layer turns into a chat line for bots.
+ */
+
+const NAME_LENGTH = { min: 3, max: 16 } as const;
+const TAG_LENGTH = { min: 3, max: 5 } as const;
+
+/** A UTF-16 surrogate: half of a character outside the Basic Multilingual Plane (an emoji). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Riot IDs count characters, not bytes or UTF-16 units: a Korean syllable or an emoji is one. */
+function length(value: string): number {
+  return SURROGATE.test(value) ? [...value].length : value.length;
+}
+
+/** A path segment: null when it was not valid URL encoding. */
+type Segment = string | null | undefined;
+
+/** Empty values and unreplaced bot templates (`$(1)`, `${2}`) mean the bot had nothing to send. */
+function present(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed || isUnreplacedTemplate(trimmed)) return undefined;
+  return trimmed;
+}
+
+/** User input echoed in a message only when login-shaped: a reply never repeats a chatter's sentence. */
+function quoted(value: string): string | null {
+  const shown = echoable(value);
+  return shown === null ? null : `"${shown}"`;
+}
+
+function required(what: "region" | "name" | "tag", value: Segment, endpoint: string): string {
+  if (value === null) throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
+  const given = present(value);
+  if (given === undefined) {
+    throw badRequest(
+      `The path parameter "${what}" is missing: use /api/game/${endpoint}/<region>/<name>/<tag>.`,
+    );
+  }
+  return given;
+}
+
+function checkLength(what: "name" | "tag", value: string, limits: { min: number; max: number }): string {
+  const n = length(value);
+  if (n < limits.min || n > limits.max) {
+    throw badRequest(
+      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value) ?? "the one given"} has ${n}.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Region, name and tag as a chat user typed them (the provider matches names case-insensitively).
+ * Validated here rather than by a route schema so every bad input gets a sentence naming the
+ * parameter; Elysia hands a malformed %-escape over as null.
+ */
+export function parsePlayer(
+  region: Segment,
+  name: Segment,
+  tag: Segment,
+  endpoint = "<endpoint>",
+): PlayerQuery {
+  const givenRegion = required("region", region, endpoint);
+  const lower = givenRegion.toLowerCase();
+  if (!(REGIONS as readonly string[]).includes(lower)) {
+    throw new ApiError(
+      400,
+      "invalid_region",
+      `${quoted(givenRegion) ?? "That"} is not a game region; use one of ${REGIONS.join(", ")}.`,
+    );
+  }
+  return {
+    region: lower as Region,
+    name: checkLength("name", required("name", name, endpoint), NAME_LENGTH),
+    tag: checkLength("tag", required("tag", tag, endpoint), TAG_LENGTH),
+  };
+}
+
+/**
+ * `type` read as every route reads its query (server/http/query-params.ts): the first value wins
+ * when a parameter repeats. Elysia's parsed `query` would hand over the last one.
+ */
+function typeParam(request: Request): GameType | undefined {
+  return parseType(requestInfo(request).query.get("type") ?? undefined);
+}
+
+export function parseType(raw: string | undefined): GameType | undefined {
+  const given = present(raw);
+  if (given === undefined) return undefined;
+  if (given === "1" || given === "2" || given === "3") return Number(given) as GameType;
+  const shown = quoted(given);
+  throw badRequest(`The query parameter "type" must be 1, 2 or 3${shown ? `, not ${shown}` : ""}.`);
+}
+
+/** Who is asking, as the game service needs it (a type, not an interface: Elysia's derive wants a record). */
+type GameCaller = {
+  cacheTtlMs: number;
+  /** The client address of a caller without an API key: its provider calls draw from the anonymous share. */
+  anonymous: AnonymousAddress;
+};
+
+/** A key holder of each role, made once: nothing is allocated per request for them. */
+const KEY_HOLDERS = Object.fromEntries(
+  Object.entries(ROLE_QUOTAS).map(([role, quota]) => [
+    role,
+    { cacheTtlMs: quota.commandCacheTtlMs, anonymous: null },
+  ]),
+) as Record<Role, GameCaller>;
+
+/**
+ * Who is asking decides the quota, the cache TTL and the budget share: with an API key, its role's bot
+ * quota and command TTL; without one, the per-IP anonymous limit (applied in onRequest), the Default
+ * TTL and the anonymous share of the provider budget (its address resolved already by that limit).
+ */
+function callerOf(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+  return andThen(authenticateOptionalBot(ctx, request, set), (principal) =>
+    principal
+      ? KEY_HOLDERS[principal.account.role]
+      : { cacheTtlMs: KEY_HOLDERS.Default.cacheTtlMs, anonymous: ctx.limits.clientIp.of(request) },
+  );
+}
+
+function reply<T extends object>(data: T, stale: boolean) {
+  return { status: 200 as const, data: stale ? { ...data, stale: true as const } : data };
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** Paths with a missing (or an extra) segment get a 400 that says which, rather than a bare 404. */
+function incompletePath(endpoint: string, rest: string | undefined): never {
+  const segments = (rest ?? "").split("/").map(decodeSegment);
+  parsePlayer(segments[0], segments[1], segments[2], endpoint);
+  throw badRequest(`Too many path segments: use /api/game/${endpoint}/<region>/<name>/<tag>.`);
+}
+
+const typeQuery = (meaning: string) =>
+  t.Object({
+    type: t.Optional(
+      t.String({ description: `1, 2 or 3: ${meaning}. Without it the full record is returned.` }),
+    ),
+    format: t.Optional(t.String({ description: "`text` for one chat line, `json` to force JSON." })),
+    apiKey: t.Optional(t.String({ description: "Optional API key: its role's quota and cache TTL apply." })),
+  });
+
+const plainQuery = t.Object({
+  format: t.Optional(t.String({ description: "`text` for one chat line, `json` to force JSON." })),
+  apiKey: t.Optional(t.String({ description: "Optional API key: its role's quota and cache TTL apply." })),
+});
+
+const ERRORS_DOC =
+  "Errors: 400 `bad_request` (name 3–16 / tag 3–5 characters, type 1–3), 400 `invalid_region`, " +
+  "404 `player_not_found` (unknown player or no ranked data), 500 `upstream_error` (the provider is down, " +
+  "rate-limited or misconfigured, or its budget is used up; `Retry-After` says when to retry if known). " +
+  "Without an API key, lookups share at most half the provider's per-minute budget, each client address " +
+  "an equal part of that half among the addresses asking in the last minute. When the provider fails, data up to 10 minutes old is served with `stale: true`.";
+
+/**
+ * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the
+ * raw path's segments, which a bot may have sent as unreplaced variables or broken escapes.
+ */
+function authenticateGameCall(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+  return andThen(callerOf(ctx, request, set), (caller) => {
+    // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
+    const path = requestInfo(request).path;
+    // Only a "%" or a "$" can make a template or an escape: most paths are plain words.
+    if (!path.includes("%") && !path.includes("$")) return caller;
+    const tail = path.split("/").slice(-3);
+    tail.forEach((segment, i) => {
+      if (!segment.includes("%") && !segment.includes("$")) return;
+      const what = ["region", "name", "tag"][i];
+      // Streamer.bot's `%input0%` is not a %-escape: it is a variable the bot left unreplaced.
+      if (isUnreplacedTemplate(segment)) {
+        throw badRequest(`The path parameter "${what}" is missing: the bot sent its variable unreplaced.`);
+      }
+      if (decodeSegment(segment) === null) {
+        throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
+      }
+    });
+    return caller;
+  });
+}
+
+export function gameRoutes(ctx: Context) {
+  return (
+    new Elysia({ name: "cuebot.game", prefix: "/api/game" })
+      // Runs before validation: a wrong API key is a 401 even on a malformed request.
+      // A promise with shared limits: Elysia awaits a derive that reads `=> f(` (its source-text
+      // rule), so it stays an arrow returning the call.
+      .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
+      .get(
+        "/rank/:region/:name/:tag",
+        ({ params, request, cacheTtlMs, anonymous }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "rank");
+          const type = typeParam(request);
+          // A record from fresh cached data is here at once: no promise on the path of a repeated command.
+          return andThen(rankRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
+        },
+        {
+          query: typeQuery(
+            "1 rank (`Gold 2`), 2 plus RR (`Gold 2 - 45 RR`), 3 plus ELO (`Gold 2 - 45 RR (1145 ELO)`)",
+          ),
+          detail: {
+            summary: "A player's competitive rank",
+            description: `Rank, RR, last RR change and ELO, with the player's card. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/match/last/:region/:name/:tag",
+        ({ params, cacheTtlMs, anonymous }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "match/last");
+          return andThen(lastMatchRecord(ctx, q, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
+        },
+        {
+          query: plainQuery,
+          detail: {
+            summary: "A player's last competitive match",
+            description:
+              "Map, mode, every player's agent and K/D/A, both teams' result, and under `derived` the requested " +
+              `player's team, result (win/loss/draw) and headshot percentage. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/today/:region/:name/:tag",
+        ({ params, request, cacheTtlMs, anonymous }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "today");
+          const type = typeParam(request);
+          return andThen(todayRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
+        },
+        {
+          query: typeQuery("1 wins/losses/draws and RR, 2 plus matches played, 3 plus winrate"),
+          detail: {
+            summary: "A player's competitive session over the last 24 hours",
+            description:
+              "Rolling 24 hours: matches, wins, losses, draws (from match results), RR change (from the rank " +
+              `history) and winrate. A ranked player with no match in the window gets zeros. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get(
+        "/stats/:region/:name/:tag",
+        ({ params, request, cacheTtlMs, anonymous }) => {
+          const q = parsePlayer(params.region, params.name, params.tag, "stats");
+          const type = typeParam(request);
+          return andThen(statsRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
+            reply(data, stale),
+          );
+        },
+        {
+          query: typeQuery("1 short text, 2 a sentence, 3 compact (`60% WR | Jett | HS 24.5%`)"),
+          detail: {
+            summary: "A player's statistics over the last 10 competitive matches",
+            description:
+              "Winrate (draws count as played), favourite agent (ties go to the most recently played) and " +
+              `headshot percentage summed over head, body and leg hits. ${ERRORS_DOC}`,
+            tags: ["game"],
+          },
+        },
+      )
+      .get("/rank", () => incompletePath("rank", ""), { detail: { hide: true } })
+      .get("/rank/*", ({ params }) => incompletePath("rank", params["*"]), { detail: { hide: true } })
+      .get("/match/last", () => incompletePath("match/last", ""), { detail: { hide: true } })
+      .get("/match/last/*", ({ params }) => incompletePath("match/last", params["*"]), {
+        detail: { hide: true },
+      })
+      .get("/today", () => incompletePath("today", ""), { detail: { hide: true } })
+      .get("/today/*", ({ params }) => incompletePath("today", params["*"]), { detail: { hide: true } })
+      .get("/stats", () => incompletePath("stats", ""), { detail: { hide: true } })
+      .get("/stats/*", ({ params }) => incompletePath("stats", params["*"]), { detail: { hide: true } })
+  );
+}

@@ -1,0 +1,254 @@
+import { Elysia, t } from "elysia";
+import type { Account } from "../../../db/accounts.ts";
+import { revealCredential } from "../../../db/credentials.ts";
+import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../../db/overlay.ts";
+import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
+import { andThen, type MaybePromise, throwWhenReady } from "../../core/maybe-promise.ts";
+import type { Context } from "../../runtime.ts";
+import { notAuthenticated, presentedCredentials } from "../auth.ts";
+import { ApiError, badRequest, containsNul } from "../errors.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
+import { authenticatePanel } from "../panel/guard.ts";
+import { enforceLimit, failedAuthentication } from "../quota.ts";
+
+type HeaderBag = { headers: Record<string, string | number> };
+
+/** Published state is small JSON (a title, a message, a theme…): 16 KiB is plenty and keeps SSE cheap. */
+export const MAX_OVERLAY_STATE_BYTES = 16 * 1024;
+/** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
+const HEARTBEAT_MS = 15_000;
+/** Open streams per account: a few scenes' browser sources; a leaked link cannot open hundreds. */
+export const MAX_OVERLAY_STREAMS = 20;
+
+/** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
+export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
+  const token = presentedCredentials(request).overlayToken;
+  if (!token) throw notAuthenticated("This overlay link has no token; copy it again from the dashboard.");
+  return andThen(ctx.accounts.byCredential("overlay-token", token), (account) => {
+    if (!account) {
+      return throwWhenReady(
+        failedAuthentication(
+          ctx.limits,
+          request,
+          notAuthenticated(
+            "This overlay token is not valid (it may have been replaced); copy the overlay link again.",
+          ),
+        ),
+      );
+    }
+    return andThen(enforceLimit(set, ctx.limits.accounts.checkPanel(account), "panel"), () => account);
+  });
+}
+
+function publicState(stored: StoredOverlayState) {
+  return {
+    state: stored.state,
+    version: stored.version,
+    updated_at: stored.updatedAt ? new Date(stored.updatedAt).toISOString() : null,
+  };
+}
+
+function eventStream(ctx: Context, request: Request, account: Account): Response {
+  if (ctx.overlays.connections(account.id) >= MAX_OVERLAY_STREAMS) {
+    throw new ApiError(
+      429,
+      "too_many_overlays",
+      `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections; close unused browser sources.`,
+    );
+  }
+  const token = presentedCredentials(request).overlayToken ?? "";
+  // A rotated token (panel or CLI) or a deleted account ends the stream at the next publish or heartbeat.
+  const stillAllowed = () =>
+    andThen(ctx.accounts.byCredential("overlay-token", token), (found) => found?.id === account.id);
+  const encoder = new TextEncoder();
+  const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
+  let cleanup = () => {};
+  let closed = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const end = () => {
+        closed = true;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      const deliver = (text: string, allowed: boolean) => {
+        if (closed) return;
+        if (!allowed) return end();
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      // The check answers at once from the cache, or later from the database (after a change): a
+      // write that has to wait holds back the ones after it, so the overlay sees them in order.
+      let waiting = 0;
+      let tail: Promise<void> = Promise.resolve();
+      const write = (text: string): void => {
+        const check = waiting === 0 ? stillAllowed() : tail.then(stillAllowed);
+        if (!(check instanceof Promise)) {
+          deliver(text, check);
+          return;
+        }
+        waiting++;
+        tail = check
+          // A database that does not answer is no reason to end the stream: it goes on meanwhile.
+          .then(
+            (allowed) => deliver(text, allowed),
+            (error: unknown) => (error instanceof StoreUnavailableError ? deliver(text, true) : end()),
+          )
+          .finally(() => {
+            waiting--;
+          });
+      };
+      // Versions only grow: one already sent (a catch-up after a Redis hiccup repeats it) is skipped.
+      let sent = -1;
+      const send = (stored: StoredOverlayState) => {
+        if (sent !== -1 && stored.version <= sent) return;
+        sent = stored.version;
+        write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
+      };
+      write("retry: 3000\n\n");
+      // Refused at once (the token was rotated meanwhile): nothing to listen for.
+      if (closed) return;
+      // Listening starts before the stored state is read, so a publish in between is not missed; what
+      // arrives before the read is held, and whichever of the two is newer goes out first.
+      let loaded = false;
+      let early: StoredOverlayState | null = null;
+      const unsubscribe = ctx.overlays.subscribe(account.id, (stored) => {
+        if (loaded) send(stored);
+        else if (!early || stored.version > early.version) early = stored;
+      });
+      const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+      const endOnShutdown = ctx.overlays.onShutdown(end);
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        endOnShutdown();
+      };
+      request.signal.addEventListener("abort", () => cleanup());
+      let current: StoredOverlayState;
+      try {
+        current = await loadOverlayState(ctx.db, account.id);
+      } catch {
+        return end();
+      }
+      loaded = true;
+      // (Assigned by the listener above, which TypeScript's narrowing does not see.)
+      const held = early as StoredOverlayState | null;
+      const newest = held && held.version > current.version ? held : current;
+      // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
+      if (newest.version !== lastSeen) send(newest);
+      else sent = newest.version;
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
+
+/** Overlay reads (overlay token) and the dashboard's publish. */
+export function overlayRoutes(ctx: Context) {
+  const reads = new Elysia({ name: "cuebot.overlay-reads", prefix: "/api/overlay" })
+    .derive(async ({ request, set }) => ({
+      account: await authenticateOverlay(ctx, request, set as HeaderBag),
+    }))
+    .get(
+      "/state",
+      async ({ account }) => ({
+        status: 200 as const,
+        data: publicState(await loadOverlayState(ctx.db, account.id)),
+      }),
+      {
+        detail: {
+          summary: "The account's published overlay state",
+          tags: ["overlay"],
+          security: OVERLAY_SECURITY,
+        },
+      },
+    )
+    .get("/events", ({ account, request }) => eventStream(ctx, request, account), {
+      detail: {
+        summary: "Server-Sent Events: `state` on every publish (id = version), heartbeats every 15 s",
+        tags: ["overlay"],
+        security: OVERLAY_SECURITY,
+      },
+    });
+
+  const publish = new Elysia({ name: "cuebot.overlay-publish", prefix: "/api/dashboard/overlay" })
+    .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
+    .get(
+      "",
+      async ({ principal: { account } }) => {
+        const token = await revealCredential(ctx.db, ctx.secrets, "overlay-token", account.id);
+        return {
+          status: 200 as const,
+          data: {
+            ...publicState(await loadOverlayState(ctx.db, account.id)),
+            overlay_url: token ? `${ctx.publicUrl}/overlay/${encodeURIComponent(token)}` : null,
+            connections: ctx.overlays.connections(account.id),
+          },
+        };
+      },
+      {
+        detail: {
+          summary: "The overlay's state, its OBS link and how many overlays are connected",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .post(
+      "/state",
+      async ({ principal: { account }, body }) => {
+        const state = body.state;
+        if (typeof state !== "object" || state === null || Array.isArray(state)) {
+          throw badRequest('The body field "state" must be a JSON object.');
+        }
+        if (containsNul(state)) {
+          throw badRequest('The body field "state" must not contain the NUL character (\\u0000).');
+        }
+        const size = new TextEncoder().encode(JSON.stringify(state)).length;
+        if (size > MAX_OVERLAY_STATE_BYTES) {
+          throw badRequest(
+            `The body field "state" is ${size} bytes; overlays accept at most ${MAX_OVERLAY_STATE_BYTES}.`,
+          );
+        }
+        const stored = await publishOverlayState(
+          ctx.db,
+          account.id,
+          state as Record<string, unknown>,
+          ctx.clock.now(),
+        );
+        ctx.overlays.publish(account.id, stored);
+        return { status: 200 as const, data: publicState(stored) };
+      },
+      {
+        body: t.Object({
+          state: t.Unknown({ description: "any JSON object; the built-in overlay shows `title` and `text`" }),
+        }),
+        detail: {
+          summary: "Publish new overlay state to every connected overlay",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    );
+
+  return new Elysia({ name: "cuebot.overlay" }).use(reads).use(publish);
+}

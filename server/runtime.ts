@@ -1,0 +1,154 @@
+import { loadOverlayState } from "../db/overlay.ts";
+import type { Random } from "./bot/chance.ts";
+import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldowns.ts";
+import { ReadCache } from "./cache/read-cache.ts";
+import { RoleCaches } from "./cache/role-cache.ts";
+import type { DemoChat } from "./chat/demo-chat.ts";
+import { type ChatRuntime, storedChatRuntime } from "./chat/runtime.ts";
+import type { Clock } from "./core/clock.ts";
+import type { Config } from "./core/config.ts";
+import { type CoreContext, createCore, openCore } from "./core/context.ts";
+import type { Logger } from "./core/log.ts";
+import { createGameService, type GameService } from "./game/service.ts";
+import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
+import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
+import { OverlayHub } from "./overlay/hub.ts";
+import type { SharedStores } from "./shared-stores.ts";
+import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
+
+export { ExternalChanges } from "./core/storage.ts";
+
+/** The server's runtime on top of the core (core/context.ts): limits, caches, clients, overlays, chat. */
+export interface Context extends CoreContext {
+  /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
+  limits: RateLimits;
+  /** Role-aware caches of upstream answers; flushed when the CLI changes something. */
+  caches: RoleCaches;
+  /** The OAuth client, or null when no provider credentials are configured. */
+  identityProvider: IdentityProviderClient | null;
+  /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
+  helix: HelixClient | null;
+  /** Typed Helix calls for features, over `helix`. */
+  helixApi: HelixApi | null;
+  /** Live overlay connections, told about every publish. */
+  overlays: OverlayHub;
+  /** Command settings read on every bot request, from memory (cleared by every write). */
+  settingsCache: ReadCache<object>;
+  /** Per-channel chat-command cooldowns (in Redis when instances share it). */
+  cooldowns: Cooldowns;
+  /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
+  random: Random;
+  /** Game-statistics provider client with its caches and per-minute budget. */
+  game: GameService;
+  /** Native chat connections (live under `serve`; outside it, the stored state only). */
+  chat: ChatRuntime;
+  /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
+  demoChat: DemoChat | null;
+  /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
+  shared: SharedStores | null;
+  /** The public URL (known once the server listens when it is derived from the port). */
+  publicUrl: string;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  random?: Random;
+  log?: Logger;
+  /** Tests only: header naming the client address when there is no socket (`app.handle`). */
+  testClientAddressHeader?: string;
+  /** `serve`: this context serves requests (on PostgreSQL, claimed against instances it cannot share with). */
+  serving?: boolean;
+  /** Redis (`serve --redis-url`): limits and overlay publishes shared with every other instance. */
+  shared?: SharedStores;
+}
+
+/**
+ * Builds everything a request handler needs from one validated config, on the embedded database.
+ * Nothing in cuebot is a module-level singleton: tests build a fresh context each.
+ */
+export function createContext(config: Config, options: ContextOptions = {}): Context {
+  const core = createCore(config, coreOptions(options));
+  try {
+    return assembleRuntime(core, options);
+  } catch (error) {
+    void core.close();
+    throw error;
+  }
+}
+
+/** The context on whichever database the config names: PostgreSQL with `--database-url`, else embedded. */
+export async function openContext(config: Config, options: ContextOptions = {}): Promise<Context> {
+  const core = await openCore(config, coreOptions(options));
+  try {
+    return assembleRuntime(core, options);
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+}
+
+function coreOptions(options: ContextOptions) {
+  // Serving: PostgreSQL lets several instances share it, but without Redis each would keep its own
+  // quotas and cooldowns, breaking the promise that a key's quota holds wherever its requests land.
+  // So an instance without Redis serves a database alone, and those with Redis only beside each other.
+  return {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.serving ? { serving: { withRedis: options.shared !== undefined } } : {}),
+  };
+}
+
+function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
+  const { config, clock, log, db: store, externalChanges } = core;
+  const helix = config.twitch.clientId
+    ? new HelixClient({
+        baseUrl: config.twitch.apiUrl,
+        clientId: config.twitch.clientId,
+        now: () => clock.now(),
+      })
+    : null;
+  const caches = new RoleCaches({ clock });
+  externalChanges.subscribe(() => caches.flush());
+  const settingsCache = new ReadCache<object>();
+  externalChanges.subscribe(() => settingsCache.clear());
+  const shared = options.shared;
+  return {
+    ...core,
+    limits: createRateLimits({
+      clock,
+      log,
+      trustProxy: config.trustProxy,
+      testAddressHeader: options.testClientAddressHeader,
+      shared: shared?.store,
+    }),
+    caches,
+    identityProvider: identityProviderFor(config),
+    settingsCache,
+    cooldowns: shared ? new RedisCooldowns(shared.store) : new CommandCooldowns(),
+    overlays: new OverlayHub(
+      shared
+        ? {
+            bus: shared.overlayBus,
+            load: (accountId) => loadOverlayState(store, accountId),
+            onBusError: (error) =>
+              log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
+                error,
+              }),
+          }
+        : {},
+    ),
+    shared: shared ?? null,
+    random: options.random ?? Math.random,
+    helix,
+    helixApi: helix ? new HelixApi(helix) : null,
+    game: createGameService({
+      config,
+      clock,
+      log,
+      ...(shared ? { sharedGame: shared.store } : {}),
+    }),
+    chat: storedChatRuntime({ db: store, secrets: core.secrets, accounts: core.accounts }),
+    demoChat: null,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  };
+}

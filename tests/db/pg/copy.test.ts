@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { type DatabaseHandle, openDatabase } from "../../../db/client.ts";
+import { migrate } from "../../../db/migrate.ts";
+import { openPostgres, type PgHandle } from "../../../db/pg/client.ts";
+import { CopyError, copyOrder, copySqliteToPostgres } from "../../../db/pg/copy.ts";
+import * as pg from "../../../db/pg/schema.ts";
+import * as lite from "../../../db/schema.ts";
+import { tempDir } from "../../helpers/context.ts";
+import {
+  createTestDatabase,
+  dropTestDatabase,
+  explainSkip,
+  postgresAvailable,
+  type TestDatabase,
+} from "../../helpers/engines.ts";
+
+explainSkip("postgres");
+
+const AT = Date.UTC(2026, 10, 24, 9, 30, 0, 123);
+
+/** An embedded database with a little of everything: several accounts, every table, odd values. */
+function seededSqlite(dir: string): DatabaseHandle {
+  const handle = openDatabase(join(dir, "cuebot.db"));
+  migrate(handle.sqlite);
+  const { db } = handle;
+  for (let i = 1; i <= 3; i++) {
+    db.insert(lite.accounts)
+      .values({
+        twitchUserId: `10${i}`,
+        login: `streamer${i}`,
+        displayName: i === 2 ? "Ünïcødé 🎲 ‘quotes’" : `Streamer${i}`,
+        role: i === 3 ? "Partner" : "Default",
+        panelLimitOverride: i === 1 ? 2000 : null,
+        needsReauth: i === 2,
+        createdAt: AT + i,
+        updatedAt: AT + 10 * i,
+      })
+      .run();
+  }
+  db.insert(lite.apiKeys)
+    .values({ accountId: 1, lookupHash: "h1", encrypted: "e1", createdAt: AT, lastUsedAt: null })
+    .run();
+  db.insert(lite.overlayTokens)
+    .values({ accountId: 2, lookupHash: "h2", encrypted: "e2", createdAt: AT, lastUsedAt: AT + 5 })
+    .run();
+  db.insert(lite.sessions)
+    .values([
+      { idHash: "Zeta", accountId: 1, expiresAt: AT + 1e9, createdAt: AT, lastSeenAt: AT, userAgent: "curl" },
+      { idHash: "alpha", accountId: 2, expiresAt: AT + 1e9, createdAt: AT, lastSeenAt: AT },
+    ])
+    .run();
+  db.insert(lite.oauthTokens)
+    .values({
+      accountId: 1,
+      accessTokenEncrypted: "a",
+      refreshTokenEncrypted: "r",
+      scopes: '["chat:read","user:read:email"]',
+      expiresAt: AT,
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.auditLog)
+    .values([
+      {
+        at: AT,
+        accountId: 1,
+        login: "streamer1",
+        actor: "cli",
+        action: "role",
+        detail: '{"to":"VIP","from":"Default"}',
+      },
+      { at: AT + 1, accountId: null, login: "gone", actor: "cli", action: "delete" },
+    ])
+    .run();
+  db.insert(lite.commandSettings)
+    .values({
+      accountId: 3,
+      command: "roulette",
+      enabled: false,
+      cooldownSeconds: 30,
+      options: '{ "text": "spin {n}", "durationSeconds": 45 }',
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.overlayState)
+    .values({ accountId: 1, state: '{"title":"hi","items":[1,2]}', version: 4, updatedAt: AT })
+    .run();
+  db.insert(lite.events)
+    .values(
+      Array.from({ length: 2500 }, (_, i) => ({
+        accountId: (i % 3) + 1,
+        at: AT + i,
+        command: i % 2 ? "dice" : "followage",
+        caller: i % 7 ? `viewer${i % 50}` : "",
+        outcome: i % 11 ? "ok" : "rate_limited",
+        latencyMs: i % 97,
+      })),
+    )
+    .run();
+  return handle;
+}
+
+describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL (db copy)", () => {
+  let dir: string;
+  let source: DatabaseHandle;
+  let database: TestDatabase;
+  let target: PgHandle;
+
+  beforeAll(async () => {
+    dir = tempDir("cuebot-copy-");
+    source = seededSqlite(dir);
+    database = await createTestDatabase();
+    target = openPostgres(database.url, { max: 2 });
+  });
+
+  afterAll(async () => {
+    source?.close();
+    await target?.close();
+    if (database) await dropTestDatabase(database);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("parents are copied before the tables that reference them", () => {
+    const names = copyOrder().map((t) => t.name);
+    expect(names[0]).toBe("accounts");
+    expect(names.toSorted()).toEqual([
+      "accounts",
+      "api_keys",
+      "audit_log",
+      "chat_bots",
+      "chat_settings",
+      "command_settings",
+      "events",
+      "oauth_tokens",
+      "overlay_state",
+      "overlay_tokens",
+      "sessions",
+    ]);
+  });
+
+  test("every row arrives unchanged, ids kept, and new ids continue after them", async () => {
+    const report = await copySqliteToPostgres(source, target, { pageSize: 1000 });
+    expect(Object.fromEntries(report.tables.map((t) => [t.name, t.rows]))).toEqual({
+      accounts: 3,
+      api_keys: 1,
+      audit_log: 2,
+      chat_bots: 0,
+      chat_settings: 0,
+      command_settings: 1,
+      events: 2500,
+      oauth_tokens: 1,
+      overlay_state: 1,
+      overlay_tokens: 1,
+      sessions: 2,
+    });
+
+    const byId = <T>(rows: T[], id: (row: T) => number) => rows.toSorted((a, b) => id(a) - id(b));
+    expect(byId(await target.db.select().from(pg.accounts), (r) => r.id)).toEqual(
+      byId(source.db.select().from(lite.accounts).all(), (r) => r.id),
+    );
+    expect(byId(await target.db.select().from(pg.events), (r) => r.id)).toEqual(
+      byId(source.db.select().from(lite.events).all(), (r) => r.id),
+    );
+    expect(await target.db.select().from(pg.apiKeys)).toEqual(source.db.select().from(lite.apiKeys).all());
+    expect(await target.db.select().from(pg.overlayTokens)).toEqual(
+      source.db.select().from(lite.overlayTokens).all(),
+    );
+    const audit = byId(await target.db.select().from(pg.auditLog), (r) => r.id);
+    expect(audit.map((r) => ({ ...r, detail: JSON.parse(r.detail) }))).toEqual(
+      byId(source.db.select().from(lite.auditLog).all(), (r) => r.id).map((r) => ({
+        ...r,
+        detail: JSON.parse(r.detail),
+      })),
+    );
+    const [overlay] = await target.db.select().from(pg.overlayState);
+    expect({ ...overlay, state: JSON.parse(overlay!.state) }).toEqual({
+      accountId: 1,
+      state: { title: "hi", items: [1, 2] },
+      version: 4,
+      updatedAt: AT,
+    });
+    const sessions = await target.db.select().from(pg.sessions);
+    expect(sessions.map((s) => s.idHash).sort()).toEqual(["Zeta", "alpha"]);
+    const [settings] = await target.db.select().from(pg.commandSettings);
+    expect(settings).toMatchObject({
+      accountId: 3,
+      command: "roulette",
+      enabled: false,
+      cooldownSeconds: 30,
+    });
+    expect(JSON.parse(settings!.options)).toEqual({ text: "spin {n}", durationSeconds: 45 });
+
+    const [next] = await target.db
+      .insert(pg.accounts)
+      .values({ twitchUserId: "999", login: "newcomer", displayName: "N", createdAt: AT, updatedAt: AT })
+      .returning({ id: pg.accounts.id });
+    expect(next!.id).toBe(4);
+    const [event] = await target.db
+      .insert(pg.events)
+      .values({ accountId: 1, at: AT, command: "dice", outcome: "ok" })
+      .returning({ id: pg.events.id });
+    expect(event!.id).toBe(2501);
+  });
+
+  test("a database that already has rows is refused and left alone", async () => {
+    const error = await copySqliteToPostgres(source, target).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CopyError);
+    expect((error as Error).message).toBe("the PostgreSQL database is not empty (table accounts has rows)");
+  });
+
+  test("an unmigrated database is refused", async () => {
+    const empty = await createTestDatabase({ migrated: false });
+    const handle = openPostgres(empty.url, { max: 1 });
+    try {
+      const error = await copySqliteToPostgres(source, handle).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CopyError);
+      expect((error as Error).message).toContain("not migrated");
+    } finally {
+      await handle.close();
+      await dropTestDatabase(empty);
+    }
+  });
+});

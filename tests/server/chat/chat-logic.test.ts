@@ -1,0 +1,225 @@
+import { describe, expect, test } from "bun:test";
+import { commandInputFromChat, userLevelOf } from "../../../server/chat/chat-command-input.ts";
+import { SeenMessages } from "../../../server/chat/dedupe.ts";
+import { type ChatMessageEvent, parseFrame } from "../../../server/chat/eventsub-message.ts";
+import { chatLine, MAX_LINE, ORDINARY, PRIVILEGED, SendPacer } from "../../../server/chat/send-limits.ts";
+import { isForUs, matchCommand, triggerTable } from "../../../server/chat/triggers.ts";
+
+const event = (text: string, extra: Partial<ChatMessageEvent> = {}): ChatMessageEvent => ({
+  broadcasterId: "1",
+  broadcasterLogin: "streamer",
+  chatterId: "2",
+  chatterLogin: "viewer",
+  chatterName: "Viewer",
+  messageId: "m1",
+  text,
+  badges: [],
+  replyParentLogin: null,
+  sourceBroadcasterId: null,
+  ...extra,
+});
+
+const table = triggerTable([
+  { command: "followage", enabled: true, aliases: ["fa"] },
+  { command: "shoutout", enabled: true, aliases: ["so"] },
+  { command: "coinflip", enabled: false, aliases: ["flip"] },
+  { command: "magic8", enabled: true, aliases: ["8ball", "so"] },
+]);
+
+describe("triggers", () => {
+  test("the first word: ! plus a name or alias of an enabled command, any case", () => {
+    expect(matchCommand(event("!followage"), table)).toEqual({ command: "followage", args: [] });
+    expect(matchCommand(event("  !FA  @Someone  "), table)).toEqual({
+      command: "followage",
+      args: ["@Someone"],
+    });
+    expect(matchCommand(event("!8ball will it rain?"), table)).toEqual({
+      command: "magic8",
+      args: ["will", "it", "rain?"],
+    });
+    // The first command to claim an alias keeps it.
+    expect(matchCommand(event("!so x"), table)?.command).toBe("shoutout");
+  });
+
+  test("no match: disabled commands, other words, ! alone, text before the command, empty", () => {
+    for (const text of [
+      "!coinflip",
+      "!flip",
+      "!teleport",
+      "!",
+      "",
+      "hi !followage",
+      "followage",
+      "! followage",
+    ]) {
+      expect(matchCommand(event(text), table)).toBeNull();
+    }
+  });
+
+  test("a reply's leading @parent is skipped", () => {
+    expect(matchCommand(event("@Mod !so other", { replyParentLogin: "mod" }), table)).toEqual({
+      command: "shoutout",
+      args: ["other"],
+    });
+    expect(matchCommand(event("@someoneelse !so other", { replyParentLogin: "mod" }), table)).toBeNull();
+  });
+
+  test("arguments are bounded: at most 20 words of at most 100 characters", () => {
+    const call = matchCommand(event(`!8ball ${"word ".repeat(50)}${"x".repeat(500)}`), table)!;
+    expect(call.args).toHaveLength(20);
+    const long = matchCommand(event(`!8ball ${"y".repeat(500)}`), table)!;
+    expect(long.args[0]).toHaveLength(100);
+  });
+
+  test("own messages and shared-chat lines from another channel are not for us", () => {
+    expect(isForUs(event("!fa"), "9")).toBe(true);
+    expect(isForUs(event("!fa", { chatterId: "9" }), "9")).toBe(false);
+    expect(isForUs(event("!fa", { sourceBroadcasterId: "5" }), "9")).toBe(false);
+    expect(isForUs(event("!fa", { sourceBroadcasterId: "1" }), "9")).toBe(true);
+  });
+});
+
+describe("chat words → the bot endpoint's input", () => {
+  test("positional words fill the parameters a chat bot would put in the URL", () => {
+    const input = (command: Parameters<typeof commandInputFromChat>[0], args: string[]) =>
+      Object.fromEntries(commandInputFromChat(command, args, event("")).params);
+    expect(input("followage", ["@anna"])).toEqual({ channel: "streamer", user: "@anna" });
+    expect(input("dice", ["20", "3", "extra"])).toEqual({ channel: "streamer", sides: "20", count: "3" });
+    expect(input("magic8", ["will", "it?"])).toEqual({ channel: "streamer", question: "will it?" });
+    expect(input("roulette", ["RANDOM"])).toEqual({ channel: "streamer", target: "random" });
+    expect(input("roulette", ["anna"])).toEqual({ channel: "streamer" });
+    expect(input("clip", ["ignored"])).toEqual({ channel: "streamer" });
+  });
+
+  test("the caller's level comes from Twitch's badges", () => {
+    expect(userLevelOf(event("", { chatterId: "1" }))).toBe("owner");
+    expect(userLevelOf(event("", { badges: ["moderator", "subscriber"] }))).toBe("moderator");
+    expect(userLevelOf(event("", { badges: ["vip"] }))).toBe("twitch_vip");
+    expect(userLevelOf(event("", { badges: ["founder"] }))).toBe("subscriber");
+    expect(userLevelOf(event("", { badges: ["glhf-pledge"] }))).toBe("everyone");
+    expect(commandInputFromChat("coinflip", [], event("")).caller).toEqual({
+      channel: "streamer",
+      user: "viewer",
+      displayName: "Viewer",
+      userLevel: "everyone",
+    });
+  });
+});
+
+describe("sending pace", () => {
+  test("ordinary senders: 18 per 30 s and 1.1 s apart; identical lines within 30 s are duplicates", () => {
+    const pacer = new SendPacer(ORDINARY);
+    let now = 0;
+    for (let i = 0; i < 18; i++) {
+      expect(pacer.waitMs(now)).toBe(0);
+      pacer.record(`line ${i}`, now, true);
+      if (i < 17) expect(pacer.waitMs(now)).toBe(1100);
+      now += 1100;
+    }
+    // The 19th waits for the first to leave the 30 s window.
+    expect(pacer.waitMs(now)).toBe(30_000 - now);
+    expect(pacer.isDuplicate("line 17", now)).toBe(true);
+    expect(pacer.isDuplicate("  line   17 ", now)).toBe(true);
+    expect(pacer.isDuplicate("line 17", now + 30_000)).toBe(false);
+  });
+
+  test("privileged senders: 90 per 30 s, no gap, no duplicate rule", () => {
+    const pacer = new SendPacer(PRIVILEGED);
+    for (let i = 0; i < 90; i++) pacer.record("same", 0, true);
+    expect(pacer.waitMs(0)).toBe(30_000);
+    expect(pacer.isDuplicate("same", 1)).toBe(false);
+  });
+
+  test("chat lines are one line and at most 480 code points", () => {
+    expect(chatLine("one\ntwo\r\n three")).toBe("one two three");
+    const long = chatLine("😀".repeat(600));
+    expect([...long]).toHaveLength(MAX_LINE);
+    expect(long.endsWith("…")).toBe(true);
+  });
+});
+
+describe("EventSub frames and dedupe", () => {
+  const frame = (type: string, payload: object, extra: object = {}) =>
+    JSON.stringify({
+      metadata: {
+        message_id: "f1",
+        message_type: type,
+        message_timestamp: "2026-11-24T10:00:00.123456789Z",
+        ...extra,
+      },
+      payload,
+    });
+
+  test("welcome, keepalive, reconnect and a chat notification are read; nanosecond timestamps parse", () => {
+    expect(
+      parseFrame(frame("session_welcome", { session: { id: "s1", keepalive_timeout_seconds: 10 } })),
+    ).toEqual({
+      type: "session_welcome",
+      id: "f1",
+      at: Date.UTC(2026, 10, 24, 10, 0, 0, 123),
+      sessionId: "s1",
+      keepaliveSeconds: 10,
+    });
+    expect(parseFrame(frame("session_keepalive", {}))?.type).toBe("session_keepalive");
+    expect(
+      parseFrame(frame("session_reconnect", { session: { reconnect_url: "ws://x/ws?id=1" } })),
+    ).toMatchObject({
+      reconnectUrl: "ws://x/ws?id=1",
+    });
+    const notification = parseFrame(
+      frame(
+        "notification",
+        {
+          event: {
+            broadcaster_user_id: "1",
+            broadcaster_user_login: "s",
+            chatter_user_id: "2",
+            chatter_user_login: "v",
+            chatter_user_name: "V",
+            message_id: "m",
+            message: { text: "!so x", fragments: [] },
+            badges: [{ set_id: "vip", id: "1", info: "" }],
+            reply: { parent_user_login: "p" },
+            source_broadcaster_user_id: null,
+          },
+        },
+        { subscription_type: "channel.chat.message" },
+      ),
+    );
+    expect(notification).toMatchObject({
+      type: "notification",
+      event: { text: "!so x", badges: ["vip"], replyParentLogin: "p", sourceBroadcasterId: null },
+    });
+  });
+
+  test("anything malformed reads as null, never throws", () => {
+    for (const raw of [
+      "",
+      "{",
+      "null",
+      "[]",
+      '{"metadata":{}}',
+      frame("session_welcome", { session: {} }),
+      frame("mystery", {}),
+    ]) {
+      expect(parseFrame(raw)).toBeNull();
+    }
+    expect(
+      parseFrame(
+        frame("notification", { event: { message: {} } }, { subscription_type: "channel.chat.message" }),
+      ),
+    ).toMatchObject({
+      event: null,
+    });
+  });
+
+  test("each message id is admitted once; messages older than 10 minutes never", () => {
+    let now = 1_000_000;
+    const seen = new SeenMessages(() => now);
+    expect(seen.admit("a", now)).toBe(true);
+    expect(seen.admit("a", now)).toBe(false);
+    expect(seen.admit("b", now - 11 * 60_000)).toBe(false);
+    now += 1000;
+    expect(seen.admit("c", now - 60_000)).toBe(true);
+  });
+});

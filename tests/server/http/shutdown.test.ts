@@ -1,0 +1,67 @@
+import { afterEach, expect, test } from "bun:test";
+import type { Config } from "../../../server/core/config.ts";
+import { listen, type RunningServer } from "../../../server/http/listen.ts";
+import { createTestContext, type TestContext } from "../../helpers/context.ts";
+
+let t: TestContext | undefined;
+let server: RunningServer | undefined;
+const anyFreePort = (config: Config) => {
+  config.port = 0;
+};
+
+afterEach(async () => {
+  await server?.stop(0);
+  await t?.cleanup();
+  server = undefined;
+  t = undefined;
+});
+
+test("stopping lets an in-flight request finish, then refuses new connections", async () => {
+  t = await createTestContext({ configure: anyFreePort });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started!: () => void;
+  const inHandler = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  // The real app plus one slow route (Elysia adds routes to the instance itself), so the request is
+  // inside a handler when the stop begins.
+  t.app.get("/slow", async () => {
+    started();
+    await gate;
+    return "finished";
+  });
+  server = listen(t.ctx, t.app);
+
+  const inFlight = fetch(`${server.url}/slow`);
+  await inHandler;
+  let stopped = false;
+  const stopping = server.stop().then(() => {
+    stopped = true;
+  });
+  await Bun.sleep(50);
+  expect(stopped).toBe(false);
+  release();
+
+  const res = await inFlight;
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe("finished");
+  await stopping;
+  expect(stopped).toBe(true);
+  await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+});
+
+test("a request still running after the grace period is cut off and stop() returns", async () => {
+  t = await createTestContext({ configure: anyFreePort });
+  t.app.get("/stuck", () => new Promise<string>(() => {}));
+  server = listen(t.ctx, t.app);
+  const stuck = fetch(`${server.url}/stuck`).catch(() => "cut off");
+  await Bun.sleep(50);
+  const startedAt = performance.now();
+  await server.stop(200);
+  expect(performance.now() - startedAt).toBeLessThan(2_000);
+  expect(await stuck).toBe("cut off");
+  expect(t.logs.some((line) => line.includes("in-flight requests did not finish in time"))).toBe(true);
+});
