@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseCidr } from "../limits/ip-key.ts";
+import { parseCidr } from "./ip-key.ts";
 import { checkDatabaseUrl, checkRedisUrl, type StoreUrlProblem } from "./store-urls.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;

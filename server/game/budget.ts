@@ -1,5 +1,5 @@
 import type { Clock } from "../core/clock.ts";
-import { ipLimitKey } from "../limits/ip-key.ts";
+import { ipLimitKey } from "../core/ip-key.ts";
 import { SlidingLog } from "../limits/sliding-log.ts";
 import { ProviderError } from "./client.ts";
 

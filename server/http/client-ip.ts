@@ -1,5 +1,5 @@
+import { type Cidr, cidrContains, ipv4Bits, parseCidr, parseIp } from "../core/ip-key.ts";
 import type { Logger } from "../core/log.ts";
-import { type Cidr, cidrContains, ipv4Bits, parseCidr, parseIp } from "../limits/ip-key.ts";
 import { requestInfo } from "./request-info.ts";
 
 /** What the HTTP server tells about a request's peer (Bun's `server.requestIP`). */

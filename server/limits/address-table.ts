@@ -1,4 +1,4 @@
-import { ipv4Bits, parseIp } from "./ip-key.ts";
+import { ipv4Bits, parseIp } from "../core/ip-key.ts";
 
 /**
  * A fixed-size table of client addresses with least-recently-used eviction, in typed arrays: a slot

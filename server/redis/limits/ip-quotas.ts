@@ -1,5 +1,5 @@
+import { ipLimitKey } from "../../core/ip-key.ts";
 import type { LimitDecision } from "../../limits/decision.ts";
-import { ipLimitKey } from "../../limits/ip-key.ts";
 import type { IpLimitScope } from "../../limits/ip-quotas.ts";
 import { IP_LIMITS } from "../../limits/tables.ts";
 import type { RedisQuotaOptions } from "./account-quotas.ts";
