@@ -1,8 +1,17 @@
 // Commands: every setting the panel API accepts, per command: on/off, cooldown, the shoutout template
 // (placeholders listed, live preview through the test-run endpoint), the magic 8-ball's answers, the
 // roulette's settings. Errors appear at the field; a failed save keeps what was typed.
-import { ApiError, errorMessage, getData, sendData } from "../lib/api.ts";
+import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
+import {
+  checkbox,
+  type Field,
+  field,
+  numberInput,
+  showServerError,
+  textInput,
+  validLocally,
+} from "../lib/form-fields.ts";
 import { announce, load } from "../lib/states.ts";
 import type { CommandInfo } from "../lib/types.ts";
 import type { View } from "../view.ts";
@@ -24,60 +33,6 @@ const TEST_INPUT: Record<string, { param: string; label: string; demo: string }>
   roulette: { param: "user", label: "Who pulls the trigger", demo: "viewer_anna" },
   dice: { param: "sides", label: "Sides", demo: "20" },
 };
-
-interface Field {
-  /** The API's name for it (`cooldownSeconds`, `options.message`, `options.answers.2`). */
-  path: string;
-  input: HTMLInputElement | HTMLTextAreaElement;
-  error: HTMLElement;
-}
-
-function field(
-  path: string,
-  label: string,
-  input: HTMLInputElement | HTMLTextAreaElement,
-  fields: Field[],
-  hint?: Node,
-): HTMLElement {
-  const error = h("span", { class: "field-error", id: uid("err") });
-  const hintId = hint ? uid("hint") : null;
-  input.setAttribute("aria-describedby", [error.id, hintId].filter(Boolean).join(" "));
-  input.dataset.field = path;
-  fields.push({ path, input, error });
-  if (!input.id) input.id = uid("f");
-  return h(
-    "div",
-    { class: "field" },
-    h("label", { for: input.id }, label),
-    input,
-    hint ? h("div", { class: "hint", id: hintId }, hint) : null,
-    error,
-  );
-}
-
-function setError(f: Field, message: string): void {
-  f.error.textContent = message;
-  f.input.setAttribute("aria-invalid", "true");
-}
-
-function clearErrors(fields: Field[]): void {
-  for (const f of fields) {
-    f.error.textContent = "";
-    f.input.removeAttribute("aria-invalid");
-  }
-}
-
-/** The field a server message names: `"cooldownSeconds"` or `option "answers.3"`. */
-function fieldOf(message: string, fields: Field[]): Field | undefined {
-  const option = /option "([^"]+)"/.exec(message)?.[1];
-  if (option)
-    return (
-      fields.find((f) => f.path === `options.${option}`) ??
-      fields.find((f) => f.path.startsWith(`options.${option.split(".")[0]}`))
-    );
-  const body = /field "([^"]+)"/.exec(message)?.[1];
-  return body ? fields.find((f) => f.path === body) : undefined;
-}
 
 function answersEditor(
   initial: string[],
@@ -142,37 +97,26 @@ function answersEditor(
   };
 }
 
-function numberInput(value: number, min: number, max: number): HTMLInputElement {
-  return h("input", { type: "number", inputmode: "numeric", value, min, max, step: 1, required: true });
+/** A command's own settings in its card: their inputs, and how to read them back as the API's `options`. */
+interface OptionsSection {
+  parts: Node[];
+  options: () => Record<string, unknown>;
+  /** The input whose edits refresh the preview while one types (the shoutout's template). */
+  livePreview?: HTMLTextAreaElement;
 }
 
-function checkbox(checked: boolean): HTMLInputElement {
-  return h("input", { type: "checkbox", checked });
-}
+const NO_OPTIONS: OptionsSection = { parts: [], options: () => ({}) };
 
-function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean): HTMLElement {
-  const fields: Field[] = [];
-  const status = h("p", { class: "save-status", role: "status" });
-  const preview = h("div", { class: "preview", role: "status", "aria-live": "polite" });
-  const dirty = h("span", { class: "muted unsaved", hidden: true }, "Unsaved changes");
-  const changed = () => {
-    dirty.hidden = false;
-  };
-  const enabled = checkbox(info.enabled);
-  const cooldown = numberInput(info.cooldownSeconds, 0, MAX_COOLDOWN);
-  const parts: Node[] = [];
-  let options: () => Record<string, unknown> = () => ({});
-  let livePreview: HTMLTextAreaElement | null = null;
-
-  if (info.command === "shoutout") {
-    const message = h(
-      "textarea",
-      { rows: 3, maxlength: 300, required: true },
-      String(info.options.message ?? ""),
-    );
-    livePreview = message;
-    const platform = checkbox(Boolean(info.options.platformShoutout));
-    parts.push(
+/** !shoutout: the chat message template (placeholders listed) and Twitch's own shoutout. */
+function shoutoutSection(info: CommandInfo, fields: Field[], platformShoutout: boolean): OptionsSection {
+  const message = h(
+    "textarea",
+    { rows: 3, maxlength: 300, required: true },
+    String(info.options.message ?? ""),
+  );
+  const platform = checkbox(Boolean(info.options.platformShoutout));
+  return {
+    parts: [
       field(
         "options.message",
         "Chat message",
@@ -198,19 +142,25 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
             : h("span", { class: "hint block" }, "needs the moderator:manage:shoutouts scope at login"),
         ),
       ),
-    );
-    options = () => ({ message: message.value, platformShoutout: platform.checked });
-  }
-  if (info.command === "magic8") {
-    const answers = answersEditor((info.options.answers as string[] | undefined) ?? [], fields, changed);
-    parts.push(answers.element);
-    options = () => ({ answers: answers.value() });
-  }
-  if (info.command === "roulette") {
-    const timeout = numberInput(Number(info.options.timeoutSeconds), 1, MAX_TIMEOUT);
-    const chambers = numberInput(Number(info.options.chambers), 2, 12);
-    const protect = checkbox(Boolean(info.options.protectSubscribers));
-    parts.push(
+    ],
+    options: () => ({ message: message.value, platformShoutout: platform.checked }),
+    livePreview: message,
+  };
+}
+
+/** !magic8: the list of answers. */
+function magic8Section(info: CommandInfo, fields: Field[], changed: () => void): OptionsSection {
+  const answers = answersEditor((info.options.answers as string[] | undefined) ?? [], fields, changed);
+  return { parts: [answers.element], options: () => ({ answers: answers.value() }) };
+}
+
+/** !roulette: the timeout, the chambers, whether subscribers are safe. */
+function rouletteSection(info: CommandInfo, fields: Field[]): OptionsSection {
+  const timeout = numberInput(Number(info.options.timeoutSeconds), 1, MAX_TIMEOUT);
+  const chambers = numberInput(Number(info.options.chambers), 2, 12);
+  const protect = checkbox(Boolean(info.options.protectSubscribers));
+  return {
+    parts: [
       h(
         "div",
         { class: "field-row" },
@@ -230,119 +180,112 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
         ),
       ),
       h("label", { class: "check" }, protect, " Subscribers are safe too (never timed out)"),
-    );
-    options = () => ({
+    ],
+    options: () => ({
       timeoutSeconds: timeout.valueAsNumber,
       chambers: chambers.valueAsNumber,
       protectSubscribers: protect.checked,
-    });
-  }
-  if ("region" in info.defaults) {
-    // A game command: the streamer's player, set once (the game API's region, name and tag).
-    const listId = uid("regions");
-    const region = h("input", {
-      type: "text",
-      value: String(info.options.region ?? ""),
-      list: listId,
-      required: true,
-      maxlength: 5,
-      autocomplete: "off",
-    });
-    const name = h("input", {
-      type: "text",
-      value: String(info.options.name ?? ""),
-      maxlength: 16,
-      autocomplete: "off",
-    });
-    const tag = h("input", {
-      type: "text",
-      value: String(info.options.tag ?? ""),
-      maxlength: 5,
-      autocomplete: "off",
-    });
-    const type = "type" in info.defaults ? numberInput(Number(info.options.type), 1, 3) : null;
-    parts.push(
-      h(
-        "datalist",
-        { id: listId },
-        ["na", "eu", "ap", "kr", "latam", "br"].map((r) => h("option", { value: r })),
+    }),
+  };
+}
+
+/** A game command: the streamer's player, set once (the game API's region, name and tag; some a detail type). */
+function playerSection(info: CommandInfo, fields: Field[], demo: boolean): OptionsSection {
+  const listId = uid("regions");
+  const region = textInput(info.options.region, 5, { list: listId, required: true });
+  const name = textInput(info.options.name, 16);
+  const tag = textInput(info.options.tag, 5);
+  const type = "type" in info.defaults ? numberInput(Number(info.options.type), 1, 3) : null;
+  const parts: Node[] = [
+    h(
+      "datalist",
+      { id: listId },
+      ["na", "eu", "ap", "kr", "latam", "br"].map((r) => h("option", { value: r })),
+    ),
+    h(
+      "div",
+      { class: "field-row" },
+      field("options.name", "Player name", name, fields),
+      field(
+        "options.tag",
+        "Tag",
+        tag,
+        fields,
+        document.createTextNode(demo ? "demo: Kestrel #EUW in eu" : "after the #"),
       ),
-      h(
-        "div",
-        { class: "field-row" },
-        field("options.name", "Player name", name, fields),
-        field(
-          "options.tag",
-          "Tag",
-          tag,
-          fields,
-          document.createTextNode(demo ? "demo: Kestrel #EUW in eu" : "after the #"),
-        ),
-        field(
-          "options.region",
-          "Region",
-          region,
-          fields,
-          document.createTextNode("na, eu, ap, kr, latam or br"),
-        ),
+      field(
+        "options.region",
+        "Region",
+        region,
+        fields,
+        document.createTextNode("na, eu, ap, kr, latam or br"),
       ),
-    );
-    if (type) parts.push(field("options.type", "Detail (1–3, as the game API's type)", type, fields));
-    options = () => ({
+    ),
+  ];
+  if (type) parts.push(field("options.type", "Detail (1–3, as the game API's type)", type, fields));
+  return {
+    parts,
+    options: () => ({
       region: region.value.trim().toLowerCase(),
       name: name.value.trim(),
       tag: tag.value.trim(),
       ...(type ? { type: type.valueAsNumber } : {}),
-    });
-  }
-  const hasOptions = Object.keys(info.defaults).length > 0;
-  const settings = () => ({
-    enabled: enabled.checked,
-    cooldownSeconds: cooldown.valueAsNumber,
-    ...(hasOptions ? { options: options() } : {}),
-  });
-
-  /** The browser's own checks (required, min, max), shown at the field like the server's. */
-  const validLocally = (): boolean => {
-    clearErrors(fields);
-    let ok = true;
-    for (const f of fields) {
-      if (!f.input.checkValidity()) {
-        setError(f, f.input.validationMessage);
-        if (ok) f.input.focus();
-        ok = false;
-      }
-    }
-    return ok;
+    }),
   };
-  const showServerError = (error: unknown, where: HTMLElement) => {
-    const target =
-      error instanceof ApiError && error.status === 400 ? fieldOf(error.message, fields) : undefined;
-    if (target) {
-      setError(target, error instanceof Error ? error.message : String(error));
-      target.input.focus();
-      fill(where);
-    } else {
-      fill(where, h("span", { class: "error-text" }, errorMessage(error)));
-    }
-  };
+}
 
-  const testInput = TEST_INPUT[info.command];
-  const testValue = testInput
-    ? h("input", { type: "text", id: uid("t"), value: demo ? testInput.demo : "", autocomplete: "off" })
-    : null;
-  const runPreview = async () => {
-    if (!validLocally()) return;
+function optionsSection(
+  info: CommandInfo,
+  fields: Field[],
+  demo: boolean,
+  platformShoutout: boolean,
+  changed: () => void,
+): OptionsSection {
+  if (info.command === "shoutout") return shoutoutSection(info, fields, platformShoutout);
+  if (info.command === "magic8") return magic8Section(info, fields, changed);
+  if (info.command === "roulette") return rouletteSection(info, fields);
+  if ("region" in info.defaults) return playerSection(info, fields, demo);
+  return NO_OPTIONS;
+}
+
+/** What a card's parts share: the command, its registered fields, the settings as the form holds them now. */
+interface CardContext {
+  command: string;
+  fields: Field[];
+  settings: () => Record<string, unknown>;
+}
+
+/** The "Test with" input of a command whose test run takes an argument (a viewer, a question, sides). */
+interface TestRunInput {
+  param: string;
+  input: HTMLInputElement;
+  row: HTMLElement;
+}
+
+function testRunInput(command: string, demo: boolean): TestRunInput | null {
+  const test = TEST_INPUT[command];
+  if (!test) return null;
+  const input = h("input", { type: "text", id: uid("t"), value: demo ? test.demo : "", autocomplete: "off" });
+  const row = h("div", { class: "field" }, h("label", { for: input.id }, `Test with: ${test.label}`), input);
+  return { param: test.param, input, row };
+}
+
+/** "Try it": runs the command through the test-run endpoint with the form's settings, into `preview`. */
+function previewRunner(
+  card: CardContext,
+  preview: HTMLElement,
+  test: TestRunInput | null,
+): () => Promise<void> {
+  return async () => {
+    if (!validLocally(card.fields)) return;
     fill(preview, h("span", { class: "muted" }, "Asking cuebot…"));
-    const query =
-      testInput && testValue?.value.trim()
-        ? `?${testInput.param}=${encodeURIComponent(testValue.value.trim())}`
-        : "";
+    const argument = test?.input.value.trim();
+    const query = test && argument ? `?${test.param}=${encodeURIComponent(argument)}` : "";
     try {
       const reply = await sendData<{ text: string }>(
         "POST",
-        `/api/dashboard/test/${info.command}${query}`,
-        settings(),
+        `/api/dashboard/test/${card.command}${query}`,
+        card.settings(),
       );
       fill(
         preview,
@@ -350,29 +293,77 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
         h("q", { class: "chat-line" }, reply.text),
       );
     } catch (error) {
-      showServerError(error, preview);
+      showServerError(error, preview, card.fields);
     }
   };
+}
+
+/** Runs the preview 700 ms after the last keystroke in `input`. */
+function previewWhileTyping(input: HTMLTextAreaElement, runPreview: () => Promise<void>): void {
   let timer = 0;
-  livePreview?.addEventListener("input", () => {
+  input.addEventListener("input", () => {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => void runPreview(), 700);
   });
+}
+
+/** Save: the local checks, then the PUT; the outcome in `status` and announced. */
+function saveOnSubmit(
+  form: HTMLFormElement,
+  card: CardContext,
+  status: HTMLElement,
+  dirty: HTMLElement,
+): void {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fill(status);
+    if (!validLocally(card.fields)) return;
+    try {
+      await sendData("PUT", `/api/dashboard/commands/${card.command}`, card.settings());
+      dirty.hidden = true;
+      fill(status, h("span", { class: "ok-text" }, "Saved."));
+      announce(`${card.command}: saved.`);
+    } catch (error) {
+      // What was typed stays in the form, so a fix and a second Save is all it takes.
+      showServerError(error, status, card.fields);
+      announce(`${card.command}: not saved. ${errorMessage(error)}`, "error");
+    }
+  });
+}
+
+/** One command's card: on/off, cooldown, its own settings, the test run, Save and "Try it". */
+function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean): HTMLElement {
+  const fields: Field[] = [];
+  const status = h("p", { class: "save-status", role: "status" });
+  const preview = h("div", { class: "preview", role: "status", "aria-live": "polite" });
+  const dirty = h("span", { class: "muted unsaved", hidden: true }, "Unsaved changes");
+  const changed = () => {
+    dirty.hidden = false;
+  };
+  const enabled = checkbox(info.enabled);
+  const cooldown = numberInput(info.cooldownSeconds, 0, MAX_COOLDOWN);
+  const own = optionsSection(info, fields, demo, platformShoutout, changed);
+  const hasOptions = Object.keys(info.defaults).length > 0;
+  const card: CardContext = {
+    command: info.command,
+    fields,
+    settings: () => ({
+      enabled: enabled.checked,
+      cooldownSeconds: cooldown.valueAsNumber,
+      ...(hasOptions ? { options: own.options() } : {}),
+    }),
+  };
+  const test = testRunInput(info.command, demo);
+  const runPreview = previewRunner(card, preview, test);
+  if (own.livePreview) previewWhileTyping(own.livePreview, runPreview);
 
   const form = h(
     "form",
     { class: "command-form", novalidate: true, "data-command": info.command },
     h("label", { class: "check switch" }, enabled, ` On: chat can use !${info.command}`),
     field("cooldownSeconds", "Cooldown (seconds, 0–3600)", cooldown, fields),
-    ...parts,
-    testValue && testInput
-      ? h(
-          "div",
-          { class: "field" },
-          h("label", { for: testValue.id }, `Test with: ${testInput.label}`),
-          testValue,
-        )
-      : null,
+    ...own.parts,
+    test?.row,
     h(
       "div",
       { class: "row" },
@@ -384,23 +375,9 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
     preview,
   );
   form.addEventListener("input", (event) => {
-    if (event.target !== testValue) changed();
+    if (event.target !== test?.input) changed();
   });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    fill(status);
-    if (!validLocally()) return;
-    try {
-      await sendData("PUT", `/api/dashboard/commands/${info.command}`, settings());
-      dirty.hidden = true;
-      fill(status, h("span", { class: "ok-text" }, "Saved."));
-      announce(`${info.command}: saved.`);
-    } catch (error) {
-      // What was typed stays in the form, so a fix and a second Save is all it takes.
-      showServerError(error, status);
-      announce(`${info.command}: not saved. ${errorMessage(error)}`, "error");
-    }
-  });
+  saveOnSubmit(form, card, status, dirty);
   const id = uid("cmd");
   return h(
     "section",
