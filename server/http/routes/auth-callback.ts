@@ -1,0 +1,162 @@
+// GET /auth/callback, where the identity provider sends the browser back: checks the attempt,
+// exchanges the code, then finishes what the login was started for (auth-login.ts: a login or the
+// chat re-consent; auth-bot-link.ts: linking a bot account).
+import { Elysia } from "elysia";
+import { writeChatEnabled } from "../../../db/chat.ts";
+import { READ_CHAT_SCOPE } from "../../chat/runtime.ts";
+import {
+  type IdentityProviderClient,
+  IdentityProviderError,
+  type ProviderTokenSet,
+} from "../../identity/idp-client.ts";
+import { completeLogin, normalizeTimezone } from "../../identity/login.ts";
+import type { Context } from "../../runtime.ts";
+import { type HelixClient, HelixError, type HelixUser } from "../../twitch/helix-client.ts";
+import { readCookie } from "../auth.ts";
+import { sessionCookie } from "../session-auth.ts";
+import { linkBot } from "./auth-bot-link.ts";
+import {
+  clearLoginCookies,
+  type LoginRefusal,
+  loginNotConfigured,
+  loginResult,
+  PURPOSE_COOKIE,
+  redirectUri,
+  STATE_COOKIE,
+  TIMEZONE_COOKIE,
+} from "./auth-flow.ts";
+
+/**
+ * The authorization code the provider sent back, or why the callback is refused. Nothing in the
+ * callback is believed before its state matches this browser's login attempt, and the provider's
+ * words are never echoed (a crafted link could put any text there).
+ */
+function authorizationCode(request: Request): string | LoginRefusal {
+  const url = new URL(request.url);
+  const expectedState = readCookie(request, STATE_COOKIE);
+  const state = url.searchParams.get("state");
+  if (!state || !expectedState || state !== expectedState) {
+    return {
+      status: 400,
+      code: "invalid_state",
+      title: "This login link is not valid",
+      message:
+        "The login attempt expired or did not start in this browser, so nothing was changed. Please start again.",
+    };
+  }
+  if (url.searchParams.get("error")) {
+    const denied = url.searchParams.get("error") === "access_denied";
+    return {
+      status: denied ? 403 : 400,
+      code: denied ? "access_denied" : "login_failed",
+      title: denied ? "Login cancelled" : "Login failed",
+      message: denied
+        ? "You did not allow cuebot to use your Twitch account, so nothing was created. You can try again at any time."
+        : "Twitch could not complete the login, so nothing was changed. Please try again.",
+    };
+  }
+  const code = url.searchParams.get("code");
+  if (!code)
+    return {
+      status: 400,
+      code: "login_failed",
+      title: "Login failed",
+      message: "Twitch sent no authorization code. Please start again.",
+    };
+  return code;
+}
+
+/** Who logged in at Twitch and the tokens the code was exchanged for, or why the login is refused. */
+async function providerIdentity(
+  ctx: Context,
+  idp: IdentityProviderClient,
+  helix: HelixClient,
+  code: string,
+): Promise<{ user: HelixUser; tokens: ProviderTokenSet } | { refusal: LoginRefusal }> {
+  let tokens: ProviderTokenSet;
+  let user: HelixUser | undefined;
+  try {
+    tokens = await idp.exchangeCode(code, redirectUri(ctx));
+    user = (await helix.getUsers(tokens.accessToken))[0];
+  } catch (error) {
+    if (error instanceof IdentityProviderError && error.kind === "rejected") {
+      return {
+        refusal: {
+          status: 400,
+          code: "login_failed",
+          title: "This login link was already used",
+          message: "Twitch refused the login code (it is single-use and short-lived). Please start again.",
+        },
+      };
+    }
+    const unreachable = error instanceof IdentityProviderError || error instanceof HelixError;
+    if (!unreachable) throw error;
+    ctx.log.warn("login failed: the identity provider is unavailable", { error });
+    return {
+      refusal: {
+        status: 502,
+        code: "upstream_error",
+        title: "Twitch is not answering",
+        message:
+          "cuebot could not reach Twitch to finish the login; nothing was changed. Please try again in a minute.",
+      },
+    };
+  }
+  if (!user)
+    return {
+      refusal: {
+        status: 502,
+        code: "upstream_error",
+        title: "Twitch is not answering",
+        message: "Twitch did not say who logged in; nothing was changed. Please try again.",
+      },
+    };
+  return { user, tokens };
+}
+
+/** The streamer's login (or chat re-consent): the account and a session, then back to the dashboard. */
+async function finishLogin(
+  ctx: Context,
+  request: Request,
+  user: HelixUser,
+  tokens: ProviderTokenSet,
+): Promise<Response> {
+  const timezone = normalizeTimezone(readCookie(request, TIMEZONE_COOKIE));
+  const login = await completeLogin(ctx, user, tokens, timezone, request.headers.get("user-agent") ?? "");
+  ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
+    login: login.account.login,
+  });
+  // The re-consent for native chat switches it on when Twitch granted the scope; any login
+  // brings new tokens, which the running chat connection picks up.
+  const chatConsent = readCookie(request, PURPOSE_COOKIE) === "chat";
+  if (chatConsent && tokens.scopes.includes(READ_CHAT_SCOPE)) {
+    await writeChatEnabled(ctx.db, login.account.id, true, ctx.clock.now());
+  }
+  await ctx.chat.sync(login.account.id);
+  const response = new Response(null, {
+    status: 302,
+    headers: { location: chatConsent ? "/dashboard#/chat" : "/dashboard", "cache-control": "no-store" },
+  });
+  response.headers.append("set-cookie", sessionCookie(ctx, login.session.token, login.session.expiresAt));
+  for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+export function callbackRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.auth-callback" }).get(
+    "/auth/callback",
+    async ({ request }) => {
+      const idp = ctx.identityProvider;
+      const helix = ctx.helix;
+      if (!idp || !helix) return loginNotConfigured(request);
+      const code = authorizationCode(request);
+      if (typeof code !== "string") return loginResult(ctx, request, code);
+      const identity = await providerIdentity(ctx, idp, helix, code);
+      if ("refusal" in identity) return loginResult(ctx, request, identity.refusal);
+      if (readCookie(request, PURPOSE_COOKIE) === "bot")
+        return await linkBot(ctx, request, identity.user, identity.tokens);
+      return await finishLogin(ctx, request, identity.user, identity.tokens);
+    },
+    { detail: { summary: "OAuth redirect target: finishes the login", tags: ["auth"] } },
+  );
+}

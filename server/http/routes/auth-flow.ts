@@ -1,0 +1,137 @@
+// The OAuth login flow's shared parts (CONTRACT §4): the login cookies that bind an attempt to this
+// browser, the redirect to the identity provider, and the pages of a refused login. The routes that
+// use them: auth-login.ts, auth-bot-link.ts and auth-callback.ts, composed in identity.ts.
+import { BASE_SCOPES, newOAuthState } from "../../identity/idp-client.ts";
+import { normalizeTimezone } from "../../identity/login.ts";
+import type { Context } from "../../runtime.ts";
+import { pageOrError } from "../../web/page.ts";
+import { serializeCookie } from "../cookies.ts";
+import { isPublicOrigin, seenOrigin } from "../forwarded.ts";
+import { isSecureOrigin } from "../session-auth.ts";
+
+/** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
+export const STATE_COOKIE = "cuebot_oauth_state";
+export const TIMEZONE_COOKIE = "cuebot_login_tz";
+/** Why this login was started: "chat" is the re-consent that adds the chat scope (CONTRACT §6). */
+export const PURPOSE_COOKIE = "cuebot_login_purpose";
+const STATE_TTL_SECONDS = 600;
+
+export function loginScopes(extra: string[]): string[] {
+  return [...new Set([...BASE_SCOPES, ...extra])];
+}
+
+export function redirectUri(ctx: Context): string {
+  return `${ctx.publicUrl}/auth/callback`;
+}
+
+function loginCookies(ctx: Context, state: string, timezone: string, purpose: string): string[] {
+  const attributes = {
+    path: "/auth",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: isSecureOrigin(ctx),
+    maxAgeSeconds: STATE_TTL_SECONDS,
+  };
+  return [
+    serializeCookie(STATE_COOKIE, state, attributes),
+    serializeCookie(TIMEZONE_COOKIE, timezone, attributes),
+    serializeCookie(PURPOSE_COOKIE, purpose, attributes),
+  ];
+}
+
+export function clearLoginCookies(ctx: Context): string[] {
+  const attributes = {
+    path: "/auth",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: isSecureOrigin(ctx),
+    maxAgeSeconds: 0,
+  };
+  return [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE].map((name) => serializeCookie(name, "", attributes));
+}
+
+export const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
+
+export function loginNotConfigured(request: Request): Response {
+  const message =
+    "Twitch login is not configured on this server: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart cuebot.";
+  return pageOrError(request, 503, "login_not_configured", {
+    title: "Login is not configured",
+    message,
+    action: TRY_AGAIN,
+  });
+}
+
+/** Why a login is refused, as its page says it. */
+export interface LoginRefusal {
+  status: number;
+  code: string;
+  title: string;
+  message: string;
+}
+
+/**
+ * A failed login as a page (JSON for a caller that is not a browser), with the login cookies cleared
+ * so a failed attempt can't be replayed.
+ */
+export function loginResult(ctx: Context, request: Request, refusal: LoginRefusal): Response {
+  const { status, code, title, message } = refusal;
+  const response = pageOrError(request, status, code, {
+    title,
+    message,
+    action: { href: "/auth/login", label: "Try again" },
+  });
+  for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+interface AuthorizationRequest {
+  /** This route, to move to the public host name first. */
+  path: string;
+  scopes: string[];
+  forceVerify: boolean;
+  /** What the callback finishes: a login, the chat re-consent, or linking a bot account. */
+  purpose: "login" | "chat" | "bot";
+}
+
+/** Marks a login that was already moved to the public URL once: it is never moved again. */
+const MOVED_PARAM = "moved";
+
+/**
+ * The state cookie must be set on the host the provider sends the browser back to: a login begun at
+ * http://127.0.0.1:8080 while the public URL is http://localhost:8080 moves there first. Only once:
+ * behind a proxy that rewrites Host and sends no X-Forwarded-Host, the browser already is at the
+ * public URL, and a second move would loop (each hop spending the /auth allowance).
+ */
+function movedToPublicUrl(ctx: Context, request: Request, url: URL, path: string): Response | undefined {
+  if (url.searchParams.has(MOVED_PARAM)) return undefined;
+  const seen = seenOrigin(request, ctx.limits.clientIp.fromTrustedProxy(request));
+  if (isPublicOrigin(seen, new URL(ctx.publicUrl))) return undefined;
+  const query = `${url.search ? `${url.search}&` : "?"}${MOVED_PARAM}=1`;
+  return new Response(null, {
+    status: 302,
+    headers: { location: `${ctx.publicUrl}${path}${query}`, "cache-control": "no-store" },
+  });
+}
+
+/** Redirects to the identity provider with a fresh state bound to this browser (CONTRACT §4). */
+export function startAuthorization(ctx: Context, request: Request, wanted: AuthorizationRequest): Response {
+  const idp = ctx.identityProvider;
+  if (!idp) return loginNotConfigured(request);
+  const url = new URL(request.url);
+  const moved = movedToPublicUrl(ctx, request, url, wanted.path);
+  if (moved) return moved;
+  const state = newOAuthState();
+  const location = idp.authorizationUrl({
+    redirectUri: redirectUri(ctx),
+    state,
+    scopes: wanted.scopes,
+    forceVerify: wanted.forceVerify,
+  });
+  const response = new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+  const timezone = normalizeTimezone(url.searchParams.get("tz"));
+  for (const cookie of loginCookies(ctx, state, timezone, wanted.purpose)) {
+    response.headers.append("set-cookie", cookie);
+  }
+  return response;
+}
