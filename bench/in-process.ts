@@ -1,5 +1,5 @@
-import { DatabaseWorker } from "../db/database-worker.ts";
-import type { WriteBehindEventSink } from "../db/event-sink.ts";
+import { DatabaseWorker } from "../db/sqlite/database-worker.ts";
+import type { WriteBehindEventSink } from "../db/sqlite/write-behind-event-sink.ts";
 import { loadConfig } from "../server/core/config.ts";
 import { createLogger } from "../server/core/log.ts";
 import { createApp } from "../server/http/app.ts";

@@ -1,5 +1,5 @@
-import { DatabaseOpenError, isDatabaseBusy } from "../db/client.ts";
-import { SchemaTooNewError } from "../db/migrate.ts";
+import { SchemaTooNewError } from "../db/schema-status.ts";
+import { DatabaseOpenError, isDatabaseBusy } from "../db/sqlite/connection.ts";
 import { noticeChanges } from "../server/core/change-notices.ts";
 import { type Config, ConfigError, loadConfig } from "../server/core/config.ts";
 import { type CoreContext, openCore } from "../server/core/context.ts";

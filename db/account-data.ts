@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
 
 /** Read-only views of an account's settings, overlay state and events, for the data export. */
 

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
-import type { accounts, Role } from "./schema.ts";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
+import type { Role } from "./schema-enums.ts";
+import type { accounts } from "./sqlite/schema.ts";
 
 export type Account = typeof accounts.$inferSelect;
 

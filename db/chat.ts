@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
-import type { SecretBox } from "../server/core/secrets.ts";
-import type { ChatState, chatSettings } from "./schema.ts";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
+import type { ChatState } from "./schema-enums.ts";
+import type { Sealer } from "./sealing.ts";
+import type { chatSettings } from "./sqlite/schema.ts";
 
 /** What is stored of an account's native chat: the streamer's switch and the last reported state. */
 export interface StoredChatSettings {
@@ -96,7 +97,7 @@ const SEAL = "chat-bot-token";
 
 export function storeChatBot(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   accountId: number,
   bot: ChatBotAccount,
   now: number,
@@ -127,7 +128,7 @@ export function storeChatBot(
 
 export async function loadChatBot(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   accountId: number,
 ): Promise<ChatBotAccount | null> {
   const row = await s.first((db, t) =>

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
 
 export interface StoredCommandSettings {
   enabled: boolean;

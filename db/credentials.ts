@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { SecretBox } from "../server/core/secrets.ts";
-import { sha256Hex } from "../server/core/secrets.ts";
-import type { DataStore, Tables } from "./store.ts";
+import type { DataStore, Tables } from "./data-store.ts";
+import { sha256Hex } from "./lookup-hash.ts";
+import type { Sealer } from "./sealing.ts";
 
 /**
  * API keys and overlay tokens share one storage scheme: a SHA-256 lookup hash plus an AES-GCM sealed
@@ -16,7 +16,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export function storeCredential(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   kind: CredentialKind,
   accountId: number,
   value: string,
@@ -44,10 +44,11 @@ export interface CredentialMatch {
   lastUsedAt: number | null;
 }
 
+/** The credential whose value hashes to `lookupHash` (sha256Hex of the presented value, hashed once by the caller). */
 export function findCredential(
   s: DataStore,
   kind: CredentialKind,
-  value: string,
+  lookupHash: string,
 ): Promise<CredentialMatch | undefined> {
   return s.first((db, t) =>
     db
@@ -57,14 +58,14 @@ export function findCredential(
         lastUsedAt: table(t, kind).lastUsedAt,
       })
       .from(table(t, kind))
-      .where(eq(table(t, kind).lookupHash, sha256Hex(value)))
+      .where(eq(table(t, kind).lookupHash, lookupHash))
       .limit(1),
   );
 }
 
 export async function revealCredential(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   kind: CredentialKind,
   accountId: number,
 ): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import type { DataStore, Tables } from "./store.ts";
+import type { DataStore, Tables } from "./data-store.ts";
 
 /**
  * Activity-feed notes that are not command calls (a chat reply Twitch dropped, outcome

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { SecretBox } from "../server/core/secrets.ts";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
+import type { Sealer } from "./sealing.ts";
 
 export interface ProviderTokens {
   accessToken: string;
@@ -12,7 +12,7 @@ export interface ProviderTokens {
 
 export function storeProviderTokens(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   accountId: number,
   tokens: Omit<ProviderTokens, "validatedAt"> & { validatedAt?: number | null },
   now: number,
@@ -36,7 +36,7 @@ export function storeProviderTokens(
 
 export async function loadProviderTokens(
   s: DataStore,
-  box: SecretBox,
+  box: Sealer,
   accountId: number,
 ): Promise<ProviderTokens | null> {
   const row = await s.first((db, t) =>

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
 
 export interface StoredOverlayState {
   state: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { eq, lt } from "drizzle-orm";
-import type { sessions } from "./schema.ts";
-import type { DataStore } from "./store.ts";
+import type { DataStore } from "./data-store.ts";
+import type { sessions } from "./sqlite/schema.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 

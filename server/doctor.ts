@@ -1,11 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../db/client.ts";
-import { readSchemaStatus } from "../db/migrate.ts";
-import { openPostgres } from "../db/pg/client.ts";
+import { openPostgres } from "../db/pg/connection.ts";
 import { statusPg } from "../db/pg/migrate.ts";
 import { secretKeyFingerprint } from "../db/pg/secret-check.ts";
+import { openDatabase } from "../db/sqlite/connection.ts";
+import { readSchemaStatus } from "../db/sqlite/migrate.ts";
 import type { Config } from "./core/config.ts";
 import { DATABASE_FILE } from "./core/data-dir.ts";
 import { runningInstances } from "./core/instance-registry.ts";

@@ -16,7 +16,7 @@ import { OverlayHub } from "./overlay/hub.ts";
 import type { SharedStores } from "./shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
-export { ExternalChanges } from "./core/storage.ts";
+export { ExternalChanges } from "./core/sqlite-storage.ts";
 
 /** The server's runtime on top of the core (core/context.ts): limits, caches, clients, overlays, chat. */
 export interface Context extends CoreContext {

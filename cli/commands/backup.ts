@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { isDatabaseBusy } from "../../db/client.ts";
+import { isDatabaseBusy } from "../../db/sqlite/connection.ts";
 import { withCliContext } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions, printJson } from "../output.ts";
 

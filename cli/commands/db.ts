@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { DatabaseOpenError, openDatabase } from "../../db/client.ts";
-import { SchemaTooNewError, status } from "../../db/migrate.ts";
-import { openPostgres } from "../../db/pg/client.ts";
+import { openPostgres } from "../../db/pg/connection.ts";
 import { CopyError, copySqliteToPostgres } from "../../db/pg/copy.ts";
 import { migratePg } from "../../db/pg/migrate.ts";
 import { checkSecretKey, SecretKeyMismatchError } from "../../db/pg/secret-check.ts";
 import { KeyCheckError, verifyCredentials } from "../../db/pg/verify-keys.ts";
+import { SchemaTooNewError } from "../../db/schema-status.ts";
+import { DatabaseOpenError, openDatabase } from "../../db/sqlite/connection.ts";
+import { status } from "../../db/sqlite/migrate.ts";
 import { readSecretKey, SECRET_KEY_FILE, SecretBox, SecretKeyError } from "../../server/core/secrets.ts";
 import { checkDatabaseUrl, redactUrl } from "../../server/core/store-urls.ts";
 import { CliFailure, type CliIo, CliUsageError, type GlobalOptions, printJson } from "../output.ts";

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { listAccounts } from "../../db/accounts.ts";
-import { ROLES, type Role } from "../../db/schema.ts";
+import { ROLES, type Role } from "../../db/schema-enums.ts";
 import { assignRole, overridePanelLimit, parseRole, requireAccount } from "../../server/core/accounts.ts";
 import { withCliContext } from "../cli-context.ts";
 import { type CliIo, type GlobalOptions, printJson, printTable } from "../output.ts";

@@ -6,9 +6,9 @@ import {
   type SQLiteColumn,
   type SQLiteTable,
 } from "drizzle-orm/sqlite-core";
-import type { DatabaseHandle } from "../client.ts";
-import * as lite from "../schema.ts";
-import type { PgHandle } from "./client.ts";
+import type { DatabaseHandle } from "../sqlite/connection.ts";
+import * as lite from "../sqlite/schema.ts";
+import type { PgHandle } from "./connection.ts";
 import { statusPg } from "./migrate.ts";
 import * as pg from "./schema.ts";
 

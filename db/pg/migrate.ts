@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
-import { pendingMigrations, type SchemaStatus, SchemaTooNewError, schemaStatus } from "../migrate.ts";
 import { embeddedMigrations } from "../migrations.macro.ts" with { type: "macro" };
 import type { EmbeddedMigration } from "../migrations.macro.ts";
+import { pendingMigrations, type SchemaStatus, SchemaTooNewError, schemaStatus } from "../schema-status.ts";
 
 /** Drizzle's own bookkeeping table and schema, so drizzle-kit and this runner agree on what is applied. */
 const TABLE = "drizzle.__drizzle_migrations";
@@ -34,7 +34,7 @@ async function ensureTable(runner: Runner): Promise<void> {
 /**
  * Applies every embedded PostgreSQL migration the database lacks, in one transaction that first takes
  * a transaction-scoped advisory lock: concurrent starts queue behind the first, then find nothing left
- * to do. Like the SQLite runner (db/migrate.ts), a database newer than this binary is refused.
+ * to do. Like the SQLite runner (db/sqlite/migrate.ts), a database newer than this binary is refused.
  */
 export async function migratePg(sql: SQL, known: EmbeddedMigration[] = MIGRATIONS): Promise<SchemaStatus> {
   return await sql.begin(async (tx) => {

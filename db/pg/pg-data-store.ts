@@ -1,13 +1,13 @@
-import type { Db } from "../client.ts";
-import type { Build, DataStore, Tables } from "../store.ts";
+import type { Build, DataStore, Tables } from "../data-store.ts";
+import type { Db } from "../sqlite/connection.ts";
 import { StoreUnavailableError } from "../store-unavailable.ts";
-import type { PgDb } from "./client.ts";
+import type { PgDb } from "./connection.ts";
 import * as pgTables from "./schema.ts";
 
 /**
  * The query code in `db/` is typed against SQLite's builders and tables; run here, it builds on
  * PostgreSQL's. Drizzle's builders take the same calls on both dialects for everything that code
- * uses (tests/unit/pg-schema-parity.test.ts holds the tables' names and row types equal, and the
+ * uses (tests/db/schema-parity.test.ts holds the tables' names and row types equal, and the
  * test suite runs on both), so the one cast below is where the two meet.
  */
 type Builder = (db: Db, t: Tables) => unknown;
@@ -59,7 +59,7 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** PostgreSQL (`--database-url`): every query is a round trip, awaited. */
-export class PgStore implements DataStore {
+export class PgDataStore implements DataStore {
   readonly dialect = "postgres";
 
   constructor(private readonly db: PgDb | PgTransaction) {}
@@ -95,7 +95,7 @@ export class PgStore implements DataStore {
 
   async transaction<T>(fn: (tx: DataStore) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction((tx) => fn(new PgStore(tx)));
+      return await this.db.transaction((tx) => fn(new PgDataStore(tx)));
     } catch (error) {
       throw isUnreachable(error) ? unavailable(error) : error;
     }

@@ -1,10 +1,10 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { CHAT_STATES, ROLES } from "../schema.ts";
+import { CHAT_STATES, ROLES } from "../schema-enums.ts";
 import { jsonText } from "./json-text.ts";
 
 /**
- * The PostgreSQL twin of db/schema.ts: the same tables, columns, keys and indexes, and the same row
- * types (tests/unit/pg-schema-parity.test.ts holds them equal), so query code and `db copy` move rows
+ * The PostgreSQL twin of db/sqlite/schema.ts: the same tables, columns, keys and indexes, and the same row
+ * types (tests/db/schema-parity.test.ts holds them equal), so query code and `db copy` move rows
  * across unchanged.
  *
  * Instants stay Unix milliseconds, as `bigint` read as a JS number (exact up to 2^53 ms, the year

@@ -12,7 +12,7 @@ export class SecretKeyMismatchError extends Error {
 
 /**
  * A fingerprint of the secret key, safe to store: HKDF-SHA-256 with its own label, so it reveals
- * nothing of the key nor of the keys derived from it for sealing (server/identity/secrets.ts).
+ * nothing of the key nor of the keys derived from it for sealing (server/core/secrets.ts).
  */
 export function secretKeyFingerprint(master: Buffer): string {
   return Buffer.from(hkdfSync("sha256", master, Buffer.alloc(0), "cuebot:instance-check", 32)).toString(

@@ -1,5 +1,6 @@
-import { type SecretBox, sha256Hex } from "../../server/core/secrets.ts";
-import type { PgHandle } from "./client.ts";
+import { sha256Hex } from "../lookup-hash.ts";
+import type { Sealer } from "../sealing.ts";
+import type { PgHandle } from "./connection.ts";
 import { apiKeys, overlayTokens } from "./schema.ts";
 
 /** How many credentials in the database open with this secret key and still match their lookup hash. */
@@ -14,7 +15,7 @@ export class KeyCheckError extends Error {}
  * After a copy, every API key and overlay token must still work: its sealed value opens with this
  * secret key (AAD = its account) and hashes to the stored lookup hash, which is what a request checks.
  */
-export async function verifyCredentials(target: PgHandle, box: SecretBox): Promise<KeyCheck> {
+export async function verifyCredentials(target: PgHandle, box: Sealer): Promise<KeyCheck> {
   const check = async (table: typeof apiKeys | typeof overlayTokens, kind: "api-key" | "overlay-token") => {
     const rows = await target.db.select().from(table);
     for (const row of rows) {

@@ -1,6 +1,6 @@
-import type { CredentialKind, CredentialMatch, CredentialTouchWriter } from "./credentials.ts";
-import type { EventBatchWriter } from "./event-sink.ts";
-import type { CommandEvent } from "./events.ts";
+import type { CredentialKind, CredentialMatch, CredentialTouchWriter } from "../credentials.ts";
+import type { CommandEvent } from "../events.ts";
+import type { EventBatchWriter } from "./write-behind-event-sink.ts";
 
 /**
  * The embedded database's background work, on a thread of its own with its own connection to the

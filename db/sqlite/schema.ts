@@ -1,10 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CHAT_STATES, ROLES } from "../schema-enums.ts";
 
 /** Times are stored as Unix milliseconds (integers) so they sort and compare without parsing. */
 const createdAt = () => integer("created_at").notNull();
-
-export const ROLES = ["Default", "Pro", "VIP", "Partner"] as const;
-export type Role = (typeof ROLES)[number];
 
 /** One streamer channel. `twitchUserId` is the stable identity; `login` follows renames. */
 export const accounts = sqliteTable("accounts", {
@@ -139,9 +137,6 @@ export const events = sqliteTable(
   },
   (t) => [index("events_account_at_idx").on(t.accountId, t.at)],
 );
-
-export const CHAT_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
-export type ChatState = (typeof CHAT_STATES)[number];
 
 /**
  * Native chat (cuebot answers commands in the channel's chat itself): whether the streamer turned it

@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { MaybePromise } from "../core/maybe-promise.ts";
+import type { RedisStore } from "../redis/client.ts";
 import { LUA_REDIS_TIME } from "../redis/limits/lua-now.ts";
 import { RedisScript } from "../redis/script.ts";
-import type { RedisStore } from "../redis/store.ts";
 import { MAX_COOLDOWN_SECONDS } from "./catalog.ts";
 
 /**

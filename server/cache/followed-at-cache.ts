@@ -1,4 +1,4 @@
-import type { Role } from "../../db/schema.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import type { Clock } from "../core/clock.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { Role } from "../../db/schema.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import type { Clock } from "../core/clock.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import { PANEL_CACHE_TTL_MS, type PanelResource, ROLE_QUOTAS } from "../limits/tables.ts";

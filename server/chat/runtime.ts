@@ -1,6 +1,6 @@
 import { loadChatBot, readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import type { ChatState } from "../../db/schema.ts";
+import type { ChatState } from "../../db/schema-enums.ts";
 import type { CoreContext } from "../core/context.ts";
 
 export type { ChatState };

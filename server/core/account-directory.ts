@@ -8,9 +8,9 @@ import {
   touchCredential,
   touchDue,
 } from "../../db/credentials.ts";
-import type { DataStore } from "../../db/store.ts";
+import type { DataStore } from "../../db/data-store.ts";
+import { sha256Hex } from "../../db/lookup-hash.ts";
 import type { MaybePromise } from "./maybe-promise.ts";
-import { sha256Hex } from "./secrets.ts";
 
 /**
  * Cached lookups from a presented secret (API key, overlay token) to its account. Entries are keyed by
@@ -34,13 +34,14 @@ export class AccountDirectory {
   ) {}
 
   byCredential(kind: CredentialKind, secret: string): MaybePromise<Account | null> {
-    const key = `${kind}:${sha256Hex(secret)}`;
+    const lookupHash = sha256Hex(secret);
+    const key = `${kind}:${lookupHash}`;
     // Known keys first: the common request asks one cache, not two.
     const match = this.#credentials.get(key);
     if (match) return this.#accountOf(kind, match);
     if (this.#misses.has(key)) return null;
     const generation = this.#generation;
-    return findCredential(this.db, kind, secret).then((found) => {
+    return findCredential(this.db, kind, lookupHash).then((found) => {
       const current = generation === this.#generation;
       if (!found) {
         if (current) this.#misses.set(key, true);

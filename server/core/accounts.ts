@@ -12,7 +12,7 @@ import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
 import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
-import { ROLES, type Role } from "../../db/schema.ts";
+import { ROLES, type Role } from "../../db/schema-enums.ts";
 import type { IdentityProviderClient } from "../identity/idp-client.ts";
 import type { CoreContext } from "./context.ts";
 import { randomToken } from "./secrets.ts";

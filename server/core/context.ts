@@ -1,14 +1,15 @@
-import type { DatabaseHandle } from "../../db/client.ts";
+import type { DataStore } from "../../db/data-store.ts";
 import type { EventSink } from "../../db/event-sink.ts";
-import type { SchemaStatus } from "../../db/migrate.ts";
-import type { DataStore } from "../../db/store.ts";
+import type { SchemaStatus } from "../../db/schema-status.ts";
+import type { DatabaseHandle } from "../../db/sqlite/connection.ts";
 import { AccountDirectory } from "./account-directory.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { openPostgresStorage } from "./postgres-storage.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./secrets.ts";
-import { type ChangeFeed, openEmbeddedStorage, type Storage } from "./storage.ts";
+import { openSqliteStorage } from "./sqlite-storage.ts";
+import type { ChangeFeed, Storage } from "./storage.ts";
 
 /**
  * What the CLI's admin commands and the services under the server share: the config, the database,
@@ -53,7 +54,7 @@ export interface CoreOptions {
 /** The core on the embedded database (synchronous: tests build one per case). */
 export function createCore(config: Config, options: CoreOptions = {}): CoreContext {
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const storage = openEmbeddedStorage(
+  const storage = openSqliteStorage(
     config,
     log,
     options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },

@@ -1,10 +1,10 @@
 import type { ReservedSQL } from "bun";
 import { BatchedEventSink } from "../../db/event-sink.ts";
-import { SchemaTooNewError } from "../../db/migrate.ts";
-import { openPostgres, type PgHandle } from "../../db/pg/client.ts";
+import { openPostgres, type PgHandle } from "../../db/pg/connection.ts";
 import { migratePg } from "../../db/pg/migrate.ts";
+import { PgDataStore } from "../../db/pg/pg-data-store.ts";
 import { checkSecretKey, SecretKeyMismatchError } from "../../db/pg/secret-check.ts";
-import { PgStore } from "../../db/pg/store.ts";
+import { SchemaTooNewError } from "../../db/schema-status.ts";
 import type { Logger } from "./log.ts";
 import type { ChangeFeed, Storage } from "./storage.ts";
 import { redactUrl } from "./store-urls.ts";
@@ -352,7 +352,7 @@ export async function openPostgresStorage(
     const schema = await migratePg(pg.sql);
     await checkSecretKey(pg.sql, key);
     await listening.start();
-    const db = new PgStore(pg.db);
+    const db = new PgDataStore(pg.db);
     const dropped = droppedEventsReporter(log);
     const events = new BatchedEventSink(db, { onDropped: dropped.onDropped });
     return {

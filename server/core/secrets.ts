@@ -1,33 +1,25 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Sealer, SealPurpose } from "../../db/sealing.ts";
 
 /** The secret key file is missing its content or damaged: nothing sealed with it can be opened. */
 export class SecretKeyError extends Error {}
 
-/** What a sealed value is for; each purpose gets its own key so one can never open another's box. */
-export type SecretPurpose = "api-key" | "overlay-token" | "oauth-token" | "chat-bot-token";
-
 export const SECRET_KEY_FILE = "secret.key";
-
-/** SHA-256 in hex: how sessions, API keys and overlay tokens are looked up without storing them. */
-export function sha256Hex(value: string): string {
-  // Bun's one-shot SHA-256 (~0.1 µs against ~0.35 µs through node:crypto): every keyed request hashes.
-  return Bun.SHA256.hash(value, "hex");
-}
 
 /**
  * AES-256-GCM with a random 96-bit IV; the AAD binds a sealed value to its owner (the account id),
  * so a ciphertext copied onto another row does not open.
  */
-export class SecretBox {
-  readonly #keys = new Map<SecretPurpose, Buffer>();
+export class SecretBox implements Sealer {
+  readonly #keys = new Map<SealPurpose, Buffer>();
 
   constructor(private readonly master: Buffer) {
     if (master.length !== 32) throw new Error("the secret key must be 32 bytes");
   }
 
-  #key(purpose: SecretPurpose): Buffer {
+  #key(purpose: SealPurpose): Buffer {
     let key = this.#keys.get(purpose);
     if (!key) {
       key = Buffer.from(hkdfSync("sha256", this.master, Buffer.alloc(0), `cuebot:${purpose}`, 32));
@@ -36,7 +28,7 @@ export class SecretBox {
     return key;
   }
 
-  seal(purpose: SecretPurpose, plaintext: string, owner: string | number): string {
+  seal(purpose: SealPurpose, plaintext: string, owner: string | number): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.#key(purpose), iv);
     cipher.setAAD(Buffer.from(String(owner)));
@@ -44,7 +36,7 @@ export class SecretBox {
     return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
   }
 
-  open(purpose: SecretPurpose, sealed: string, owner: string | number): string {
+  open(purpose: SealPurpose, sealed: string, owner: string | number): string {
     if (!sealed.startsWith("v1.")) throw new Error("unknown sealed-value format");
     const raw = Buffer.from(sealed.slice(3), "base64url");
     const decipher = createDecipheriv("aes-256-gcm", this.#key(purpose), raw.subarray(0, 12));

@@ -6,8 +6,8 @@ import type { Config } from "../core/config.ts";
 import type { Logger } from "../core/log.ts";
 import { andThen, bothOf, type MaybePromise } from "../core/maybe-promise.ts";
 import { ApiError } from "../http/errors.ts";
+import type { RedisStore } from "../redis/client.ts";
 import { SharedProviderBudget, SharedProviderStore } from "../redis/game-cache.ts";
-import type { RedisStore } from "../redis/store.ts";
 import {
   type AnonymousAddress,
   addressKey,

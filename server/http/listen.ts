@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from "../../db/client.ts";
-import { DatabaseWorker } from "../../db/database-worker.ts";
-import { WriteBehindEventSink } from "../../db/event-sink.ts";
+import type { DatabaseHandle } from "../../db/sqlite/connection.ts";
+import { DatabaseWorker } from "../../db/sqlite/database-worker.ts";
+import { WriteBehindEventSink } from "../../db/sqlite/write-behind-event-sink.ts";
 import { publicUrlFor } from "../core/config.ts";
 import type { Context } from "../runtime.ts";
 import type { App } from "./app.ts";

@@ -7,7 +7,7 @@ import {
   updateAccountProfile,
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
-import { isUniqueViolation } from "../../db/store.ts";
+import { isUniqueViolation } from "../../db/data-store.ts";
 import { provisionAccount } from "../core/accounts.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";

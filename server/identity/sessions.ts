@@ -1,4 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
+import { sha256Hex } from "../../db/lookup-hash.ts";
 import {
   deleteSession,
   deleteSessionsOf,
@@ -6,7 +7,7 @@ import {
   findSession,
   insertSession,
 } from "../../db/sessions.ts";
-import { randomToken, sha256Hex } from "../core/secrets.ts";
+import { randomToken } from "../core/secrets.ts";
 import type { Context } from "../runtime.ts";
 
 export const SESSION_COOKIE = "app_sess";

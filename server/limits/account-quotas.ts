@@ -1,4 +1,4 @@
-import type { Role } from "../../db/schema.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import type { Clock } from "../core/clock.ts";
 import type { LimitDecision } from "./decision.ts";
 import { SlidingLog } from "./sliding-log.ts";

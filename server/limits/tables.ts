@@ -1,4 +1,4 @@
-import type { Role } from "../../db/schema.ts";
+import type { Role } from "../../db/schema-enums.ts";
 
 /**
  * The service document's §8 tables, as data. Quotas are requests per rolling 60 s window; TTLs are

@@ -12,11 +12,11 @@ import {
 } from "../game/budget.ts";
 import { ProviderError, type ProviderFailureKind } from "../game/client.ts";
 import { answerWithin } from "./bounded.ts";
+import type { RedisStore } from "./client.ts";
 import { LUA_LOG } from "./limits/log-lua.ts";
 import { LUA_NOW } from "./limits/lua-now.ts";
 import { releaseLock, takeLock } from "./lock.ts";
 import { integerReply, RedisScript } from "./script.ts";
-import type { RedisStore } from "./store.ts";
 
 /** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
 export interface ProviderEntry<T> {

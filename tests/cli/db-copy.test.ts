@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { sha256Hex } from "../../server/core/secrets.ts";
+import { sha256Hex } from "../../db/lookup-hash.ts";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 import {
   createTestDatabase,

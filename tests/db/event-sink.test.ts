@@ -2,10 +2,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { deleteAccountRow } from "../../db/accounts.ts";
 import { deleteAuditOf } from "../../db/audit.ts";
-import { openDatabase } from "../../db/client.ts";
-import { BatchedEventSink, EVENT_BUFFER_MAX_WAITING, WriteBehindEventSink } from "../../db/event-sink.ts";
+import type { DataStore } from "../../db/data-store.ts";
+import { BatchedEventSink, EVENT_BUFFER_MAX_WAITING } from "../../db/event-sink.ts";
 import { recentEvents } from "../../db/events.ts";
-import { type DataStore, SqliteStore } from "../../db/store.ts";
+import { openDatabase } from "../../db/sqlite/connection.ts";
+import { SqliteDataStore } from "../../db/sqlite/sqlite-data-store.ts";
+import { WriteBehindEventSink } from "../../db/sqlite/write-behind-event-sink.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { DATABASE_FILE } from "../../server/core/data-dir.ts";
 import { createTestAccount, createTestContext, onPostgres, type TestContext } from "../helpers/context.ts";
@@ -20,7 +22,9 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("buffered until flushed, then stored in order with every field", async () => {
     t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
-    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, { maxRows: 100 });
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteDataStore, {
+      maxRows: 100,
+    });
     for (let n = 1; n <= 3; n++) sink.record(event(account.id, n));
     expect(await recentEvents(t.ctx.db, account.id, 10)).toHaveLength(0);
     await sink.flush();
@@ -33,7 +37,9 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("never more than maxRows behind: the row that fills the buffer writes it", async () => {
     t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
-    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, { maxRows: 4 });
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteDataStore, {
+      maxRows: 4,
+    });
     for (let n = 1; n <= 9; n++) sink.record(event(account.id, n));
     expect(await recentEvents(t.ctx.db, account.id, 20)).toHaveLength(8);
     await sink.flush();
@@ -43,7 +49,7 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("an event whose account was deleted meanwhile is dropped and reported; the others are kept", async () => {
     t = await createTestContext();
     const dropped: number[] = [];
-    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteStore, {
+    const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, t.ctx.db as SqliteDataStore, {
       onDropped: (count) => dropped.push(count),
     });
     expect(await recordAroundDeletedAccount(t.ctx, sink)).toEqual(["viewer3", "viewer1"]);
@@ -53,7 +59,7 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
   test("a flush while a transaction is open waits for its end instead of joining it", async () => {
     t = await createTestContext();
     const { account } = await createTestAccount(t.ctx);
-    const store = t.ctx.db as SqliteStore;
+    const store = t.ctx.db as SqliteDataStore;
     const sink = new WriteBehindEventSink(t.ctx.database!.sqlite, store, { maxRows: 100 });
     sink.record(event(account.id, 1));
     let flushed: Promise<void> | null = null;
@@ -77,9 +83,9 @@ describe.skipIf(onPostgres)("analytics events written behind on SQLite", () => {
     await t.ctx.close();
     const reopened = openDatabase(join(dataDir, DATABASE_FILE));
     try {
-      expect(await recentEvents(new SqliteStore(reopened.sqlite, reopened.db), account.id, 10)).toHaveLength(
-        1,
-      );
+      expect(
+        await recentEvents(new SqliteDataStore(reopened.sqlite, reopened.db), account.id, 10),
+      ).toHaveLength(1);
     } finally {
       reopened.close();
     }

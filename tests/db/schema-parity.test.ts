@@ -9,7 +9,7 @@ import {
   Table,
 } from "drizzle-orm";
 import * as pg from "../../db/pg/schema.ts";
-import * as lite from "../../db/schema.ts";
+import * as lite from "../../db/sqlite/schema.ts";
 
 /** Exact type equality (not mere assignability). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Role } from "../../../db/schema.ts";
+import type { Role } from "../../../db/schema-enums.ts";
 import { echoable } from "../../core/chat-echo.ts";
 import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
 import type { AnonymousAddress } from "../../game/budget.ts";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { type DatabaseHandle, openDatabase } from "../../../db/client.ts";
-import { migrate } from "../../../db/migrate.ts";
-import { openPostgres, type PgHandle } from "../../../db/pg/client.ts";
+import { openPostgres, type PgHandle } from "../../../db/pg/connection.ts";
 import { CopyError, copyOrder, copySqliteToPostgres } from "../../../db/pg/copy.ts";
 import * as pg from "../../../db/pg/schema.ts";
-import * as lite from "../../../db/schema.ts";
+import { type DatabaseHandle, openDatabase } from "../../../db/sqlite/connection.ts";
+import { migrate } from "../../../db/sqlite/migrate.ts";
+import * as lite from "../../../db/sqlite/schema.ts";
 import { tempDir } from "../../helpers/context.ts";
 import {
   createTestDatabase,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SQL } from "bun";
-import { SchemaTooNewError } from "../../../db/migrate.ts";
 import { migratePg, statusPg } from "../../../db/pg/migrate.ts";
+import { SchemaTooNewError } from "../../../db/schema-status.ts";
 import {
   createTestDatabase,
   dropTestDatabase,
@@ -13,7 +13,9 @@ import {
 
 /** Every embedded PostgreSQL migration, oldest first. */
 const PG_TAGS = (
-  JSON.parse(readFileSync(new URL("../../../db/migrations-pg/meta/_journal.json", import.meta.url), "utf8")) as {
+  JSON.parse(
+    readFileSync(new URL("../../../db/migrations-pg/meta/_journal.json", import.meta.url), "utf8"),
+  ) as {
     entries: { tag: string }[];
   }
 ).entries.map((e) => e.tag);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, gte, sql } from "drizzle-orm";
-import { openPostgres, type PgHandle } from "../../../db/pg/client.ts";
+import { openPostgres, type PgHandle } from "../../../db/pg/connection.ts";
 import {
   accounts,
   auditLog,

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeChatEnabled, writeChatState } from "../../../db/chat.ts";
 import { touchCredential } from "../../../db/credentials.ts";
+import { sha256Hex } from "../../../db/lookup-hash.ts";
 import { storeProviderTokens } from "../../../db/oauth-tokens.ts";
 import { publishOverlayState } from "../../../db/overlay.ts";
 import {
@@ -13,7 +14,6 @@ import {
 } from "../../../server/core/accounts.ts";
 import { loadConfig } from "../../../server/core/config.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { sha256Hex } from "../../../server/core/secrets.ts";
 import { createApp } from "../../../server/http/app.ts";
 import { listen } from "../../../server/http/listen.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
