@@ -1,5 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
-import { integerParam } from "../http/params.ts";
+import { integerParam } from "../core/params.ts";
 import type { Context } from "../runtime.ts";
 import type { CommandOptions } from "./catalog.ts";
 import { DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";

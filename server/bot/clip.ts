@@ -1,5 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type { CommandReply } from "./runner.ts";

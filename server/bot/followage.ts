@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Followage } from "../cache/followed-at-cache.ts";
+import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import { ApiError, badRequest } from "../http/errors.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { type CalendarDuration, calendarDuration, durationText } from "./duration.ts";

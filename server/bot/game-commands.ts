@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
+import { ApiError } from "../core/errors.ts";
 import type { GameType } from "../game/format.ts";
+import { parsePlayer } from "../game/player.ts";
 import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../game/records.ts";
-import { ApiError } from "../http/errors.ts";
-import { parsePlayer } from "../http/routes/game.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import type { Context } from "../runtime.ts";
 import type { CommandOptions, GameCommandName } from "./catalog.ts";

@@ -1,10 +1,9 @@
 import type { Account } from "../../db/accounts.ts";
-import { echoable } from "../core/chat-echo.ts";
+import { echoable, LOGIN_SHAPE } from "../core/chat-echo.ts";
+import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import { ApiError, badRequest } from "../http/errors.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
-import { asLogin } from "./chat-input.ts";
 import { asChannelOwner } from "./upstream.ts";
 
 /** The key decides the channel: a bot may not ask about another streamer's channel with it. */
@@ -28,6 +27,11 @@ export function requireOwnChannel(account: Account, channel: string | undefined)
 export function userNotFound(name: string): ApiError {
   const shown = echoable(name);
   return new ApiError(404, "not_found", shown ? `User not found: ${shown}` : "That user was not found.");
+}
+
+/** Lowercase login if the text can be one; otherwise null (the name cannot exist on Twitch). */
+export function asLogin(name: string): string | null {
+  return LOGIN_SHAPE.test(name) ? name.toLowerCase() : null;
 }
 
 /** A platform user by login, cached for the channel owner's command TTL (misses included). */

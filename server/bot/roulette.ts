@@ -1,6 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import { ApiError, badRequest } from "../http/errors.ts";
+import { ApiError, badRequest } from "../core/errors.ts";
 import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
 import type { CommandOptions } from "./catalog.ts";

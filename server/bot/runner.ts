@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { ApiError } from "../core/errors.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import { ApiError } from "../http/errors.ts";
 import type { Context } from "../runtime.ts";
 import type { CommandName } from "./catalog.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";

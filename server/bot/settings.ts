@@ -1,8 +1,8 @@
 import { Value } from "@sinclair/typebox/value";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
+import { badRequest, containsNul } from "../core/errors.ts";
 import { KeyedQueue } from "../core/keyed-queue.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import { badRequest, containsNul } from "../http/errors.ts";
 import type { Context } from "../runtime.ts";
 import {
   ALIAS_PATTERN,

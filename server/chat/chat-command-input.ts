@@ -1,6 +1,5 @@
 import type { CommandName } from "../bot/catalog.ts";
-import type { ChatCaller } from "../bot/chat-input.ts";
-import type { CommandInput } from "../bot/commands.ts";
+import type { ChatCaller, CommandArgs, CommandInput } from "../bot/command-input.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 
 /** Badges Twitch shows moderators: a lead moderator wears `lead_moderator` instead of `moderator`. */
@@ -18,36 +17,35 @@ export function userLevelOf(event: Pick<ChatMessageEvent, "badges" | "chatterId"
   return "everyone";
 }
 
-/** Which query parameters each command's chat words fill, in order (`!dice 20 2` → sides, count). */
-const POSITIONAL: Partial<Record<CommandName, readonly string[]>> = {
+/** Which arguments each command's chat words fill, in order (`!dice 20 2` → sides, count). */
+const POSITIONAL: Partial<Record<CommandName, readonly ("user" | "sides" | "count")[]>> = {
   followage: ["user"],
   shoutout: ["user"],
   dice: ["sides", "count"],
 };
 
 /**
- * What the bot endpoint would have been given for this chat line: the same parameters a chat bot
- * puts in the URL, and the caller as Nightbot describes one.
+ * The command call a chat line makes: the arguments a chat bot would put in the bot endpoint's URL,
+ * and the caller as Nightbot describes one.
  */
 export function commandInputFromChat(
   command: CommandName,
-  args: readonly string[],
+  words: readonly string[],
   event: ChatMessageEvent,
-): CommandInput & { params: URLSearchParams } {
-  const params = new URLSearchParams();
-  params.set("channel", event.broadcasterLogin);
+): CommandInput {
+  const args: CommandArgs = { channel: event.broadcasterLogin };
   const names = POSITIONAL[command] ?? [];
   names.forEach((name, i) => {
-    const value = args[i];
-    if (value !== undefined) params.set(name, value);
+    const value = words[i];
+    if (value !== undefined) args[name] = value;
   });
-  if (command === "magic8" && args.length > 0) params.set("question", args.join(" "));
-  if (command === "roulette" && args[0]?.toLowerCase() === "random") params.set("target", "random");
+  if (command === "magic8" && words.length > 0) args.question = words.join(" ");
+  if (command === "roulette" && words[0]?.toLowerCase() === "random") args.target = "random";
   const caller: ChatCaller = {
     channel: event.broadcasterLogin,
     user: event.chatterLogin,
     displayName: event.chatterName,
     userLevel: userLevelOf(event),
   };
-  return { params, caller };
+  return { args, caller };
 }

@@ -13,7 +13,7 @@ import { COMMAND_NAMES } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
 import { RunNotAdmitted } from "../bot/runner.ts";
 import { commandSettings } from "../bot/settings.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 import { IdentityProviderError } from "../identity/idp-client.ts";
 import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
 import type { Context } from "../runtime.ts";

@@ -10,7 +10,7 @@ import {
   type GameType,
   type PlayerIdentity,
 } from "./format.ts";
-import type { PlayerQuery } from "./service.ts";
+import type { PlayerQuery } from "./player.ts";
 
 /*
  * The four game records (CONTRACT §6), each with its chat line in `text`, built the same way for the

@@ -3,9 +3,9 @@ import { SingleFlight } from "../cache/single-flight.ts";
 import { echoablePlayer } from "../core/chat-echo.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
+import { ApiError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import { andThen, bothOf, type MaybePromise } from "../core/maybe-promise.ts";
-import { ApiError } from "../http/errors.ts";
 import type { RedisStore } from "../redis/client.ts";
 import { SharedProviderBudget, SharedProviderStore } from "../redis/game-cache.ts";
 import {
@@ -24,7 +24,6 @@ import {
   type ProviderMatch,
   type ProviderMmr,
   type ProviderMmrHistoryEntry,
-  type Region,
   shardOf,
 } from "./client.ts";
 import {
@@ -37,6 +36,7 @@ import {
   type TodaySummary,
   todaySummary,
 } from "./derive.ts";
+import type { PlayerQuery } from "./player.ts";
 
 /**
  * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small
@@ -53,12 +53,6 @@ const ACCOUNT_ENTRIES = 10_000;
 /** Own attempts of a caller whose joined call was refused for another caller's address. */
 const JOINED_RETRIES = 3;
 const DATA_ENTRIES = 5_000;
-
-export interface PlayerQuery {
-  region: Region;
-  name: string;
-  tag: string;
-}
 
 export interface Served<T> {
   value: T;

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
+import { ApiError } from "../core/errors.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
 import type { Context } from "../runtime.ts";
-import { ApiError } from "./errors.ts";
 import { enforceLimit, failedAuthentication, type HeaderTarget, limitRefusal } from "./quota.ts";
 import { requestInfo } from "./request-info.ts";
 

@@ -1,51 +1,11 @@
 import { Elysia, type ValidationError } from "elysia";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { ApiError, errorBody } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import { finalResponse, JSON_TYPE, type ResponseSet, replyHeaders, setHeaders } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 import { syncHook } from "./sync-hook.ts";
 import { isTextRequest, textResponse } from "./text-mode.ts";
-
-/** Every error body, everywhere (CONTRACT §5). */
-export interface ErrorBody {
-  status: number;
-  error: { code: string; message: string };
-}
-
-/**
- * Whether a JSON value holds the NUL character anywhere (a key or a string): PostgreSQL cannot store
- * it (jsonb and text refuse it), so bodies that carry one are refused on both databases alike.
- */
-export function containsNul(value: unknown): boolean {
-  return JSON.stringify(value)?.includes("\\u0000") ?? false;
-}
-
-export function errorBody(status: number, code: string, message: string): ErrorBody {
-  return { status, error: { code, message } };
-}
-
-/**
- * An error a person should read: thrown anywhere below a route, turned into the contract's shape
- * (or one chat line in text mode) by the error layer.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    // An ApiError is an answer, not a bug: no stack trace is captured (it cost ~1 µs on every refusal).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-  }
-}
-
-export const badRequest = (message: string) => new ApiError(400, "bad_request", message);
-export const notFound = (message = "There is nothing at this address.") =>
-  new ApiError(404, "not_found", message);
 
 /** The error as JSON, or as one chat line (status 200, real status in X-Cuebot-Status) in text mode. */
 export function errorResponse(

@@ -1,39 +1,9 @@
 import { t } from "elysia";
-import { badRequest } from "./errors.ts";
-import { isUnreplacedTemplate } from "./text-mode.ts";
 
 /**
- * Query parameters parsed by hand so every 400 names the parameter and the allowed values (Elysia's
- * coercion loses the name when a number is out of range). Routes still declare them as strings in
- * their `t` schema, which feeds /docs.
+ * Routes declare their query parameters as strings in their `t` schema, which feeds /docs; the
+ * handler reads them by hand (server/core/params.ts) so every 400 names the parameter.
  */
-
-export function integerParam(
-  raw: string | undefined,
-  name: string,
-  range: { min: number; max: number; fallback: number },
-): number {
-  if (raw === undefined || raw.trim() === "" || isUnreplacedTemplate(raw)) return range.fallback;
-  const value = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isInteger(value) || value < range.min || value > range.max) {
-    throw badRequest(
-      `The query parameter "${name}" must be a whole number from ${range.min} to ${range.max}.`,
-    );
-  }
-  return value;
-}
-
-export function enumParam<T extends string>(
-  raw: string | undefined,
-  name: string,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (raw === undefined || raw.trim() === "" || isUnreplacedTemplate(raw)) return fallback;
-  const value = raw.trim().toLowerCase();
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw badRequest(`The query parameter "${name}" must be one of ${allowed.join(", ")}.`);
-}
 
 /** A documented string query parameter (validated by the handler). */
 export const queryString = (description: string) => t.Optional(t.String({ description }));

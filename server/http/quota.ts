@@ -1,9 +1,10 @@
+import { ApiError } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import type { AccountQuotaName } from "../limits/account-quotas.ts";
 import type { LimitDecision } from "../limits/decision.ts";
 import type { IpLimitScope } from "../limits/ip-quotas.ts";
 import type { Decided, RateLimits } from "../limits/rate-limits.ts";
-import { ApiError, errorReply } from "./errors.ts";
+import { errorReply } from "./errors.ts";
 import type { ResponseSet } from "./final-response.ts";
 
 /** Which limit governed a response; it picks the words of the 429 message. */

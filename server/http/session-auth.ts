@@ -1,9 +1,9 @@
+import { ApiError } from "../core/errors.ts";
 import { type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "../identity/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { notAuthenticated, presentedCredentials, readCookie, type SessionPrincipal } from "./auth.ts";
 import { appendSetCookie, serializeCookie } from "./cookies.ts";
-import { ApiError } from "./errors.ts";
 import { failedAuthentication } from "./quota.ts";
 
 type SessionContext = Pick<Context, "db" | "clock" | "accounts" | "publicUrl" | "limits">;

@@ -71,21 +71,3 @@ export function textResponse(line: string, status: number, headers?: Record<stri
   replyHeadersOf.set("x-cuebot-status", String(status));
   return response;
 }
-
-/**
- * An unreplaced bot variable means the bot had nothing to put there: Nightbot/Fossabot `$(touser)`,
- * StreamElements `${user}`, Streamer.bot `%input0%`.
- */
-const UNREPLACED_TEMPLATE = /^(\$[({].*[)}]|%[A-Za-z_][\w.]*%)$/;
-
-export function isUnreplacedTemplate(value: string): boolean {
-  return UNREPLACED_TEMPLATE.test(value.trim());
-}
-
-/** Chat-style name input: trimmed, leading `@` dropped, empty or unreplaced templates → undefined. */
-export function chatName(value: string | null | undefined): string | undefined {
-  if (value == null) return undefined;
-  const trimmed = value.trim().replace(/^@+/, "").trim();
-  if (!trimmed || UNREPLACED_TEMPLATE.test(trimmed)) return undefined;
-  return trimmed;
-}

@@ -3,8 +3,8 @@ import type { Account } from "../../../db/accounts.ts";
 import { loadChatBot, writeChatEnabled } from "../../../db/chat.ts";
 import { botStanding, unlinkBot } from "../../chat/bot-account.ts";
 import { READ_CHAT_SCOPE } from "../../chat/runtime.ts";
+import { badRequest, notFound } from "../../core/errors.ts";
 import type { Context } from "../../runtime.ts";
-import { badRequest, notFound } from "../errors.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 

@@ -1,11 +1,10 @@
 import { Elysia, t } from "elysia";
 import { COMMAND_NAMES, COMMANDS, isCommandName } from "../../bot/catalog.ts";
-import { chatCaller } from "../../bot/chat-input.ts";
 import { executeCommand } from "../../bot/commands.ts";
 import { applySettingsPatch, commandSettings, updateCommandSettings } from "../../bot/settings.ts";
+import { notFound } from "../../core/errors.ts";
 import type { Context } from "../../runtime.ts";
-import { notFound } from "../errors.ts";
-import { requestInfo } from "../request-info.ts";
+import { commandInputOf } from "../command-input.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
@@ -69,19 +68,13 @@ export function commandRoutes(ctx: Context) {
       "/test/:command",
       async ({ principal: { account }, params, request, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
-        const query = new URLSearchParams(requestInfo(request).search);
+        const input = commandInputOf(request, params.command);
         // A test from the owner's own dashboard is about the owner's channel.
-        if (!query.has("channel")) query.set("channel", account.login);
+        input.args.channel ??= account.login;
         // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
         const preview = body ?? undefined;
         if (preview) applySettingsPatch(await commandSettings(ctx, account.id, params.command), preview);
-        return executeCommand(
-          ctx,
-          account,
-          params.command,
-          { params: query, caller: chatCaller(request) },
-          { test: true, preview },
-        );
+        return executeCommand(ctx, account, params.command, input, { test: true, preview });
       },
       {
         body: t.Optional(SettingsBody),

@@ -8,8 +8,9 @@ import {
   topCallers,
 } from "../../../db/events.ts";
 import { asChannelOwner } from "../../bot/upstream.ts";
+import { integerParam } from "../../core/params.ts";
 import type { Context } from "../../runtime.ts";
-import { integerParam, queryString } from "../params.ts";
+import { queryString } from "../params.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";

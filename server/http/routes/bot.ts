@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import type { CommandName } from "../../bot/catalog.ts";
-import { chatCaller } from "../../bot/chat-input.ts";
 import { executeCommand } from "../../bot/commands.ts";
 import type { Context } from "../../runtime.ts";
 import { type ApiKeyPrincipal, authenticateBot } from "../auth.ts";
-import { requestInfo } from "../request-info.ts";
+import { commandInputOf } from "../command-input.ts";
 import { syncHook } from "../sync-hook.ts";
 
 const TEXT_NOTE = "Add format=text for one chat line (automatic for Nightbot and Fossabot).";
@@ -32,10 +31,7 @@ export function botRoutes(ctx: Context) {
   const run =
     (command: CommandName) =>
     ({ request, principal }: { request: Request; principal: ApiKeyPrincipal }) =>
-      executeCommand(ctx, principal.account, command, {
-        params: requestInfo(request).query,
-        caller: chatCaller(request),
-      });
+      executeCommand(ctx, principal.account, command, commandInputOf(request, command));
   return (
     new Elysia({ name: "cuebot.bot" })
       // Returns the principal, or a promise of it with shared limits: Elysia awaits a derive that reads

@@ -1,99 +1,22 @@
 import { Elysia, t } from "elysia";
 import type { Role } from "../../../db/schema-enums.ts";
-import { echoable } from "../../core/chat-echo.ts";
+import { isUnreplacedTemplate } from "../../core/chat-text.ts";
+import { badRequest } from "../../core/errors.ts";
 import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
 import type { AnonymousAddress } from "../../game/budget.ts";
-import { REGIONS, type Region } from "../../game/client.ts";
 import type { GameType } from "../../game/format.ts";
+import { parsePlayer, parseType } from "../../game/player.ts";
 import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../../game/records.ts";
-import type { PlayerQuery } from "../../game/service.ts";
 import { ROLE_QUOTAS } from "../../limits/tables.ts";
 import type { Context } from "../../runtime.ts";
 import { authenticateOptionalBot } from "../auth.ts";
-import { ApiError, badRequest } from "../errors.ts";
 import type { HeaderTarget } from "../quota.ts";
 import { requestInfo } from "../request-info.ts";
-import { isUnreplacedTemplate } from "../text-mode.ts";
 
 /**
  * The game API (CONTRACT §6, SERVICE.md §4.2): rank, last match, today and stats of one player. Every
  * answer's `data` carries `text`, which the text-mode layer turns into a chat line for bots.
  */
-
-const NAME_LENGTH = { min: 3, max: 16 } as const;
-const TAG_LENGTH = { min: 3, max: 5 } as const;
-
-/** A UTF-16 surrogate: half of a character outside the Basic Multilingual Plane (an emoji). */
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Riot IDs count characters, not bytes or UTF-16 units: a Korean syllable or an emoji is one. */
-function length(value: string): number {
-  return SURROGATE.test(value) ? [...value].length : value.length;
-}
-
-/** A path segment: null when it was not valid URL encoding. */
-type Segment = string | null | undefined;
-
-/** Empty values and unreplaced bot templates (`$(1)`, `${2}`) mean the bot had nothing to send. */
-function present(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  if (!trimmed || isUnreplacedTemplate(trimmed)) return undefined;
-  return trimmed;
-}
-
-/** User input echoed in a message only when login-shaped: a reply never repeats a chatter's sentence. */
-function quoted(value: string): string | null {
-  const shown = echoable(value);
-  return shown === null ? null : `"${shown}"`;
-}
-
-function required(what: "region" | "name" | "tag", value: Segment, endpoint: string): string {
-  if (value === null) throw badRequest(`The path parameter "${what}" is not valid URL encoding.`);
-  const given = present(value);
-  if (given === undefined) {
-    throw badRequest(
-      `The path parameter "${what}" is missing: use /api/game/${endpoint}/<region>/<name>/<tag>.`,
-    );
-  }
-  return given;
-}
-
-function checkLength(what: "name" | "tag", value: string, limits: { min: number; max: number }): string {
-  const n = length(value);
-  if (n < limits.min || n > limits.max) {
-    throw badRequest(
-      `The path parameter "${what}" must be ${limits.min} to ${limits.max} characters long; ${quoted(value) ?? "the one given"} has ${n}.`,
-    );
-  }
-  return value;
-}
-
-/**
- * Region, name and tag as a chat user typed them (the provider matches names case-insensitively).
- * Validated here rather than by a route schema so every bad input gets a sentence naming the
- * parameter; Elysia hands a malformed %-escape over as null.
- */
-export function parsePlayer(
-  region: Segment,
-  name: Segment,
-  tag: Segment,
-  endpoint = "<endpoint>",
-): PlayerQuery {
-  const givenRegion = required("region", region, endpoint);
-  const lower = givenRegion.toLowerCase();
-  if (!(REGIONS as readonly string[]).includes(lower)) {
-    throw new ApiError(
-      400,
-      "invalid_region",
-      `${quoted(givenRegion) ?? "That"} is not a game region; use one of ${REGIONS.join(", ")}.`,
-    );
-  }
-  return {
-    region: lower as Region,
-    name: checkLength("name", required("name", name, endpoint), NAME_LENGTH),
-    tag: checkLength("tag", required("tag", tag, endpoint), TAG_LENGTH),
-  };
-}
 
 /**
  * `type` read as every route reads its query (server/http/query-params.ts): the first value wins
@@ -101,14 +24,6 @@ export function parsePlayer(
  */
 function typeParam(request: Request): GameType | undefined {
   return parseType(requestInfo(request).query.get("type") ?? undefined);
-}
-
-export function parseType(raw: string | undefined): GameType | undefined {
-  const given = present(raw);
-  if (given === undefined) return undefined;
-  if (given === "1" || given === "2" || given === "3") return Number(given) as GameType;
-  const shown = quoted(given);
-  throw badRequest(`The query parameter "type" must be 1, 2 or 3${shown ? `, not ${shown}` : ""}.`);
 }
 
 /** Who is asking, as the game service needs it (a type, not an interface: Elysia's derive wants a record). */

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
+import { notFound } from "../../core/errors.ts";
 import type { Context } from "../../runtime.ts";
 import { embedFolder } from "../../web/assets.macro.ts" with { type: "macro" };
 import type { EmbeddedAsset } from "../../web/assets.macro.ts";
 import { bundleBrowserScript } from "../../web/bundle.macro.ts" with { type: "macro" };
 import { DEMO_BANNER, htmlResponse, OVERLAY_PAGE_CSP } from "../../web/page.ts";
 import { notAuthenticated } from "../auth.ts";
-import { notFound } from "../errors.ts";
 import { failedAuthentication } from "../quota.ts";
 
 const PAGES = embedFolder("pages");

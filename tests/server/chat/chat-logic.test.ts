@@ -79,10 +79,10 @@ describe("triggers", () => {
   });
 });
 
-describe("chat words → the bot endpoint's input", () => {
-  test("positional words fill the parameters a chat bot would put in the URL", () => {
-    const input = (command: Parameters<typeof commandInputFromChat>[0], args: string[]) =>
-      Object.fromEntries(commandInputFromChat(command, args, event("")).params);
+describe("chat words → the command call", () => {
+  test("positional words fill the arguments a chat bot would put in the URL", () => {
+    const input = (command: Parameters<typeof commandInputFromChat>[0], words: string[]) =>
+      commandInputFromChat(command, words, event("")).args;
     expect(input("followage", ["@anna"])).toEqual({ channel: "streamer", user: "@anna" });
     expect(input("dice", ["20", "3", "extra"])).toEqual({ channel: "streamer", sides: "20", count: "3" });
     expect(input("magic8", ["will", "it?"])).toEqual({ channel: "streamer", question: "will it?" });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../server/core/clock.ts";
+import { ApiError } from "../../../server/core/errors.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { ApiError } from "../../../server/http/errors.ts";
 import { enforceLimit, failedAuthentication, rateLimitHeaders } from "../../../server/http/quota.ts";
 import { AccountQuotas, type QuotaAccount } from "../../../server/limits/account-quotas.ts";
 import { createRateLimits } from "../../../server/limits/rate-limits.ts";
