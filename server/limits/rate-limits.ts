@@ -2,13 +2,13 @@ import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/log.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import { ClientIpResolver } from "../http/client-ip.ts";
 import type { RedisStore } from "../redis/client.ts";
 import { RedisAccountQuotas } from "../redis/limits/account-quotas.ts";
 import { RedisChatterLimits } from "../redis/limits/chatter-limits.ts";
 import { RedisIpQuotas } from "../redis/limits/ip-quotas.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import { ChatterLimits } from "./chatter-limits.ts";
+import { ClientIpResolver } from "./client-ip.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
 

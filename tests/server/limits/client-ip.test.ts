@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { parseIp } from "../../../server/core/ip-key.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { ClientIpResolver, type SocketPeer, UNKNOWN_CLIENT } from "../../../server/http/client-ip.ts";
 import { AddressTable } from "../../../server/limits/address-table.ts";
+import { ClientIpResolver, type SocketPeer, UNKNOWN_CLIENT } from "../../../server/limits/client-ip.ts";
 
 function resolver(trustProxy: boolean | readonly string[], testAddressHeader?: string) {
   const lines: string[] = [];

@@ -1,6 +1,10 @@
 import { type Cidr, cidrContains, ipv4Bits, parseCidr, parseIp } from "../core/ip-key.ts";
 import type { Logger } from "../core/log.ts";
-import { requestInfo } from "./request-info.ts";
+
+/** Where a request's client address is kept once resolved: on the Request itself, gone with it. */
+const CLIENT_IP = Symbol("cuebot.clientIp");
+
+type Annotated = Request & { [CLIENT_IP]?: string };
 
 /** What the HTTP server tells about a request's peer (Bun's `server.requestIP`). */
 export interface SocketPeer {
@@ -71,8 +75,8 @@ export class TrustedProxies {
  * left were written by whoever called the first proxy, so they can be forged; a peer that is not
  * trusted is keyed by its own address whatever it sends. A malformed entry ends the walk at the proxy
  * that passed it on. Resolved once per request, on first use, and remembered on the request. The
- * socket peers come from the server that listens (`listeningOn`, set by listen.ts); without one (tests
- * through `app.handle`) there is no socket address.
+ * socket peers come from the server that listens (`listeningOn`, set by server/http/listen.ts);
+ * without one (tests through `app.handle`) there is no socket address.
  */
 export class ClientIpResolver {
   readonly #options: ClientIpOptions;
@@ -95,9 +99,9 @@ export class ClientIpResolver {
 
   /** The client address of this request (resolved on first use). */
   of(request: Request): string {
-    const info = requestInfo(request);
-    info.clientIp ??= this.#find(request);
-    return info.clientIp;
+    const annotated = request as Annotated;
+    annotated[CLIENT_IP] ??= this.#find(request);
+    return annotated[CLIENT_IP];
   }
 
   /** Whether the request's direct peer is one of the configured proxies (its X-Forwarded-* count). */
