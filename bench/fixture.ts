@@ -8,9 +8,9 @@ import { prepareDataDir } from "../server/core/data-dir.ts";
 import { createLogger } from "../server/core/log.ts";
 import { saveProviderTokens } from "../server/identity/provider-tokens.ts";
 import { createContext } from "../server/runtime.ts";
-import { type GameSimulator, startGameSimulator } from "../server/sim/game.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../server/sim/twitch.ts";
-import { seedWorld } from "../server/sim/world.ts";
+import { type GameSimulator, startGameSimulator } from "../server/sim/game/server.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../server/sim/twitch/server.ts";
+import { seedWorld } from "../server/sim/twitch/world.ts";
 
 /**
  * What `npm run bench` runs against: the built binary `dist/cuebot` as a black box, on a data folder

@@ -2,9 +2,9 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { DemoChat } from "./chat/demo-chat.ts";
 import type { Config } from "./core/config.ts";
-import { type GameSimulator, startGameSimulator } from "./sim/game.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch.ts";
-import { seedWorld } from "./sim/world.ts";
+import { type GameSimulator, startGameSimulator } from "./sim/game/server.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch/server.ts";
+import { seedWorld } from "./sim/twitch/world.ts";
 
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix

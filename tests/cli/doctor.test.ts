@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { initDataDir, Scratch } from "../helpers/cli.ts";
 
 interface Check {

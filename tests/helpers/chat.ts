@@ -7,9 +7,9 @@ import { systemClock } from "../../server/core/clock.ts";
 import type { Config } from "../../server/core/config.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
-import type { SimSendAttempt } from "../../server/sim/chat.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
-import { SIM_IDS, seedWorld } from "../../server/sim/world.ts";
+import type { SimSendAttempt } from "../../server/sim/twitch/chat/state.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
+import { SIM_IDS, seedWorld } from "../../server/sim/twitch/world.ts";
 import { createTestAccount, createTestContext, type TestContext } from "./context.ts";
 
 /** One protocol second in chat tests: a 10 s keepalive lasts 200 ms. */

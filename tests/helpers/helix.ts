@@ -1,6 +1,6 @@
 import { ManualClock } from "../../server/core/clock.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
-import { SIM_EPOCH } from "../../server/sim/world.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
+import { SIM_EPOCH } from "../../server/sim/twitch/world.ts";
 
 /** A Helix answer as tests look at it: status, parsed JSON (null for an empty body) and headers. */
 export interface HelixAnswer<T = unknown> {

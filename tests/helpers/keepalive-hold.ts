@@ -1,4 +1,4 @@
-import type { TwitchSimulator } from "../../server/sim/twitch.ts";
+import type { TwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { waitFor } from "./chat.ts";
 
 /**

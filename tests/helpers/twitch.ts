@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import { ManualClock } from "../../server/core/clock.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { createTestContext, type TestContext, type TestContextOptions } from "./context.ts";
 
 export interface IdentityHarness extends TestContext {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readChatSettings, storeChatBot } from "../../../db/chat.ts";
 import { updateCommandSettings } from "../../../server/bot/settings.ts";
 import { removeAccount } from "../../../server/identity/account-removal.ts";
-import type { SimBadge } from "../../../server/sim/chat.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
+import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 

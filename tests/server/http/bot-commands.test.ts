@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
 import { runCommand } from "../../../server/bot/runner.ts";
 import { ApiError } from "../../../server/core/errors.ts";
-import { SIM_IDS } from "../../../server/sim/world.ts";
+import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../../helpers/bot.ts";
 import { chance } from "../../helpers/chance.ts";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../server/core/clock.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../../helpers/bot.ts";
 import { createTestContext, type TestContext } from "../../helpers/context.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";

@@ -2,13 +2,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { assignRole } from "../../../server/core/accounts.ts";
 import { ManualClock } from "../../../server/core/clock.ts";
 import { createGameService } from "../../../server/game/service.ts";
-import { type GameSimulator, matchIdOf, puuidOf, startGameSimulator } from "../../../server/sim/game.ts";
+import { matchIdOf, puuidOf } from "../../../server/sim/game/players.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
 
 /**
  * The game API end to end: the real provider client talks to the simulator over loopback HTTP.
  *
- * Seeded truths (server/sim/game.ts), with the clock where the simulator started:
+ * Seeded truths (server/sim/game/players.ts), with the clock where the simulator started:
  * - Kestrel#EUW (eu): Gold 2, 45 RR, +18 last game, 1045 ELO. Last match on the red team, a 13-9 win
  *   on Ascent as Jett, 20 head / 55 body / 5 leg hits (HS 25%). Last 24 h: 5 games (a 15-15 draw that
  *   still gave +2 RR, one game the provider could not load, which counts by its -14 RR), 2W 2L 1D,

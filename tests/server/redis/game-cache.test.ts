@@ -14,7 +14,7 @@ import type { PlayerQuery } from "../../../server/game/player.ts";
 import { createGameService, type GameService } from "../../../server/game/service.ts";
 import { connectRedis, type RedisClient } from "../../../server/redis/client.ts";
 import { SharedProviderBudget } from "../../../server/redis/game-cache.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import {
   explainSkip,
   type RedisServer,

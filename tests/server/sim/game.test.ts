@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../server/core/clock.ts";
-import { type GameSimulator, puuidOf, startGameSimulator } from "../../../server/sim/game.ts";
+import { puuidOf } from "../../../server/sim/game/players.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import accountFixture from "../../fixtures/game-provider/account_details_v1.json";
 import openapi from "../../fixtures/game-provider/henrikdev-openapi.json";
 import matchFixture from "../../fixtures/game-provider/match_details_v2.trimmed.json";

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { EventSubConnection } from "../../../server/chat/eventsub-connection.ts";
-import { ManualClock } from "../../../server/core/clock.ts";
-import { createLogger } from "../../../server/core/log.ts";
-import { startTwitchSimulator, type TwitchSimulator } from "../../../server/sim/twitch.ts";
-import { SIM_EPOCH, SIM_IDS } from "../../../server/sim/world.ts";
-import { waitFor } from "../../helpers/chat.ts";
-import { callHelix } from "../../helpers/helix.ts";
-import { holdWithLinesAfterKeepalives } from "../../helpers/keepalive-hold.ts";
+import { EventSubConnection } from "../../../../server/chat/eventsub-connection.ts";
+import { ManualClock } from "../../../../server/core/clock.ts";
+import { createLogger } from "../../../../server/core/log.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../../../server/sim/twitch/server.ts";
+import { SIM_EPOCH, SIM_IDS } from "../../../../server/sim/twitch/world.ts";
+import { waitFor } from "../../../helpers/chat.ts";
+import { callHelix } from "../../../helpers/helix.ts";
+import { holdWithLinesAfterKeepalives } from "../../../helpers/keepalive-hold.ts";
 
 /**
  * The simulator's EventSub transport, subscription API and Send Chat Message, checked against

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTwitchSimulator, type TwitchSimulator } from "../../../server/sim/twitch.ts";
-import { HELIX_OPENAPI, OpenApiValidator } from "../../helpers/openapi.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../../../server/sim/twitch/server.ts";
+import { HELIX_OPENAPI, OpenApiValidator } from "../../../helpers/openapi.ts";
 
 let sim: TwitchSimulator;
 const helix = new OpenApiValidator(HELIX_OPENAPI);

@@ -3,10 +3,10 @@ import { ApiClient } from "@twurple/api";
 import { StaticAuthProvider } from "@twurple/auth";
 import type { EventSubChannelChatMessageEvent } from "@twurple/eventsub-base";
 import { EventSubWsListener } from "@twurple/eventsub-ws";
-import { startTwitchSimulator, type TwitchSimulator } from "../../../server/sim/twitch.ts";
-import { SIM_IDS, seedWorld } from "../../../server/sim/world.ts";
-import { waitFor } from "../../helpers/chat.ts";
-import { holdWithLinesAfterKeepalives } from "../../helpers/keepalive-hold.ts";
+import { startTwitchSimulator, type TwitchSimulator } from "../../../../server/sim/twitch/server.ts";
+import { SIM_IDS, seedWorld } from "../../../../server/sim/twitch/world.ts";
+import { waitFor } from "../../../helpers/chat.ts";
+import { holdWithLinesAfterKeepalives } from "../../../helpers/keepalive-hold.ts";
 
 /**
  * The Twitch simulator checked by a real third-party client: twurple 8.1.4 in its mock mode

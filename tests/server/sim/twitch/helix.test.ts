@@ -1,10 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { ManualClock } from "../../../server/core/clock.ts";
-import type { TwitchSimulator } from "../../../server/sim/twitch.ts";
-import { SIM_EPOCH, SIM_IDS } from "../../../server/sim/world.ts";
-import { HelixClient, HelixError } from "../../../server/twitch/helix-client.ts";
-import { callHelix, type HelixAnswer, type HelixQuery, startClockedSimulator } from "../../helpers/helix.ts";
-import { HELIX_OPENAPI, OpenApiValidator } from "../../helpers/openapi.ts";
+import type { ManualClock } from "../../../../server/core/clock.ts";
+import type { TwitchSimulator } from "../../../../server/sim/twitch/server.ts";
+import { SIM_EPOCH, SIM_IDS } from "../../../../server/sim/twitch/world.ts";
+import { HelixClient, HelixError } from "../../../../server/twitch/helix-client.ts";
+import {
+  callHelix,
+  type HelixAnswer,
+  type HelixQuery,
+  startClockedSimulator,
+} from "../../../helpers/helix.ts";
+import { HELIX_OPENAPI, OpenApiValidator } from "../../../helpers/openapi.ts";
 
 /**
  * The simulator's Helix endpoints against real Twitch's contract: reference/twitch.md §2 for the

@@ -1,0 +1,164 @@
+import { helixError, json, readJsonObject } from "../helix/http.ts";
+import type { HelixCall, HelixRouteList } from "../helix/route.ts";
+import { byId, chatter, isBanned, roleOf } from "./chatters.ts";
+import { deliver, hasLine } from "./lines.ts";
+import { CHAT_BUCKET, type ChatState } from "./state.ts";
+
+/**
+ * Send Chat Message with Twitch's limits and drop reasons (reference/twitch-chat.md §4, §5, §7.3):
+ * its own rate-limit bucket, the per-sender pace of a normal or privileged chatter, duplicates, room
+ * modes, and a 200 with `is_sent: false` for a message Twitch drops.
+ */
+
+const WINDOW_MS = 30_000;
+const PRIVILEGED_LIMIT = 100;
+const NORMAL_LIMIT = 20;
+const MAX_CODE_POINTS = 500;
+
+const DROP_TEXT: Record<string, string> = {
+  msg_ratelimit: "Your message was not sent because you are sending messages too quickly.",
+  msg_duplicate:
+    "Your message was not sent because it is identical to the previous one you sent, less than 30 seconds ago.",
+  msg_slowmode: "This room is in slow mode and you are sending messages too quickly.",
+  msg_followersonly: "This room is in followers-only mode.",
+  msg_subsonly: "This room is in subscribers-only mode.",
+  msg_emoteonly: "This room is in emote-only mode.",
+};
+
+const normalise = (text: string) => text.trim().replace(/\s+/g, " ");
+
+export function sendMessageRoutes(state: ChatState): HelixRouteList {
+  return [
+    [
+      "POST /chat/messages",
+      { userToken: true, scopes: ["user:write:chat"], handle: (call) => sendMessage(state, call) },
+    ],
+  ];
+}
+
+/** The drop reason Twitch would give, or null when the message goes out. */
+function dropReason(state: ChatState, broadcasterId: string, senderId: string, text: string): string | null {
+  const { world, clock, windows, lastDelivered, modes } = state;
+  const now = clock.now();
+  const key = `${broadcasterId}:${senderId}`;
+  const times = (windows.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
+  times.push(now);
+  windows.set(key, times);
+  const role = roleOf(world, broadcasterId, senderId);
+  const privileged = role !== "none";
+  const earlier = times.slice(0, -1);
+  if (privileged) {
+    if (earlier.length >= PRIVILEGED_LIMIT) return "msg_ratelimit";
+  } else {
+    if (earlier.length >= NORMAL_LIMIT) return "msg_ratelimit";
+    const previous = earlier.at(-1);
+    if (previous !== undefined && now - previous < 1000) return "msg_ratelimit";
+    const last = lastDelivered.get(key);
+    if (last && last.text === normalise(text) && now - last.at < WINDOW_MS) return "msg_duplicate";
+  }
+  const exempt = role === "broadcaster" || role === "moderator";
+  const room = modes.get(broadcasterId);
+  if (room && !exempt) {
+    const last = lastDelivered.get(key);
+    if (room.slowSeconds > 0 && last && now - last.at < room.slowSeconds * 1000) return "msg_slowmode";
+    if (
+      room.followersOnly &&
+      !world.follows.some((f) => f.broadcaster_id === broadcasterId && f.user_id === senderId)
+    ) {
+      return "msg_followersonly";
+    }
+    if (
+      room.subscribersOnly &&
+      !world.subscriptions.some((s) => s.broadcaster_id === broadcasterId && s.user_id === senderId)
+    ) {
+      return "msg_subsonly";
+    }
+    if (room.emoteOnly) return "msg_emoteonly";
+  }
+  return null;
+}
+
+function bucketHeaders(state: ChatState): Record<string, string> {
+  const now = state.clock.now();
+  if (now >= state.bucket.resetAt) state.bucket = { remaining: CHAT_BUCKET, resetAt: now + 60_000 };
+  return {
+    "Ratelimit-Limit": String(CHAT_BUCKET),
+    "Ratelimit-Remaining": String(Math.max(0, state.bucket.remaining)),
+    "Ratelimit-Reset": String(Math.ceil(state.bucket.resetAt / 1000)),
+  };
+}
+
+async function sendMessage(state: ChatState, call: HelixCall): Promise<Response> {
+  const { world, clock, knobs, attempts } = state;
+  const now = clock.now();
+  const headers = bucketHeaders(state);
+  if (state.bucket.remaining <= 0) return helixError(429, "Too Many Requests", headers);
+  state.bucket.remaining -= 1;
+  headers["Ratelimit-Remaining"] = String(state.bucket.remaining);
+  const body = await readJsonObject(call.request);
+  if (!body) return helixError(400, "The body of the request is not valid JSON.", headers);
+  // The IDs are documented in the body; twurple sends them in the query, which Twitch accepts too.
+  const broadcasterId = body.broadcaster_id ?? call.query.get("broadcaster_id") ?? undefined;
+  const senderId = body.sender_id ?? call.query.get("sender_id") ?? undefined;
+  const text = body.message;
+  const parent = body.reply_parent_message_id;
+  const attempt = (status: number, isSent: boolean, reason: string | null) =>
+    attempts.push({
+      at: now,
+      status,
+      broadcasterId: String(broadcasterId ?? ""),
+      senderId: String(senderId ?? ""),
+      text: typeof text === "string" ? text : "",
+      replyParentMessageId: typeof parent === "string" ? parent : null,
+      isSent,
+      dropReason: reason ? { code: reason, message: DROP_TEXT[reason] ?? reason } : null,
+    });
+  const refuse = (status: number, message: string) => {
+    attempt(status, false, null);
+    return helixError(status, message, headers);
+  };
+  if (typeof broadcasterId !== "string" || broadcasterId === "")
+    return refuse(400, 'Missing required parameter "broadcaster_id"');
+  if (typeof senderId !== "string" || senderId === "")
+    return refuse(400, 'Missing required parameter "sender_id"');
+  if (typeof text !== "string" || text.trim() === "")
+    return refuse(400, 'Missing required parameter "message"');
+  if (senderId !== call.caller.userId)
+    return refuse(401, "The sender_id in the body must match the user ID in the user access token.");
+  if (body.for_source_only !== undefined)
+    return refuse(400, "for_source_only may only be set with an app access token.");
+  const channel = byId(world, broadcasterId);
+  if (!channel) return refuse(400, "The broadcaster_id is not valid.");
+  if (parent !== undefined && (typeof parent !== "string" || !hasLine(state, channel.login, parent)))
+    return refuse(400, "The reply_parent_message_id is not a message in this channel.");
+  if ([...text].length > MAX_CODE_POINTS) return refuse(422, "The message is too large.");
+  if (isBanned(world, clock, broadcasterId, senderId))
+    return refuse(403, "The sender is not permitted to send chat messages to the broadcaster's chat room.");
+  const reason = knobs.forceDrop?.code ?? dropReason(state, broadcasterId, senderId, text);
+  if (reason) {
+    const message = knobs.forceDrop?.message ?? DROP_TEXT[reason] ?? reason;
+    attempts.push({
+      at: now,
+      status: 200,
+      broadcasterId,
+      senderId,
+      text,
+      replyParentMessageId: typeof parent === "string" ? parent : null,
+      isSent: false,
+      dropReason: { code: reason, message },
+    });
+    return json(
+      200,
+      { data: [{ message_id: "", is_sent: false, drop_reason: { code: reason, message } }] },
+      headers,
+    );
+  }
+  attempt(200, true, null);
+  state.lastDelivered.set(`${broadcasterId}:${senderId}`, { text: normalise(text), at: now });
+  const sender = byId(world, senderId) ?? chatter(world, clock, senderId);
+  const messageId = deliver(state, channel, sender, text, {
+    replyParentMessageId: typeof parent === "string" ? parent : null,
+    source: "sent",
+  });
+  return json(200, { data: [{ message_id: messageId, is_sent: true, drop_reason: null }] }, headers);
+}

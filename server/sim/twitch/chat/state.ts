@@ -1,0 +1,80 @@
+import type { Clock } from "../../../core/clock.ts";
+import type { EventSubSim } from "../eventsub/eventsub.ts";
+import type { SimWorld } from "../world.ts";
+
+/**
+ * What the chat simulator keeps beside the world: each channel's recent lines (lines.ts), every Send
+ * Chat Message attempt and the per-sender windows its limits count (send.ts), room modes, and the
+ * endpoint's own rate-limit bucket.
+ */
+
+export interface SimChatLine {
+  messageId: string;
+  at: number;
+  channelLogin: string;
+  userId: string;
+  userLogin: string;
+  userName: string;
+  text: string;
+  replyParentMessageId: string | null;
+  source: "injected" | "sent";
+}
+
+export interface SimSendAttempt {
+  at: number;
+  status: number;
+  broadcasterId: string;
+  senderId: string;
+  text: string;
+  replyParentMessageId: string | null;
+  isSent: boolean;
+  dropReason: { code: string; message: string } | null;
+}
+
+export interface RoomModes {
+  slowSeconds: number;
+  followersOnly: boolean;
+  subscribersOnly: boolean;
+  emoteOnly: boolean;
+}
+
+export interface SimChatKnobs {
+  /** The next sends answer `is_sent: false` with this reason (until set back to null). */
+  forceDrop: { code: string; message: string } | null;
+}
+
+export interface ChatEnvironment {
+  world: SimWorld;
+  clock: Clock;
+  eventsub: EventSubSim;
+}
+
+export interface ChatState extends ChatEnvironment {
+  knobs: SimChatKnobs;
+  /** channel login → its last `MAX_LINES` lines. */
+  lines: Map<string, SimChatLine[]>;
+  attempts: SimSendAttempt[];
+  /** "broadcaster:sender" → times of its send attempts in the window (drops count too). */
+  windows: Map<string, number[]>;
+  /** "broadcaster:sender" → its last delivered text and when. */
+  lastDelivered: Map<string, { text: string; at: number }>;
+  /** broadcaster id → its room modes. */
+  modes: Map<string, RoomModes>;
+  /** Send Chat Message's own bucket (it does not drain the normal Helix one). */
+  bucket: { remaining: number; resetAt: number };
+}
+
+export const CHAT_BUCKET = 800;
+
+export function newChatState(env: ChatEnvironment): ChatState {
+  return {
+    ...env,
+    knobs: { forceDrop: null },
+    lines: new Map(),
+    attempts: [],
+    windows: new Map(),
+    lastDelivered: new Map(),
+    modes: new Map(),
+    bucket: { remaining: CHAT_BUCKET, resetAt: env.clock.now() + 60_000 },
+  };
+}

@@ -1,0 +1,66 @@
+import { json, readJsonObject } from "../helix/http.ts";
+import {
+  closeSession,
+  dropKeepalives,
+  reconnect,
+  SIM_CLOSE_CODES,
+  type SimCloseCode,
+  sessionList,
+} from "./sessions.ts";
+import type { EventSubState } from "./state.ts";
+import { revoke, subscriptionList } from "./subscriptions.ts";
+
+/**
+ * `/_sim/eventsub/*`: the transport's knobs over loopback HTTP, for the demo and for clients in other
+ * processes (reference/twitch-chat.md §7.4). GET `sessions` and `subscriptions` list them; POST
+ * `reconnect`, `revoke`, `close` and `keepalives` provoke the failure modes.
+ */
+
+const optionalString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+type Control = (state: EventSubState, body: Record<string, unknown>) => Response;
+
+const CONTROLS: Record<string, Control> = {
+  reconnect: (state, body) => json(200, { reconnecting: reconnect(state, optionalString(body.session_id)) }),
+  revoke(state, body) {
+    const userId = optionalString(body.user_id);
+    if (!userId) return json(400, { error: "user_id is required" });
+    return json(200, { revoked: revoke(state, userId, optionalString(body.reason)) });
+  },
+  close(state, body) {
+    const sessionId = optionalString(body.session_id);
+    const code = body.code;
+    if (!sessionId || typeof code !== "number" || !SIM_CLOSE_CODES.has(code)) {
+      return json(400, {
+        error: `session_id and code (one of ${[...SIM_CLOSE_CODES].join(", ")}) are required`,
+      });
+    }
+    return closeSession(state, sessionId, code as SimCloseCode)
+      ? json(200, { closed: sessionId, code })
+      : json(404, { error: "no such open session" });
+  },
+  keepalives(state, body) {
+    if (typeof body.drop !== "boolean") return json(400, { error: "drop (boolean) is required" });
+    return json(200, { sessions: dropKeepalives(state, body.drop, optionalString(body.session_id)) });
+  },
+};
+
+/** Answers a `/_sim/eventsub/*` request; null when the path is not one of them. */
+export async function handleEventSubControl(
+  state: EventSubState,
+  request: Request,
+  url: URL,
+): Promise<Response | null> {
+  if (!url.pathname.startsWith("/_sim/eventsub/")) return null;
+  const action = url.pathname.slice("/_sim/eventsub/".length);
+  if (request.method === "GET") {
+    if (action === "sessions") return json(200, { data: sessionList(state) });
+    if (action === "subscriptions") return json(200, { data: subscriptionList(state) });
+    return null;
+  }
+  const control = Object.hasOwn(CONTROLS, action) ? CONTROLS[action] : undefined;
+  if (request.method !== "POST" || !control) return null;
+  const body = await readJsonObject(request);
+  if (!body) return json(400, { error: "body must be a JSON object" });
+  return control(state, body);
+}
