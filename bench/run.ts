@@ -2,13 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from "../tests/helpers/engines.ts";
-import { BINARY, createFixture, type Fixture, ROOT, startBare, startBinary } from "./fixture.ts";
+  BINARY,
+  createFixture,
+  type Fixture,
+  ROOT,
+  type RunningBinary,
+  startBare,
+  startBinary,
+} from "./fixture.ts";
 import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
+import { type BenchRun, sharedRows } from "./shared-rows.ts";
 import { formatTable, type TableRow } from "./table.ts";
 import {
   distinctClientsScript,
@@ -54,6 +57,8 @@ function ok(pass: boolean): string {
   return pass ? "met" : "MISSED";
 }
 
+type BareServer = Awaited<ReturnType<typeof startBare>>;
+
 const rows: TableRow[] = [];
 const row = (measure: string, value: string, note: string) =>
   rows.push({ bench: "dist/cuebot", measure, value, note });
@@ -69,6 +74,14 @@ async function build(): Promise<void> {
 
 const measure = (url: string, script?: string) =>
   medianOf(RUNS, () => wrk({ url, script, durationSeconds: DURATION_S }));
+
+/** This run's settings and rows, for the shared rows (shared-rows.ts). */
+const thisRun: BenchRun = {
+  runs: RUNS,
+  durationSeconds: DURATION_S,
+  measure,
+  add: (added) => rows.push(added),
+};
 
 function throughputRow(
   name: string,
@@ -170,299 +183,163 @@ async function coldStarts(fixture: Fixture): Promise<number> {
   return times[1]!;
 }
 
-/** The same Lua work per request split over two wrk processes, one per instance (a balancer's job). */
-async function measurePair(urls: [string, string], scripts: [string | undefined, string | undefined]) {
-  return medianOf(RUNS, async () => {
-    const [one, two] = await Promise.all(
-      urls.map((url, i) => wrk({ url, script: scripts[i], durationSeconds: DURATION_S, connections: 32 })),
-    );
-    return {
-      rps: one!.rps + two!.rps,
-      p99Ms: Math.max(one!.p99Ms, two!.p99Ms),
-      non2xx: one!.non2xx + two!.non2xx,
-      requests: one!.requests + two!.requests,
-    };
-  });
-}
-
-/** The stores of a group of shared rows: Redis, and PostgreSQL or the data folder's SQLite file. */
-interface SharedStoresUnderTest {
-  label: string;
-  redisUrl: string;
-  databaseUrl?: string;
-}
-
-/**
- * The fixture's data in a fresh PostgreSQL cluster on loopback, copied there by `cuebot db copy` (the
- * way an install moves); null with the reason when there is no PostgreSQL here.
- */
-async function postgresCopy(fixture: Fixture): Promise<{ server: PostgresServer; url: string } | string> {
-  let server: PostgresServer;
-  try {
-    server = await startPostgres();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  const url = server.urlOf("postgres");
-  const copy = Bun.spawnSync(
-    [BINARY, "db", "copy", "--from", join(fixture.dataDir, "cuebot.db"), "--to", url],
-    { env: { ...process.env, ...fixture.env }, stdout: "pipe", stderr: "pipe" },
+/** The yardstick (a bare `Bun.serve`, with the same per-request Lua work as the rows), then the references. */
+async function yardstickRows(bareServer: BareServer): Promise<WrkResult> {
+  const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
+  await bareServer.stop();
+  row(
+    "bare Bun.serve (yardstick)",
+    "1.00×",
+    `${Math.round(bare.rps)} req/s, p99 ${bare.p99Ms.toFixed(2)} ms`,
   );
-  if (copy.exitCode !== 0) {
-    server.stop();
-    throw new Error(`db copy failed: ${copy.stderr.toString()}`);
-  }
-  return { server, url };
-}
-
-/**
- * The three request rows with the limits in a real redis-server on loopback (one Lua round trip per
- * check), for one instance and for two instances: on the data folder's SQLite file (`--redis-url`),
- * then on PostgreSQL (`--database-url`, `--redis-url`). No targets: issue 13 asks for the figures and
- * the cost of the round trips beside the embedded ones.
- */
-async function sharedRows(fixture: Fixture, bare: WrkResult): Promise<void> {
-  // A fresh Redis per group: the quota windows of one group must not carry over into the next.
-  const withRedis = async (run: (redisUrl: string) => Promise<void>) => {
-    let redis: RedisServer;
-    try {
-      redis = await startRedis();
-    } catch (error) {
-      row("shared limits (Redis)", "skipped", `no redis-server: ${(error as Error).message}`);
-      return;
-    }
-    try {
-      await run(redis.url);
-    } finally {
-      await redis.stop();
-    }
-  };
-  await withRedis((redisUrl) => sharedGroup(fixture, bare, { label: "--redis-url", redisUrl }));
-  const postgres = await postgresCopy(fixture);
-  if (typeof postgres === "string") {
-    row("PostgreSQL + Redis", "skipped", `no PostgreSQL: ${postgres}`);
-    return;
-  }
-  try {
-    await withRedis((redisUrl) =>
-      sharedGroup(fixture, bare, {
-        label: "--database-url --redis-url",
-        redisUrl,
-        databaseUrl: postgres.url,
-      }),
+  if (wanted("references")) {
+    await referenceRow(
+      "contract-reads",
+      "ceiling: bare Bun.serve doing only the contract's per-request reads and headers",
+      bare,
     );
-  } finally {
-    postgres.server.stop();
+    await referenceRow("elysia", "floor of the framework: a trivial Elysia route", bare);
   }
+  return bare;
 }
 
-async function sharedGroup(fixture: Fixture, bare: WrkResult, stores: SharedStoresUnderTest): Promise<void> {
-  const note = (result: WrkResult, extra = "") =>
-    `${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${extra}; no target`;
-  const shared = (name: string, result: WrkResult, extra = "") =>
-    rows.push({
-      bench: stores.label,
-      measure: name,
-      value: `${(result.rps / bare.rps).toFixed(2)}×`,
-      note: note(result, extra),
+/** 1. Refused: a Default key (30/min) driven past its quota, then hammered. */
+async function refusedRows(server: RunningBinary, fixture: Fixture, bare: WrkResult): Promise<void> {
+  const refusedPath = refusedPathOf(fixture);
+  for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
+  const refusedProbe = await fetch(`${server.url}${refusedPath}`);
+  await refusedProbe.arrayBuffer();
+  if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
+  const refused = await measure(`${server.url}${refusedPath}`);
+  throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
+  await replayRow(server.url, [refusedPath], 429, undefined, refused, bare, TARGETS.refused);
+}
+
+/** 2. Game API cache hit in text mode, every request from a new client address. */
+async function gameCacheRows(server: RunningBinary, fixture: Fixture, bare: WrkResult): Promise<void> {
+  const gamePath = GAME_PATH;
+  const warm = await fetch(`${server.url}${gamePath}`);
+  if (warm.status !== 200) throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
+  await warm.arrayBuffer();
+  fixture.game.resetCalls();
+  const gameScript = distinctClientsScript({ path: gamePath, offset: 1 << 20 });
+  const game = await measure(`${server.url}${gamePath}`, gameScript);
+  throughputRow(
+    "game API cache hit (text mode, distinct client IPs)",
+    game,
+    bare,
+    TARGETS.game,
+    `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
+  );
+  await replayRow(server.url, [gamePath], 200, gameScript, game, bare, TARGETS.game);
+}
+
+/** 3. Bot command cache hit: followage with the follow date cached, one key per streamer. */
+async function botCacheRows(server: RunningBinary, fixture: Fixture, bare: WrkResult): Promise<void> {
+  const paths = botPaths(fixture);
+  const warming = [...paths];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let path = warming.pop(); path; path = warming.pop()) {
+        const res = await fetch(`${server.url}${path}`);
+        if (res.status !== 200) throw new Error(`bot warm-up answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const botScript = rotatingPathsScript(paths);
+  const bot = await measure(`${server.url}${paths[0]}`, botScript);
+  throughputRow(
+    "bot command cache hit (followage)",
+    bot,
+    bare,
+    TARGETS.bot,
+    `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
+  );
+  await replayRow(server.url, paths, 200, botScript, bot, bare, TARGETS.bot);
+}
+
+/** 5. Cold start, measured by coldStarts() before the measured server started. */
+function coldStartRow(coldMs: number): void {
+  row(
+    "cold start (exec serve → /healthz 200)",
+    `${coldMs.toFixed(0)} ms`,
+    `median of ${RUNS}; target ≤ ${TARGETS.coldStartMs} ms ${ok(coldMs <= TARGETS.coldStartMs)}`,
+  );
+}
+
+/** 6. RSS growth after 1,000,000 distinct client addresses through the per-IP limits. */
+async function rssGrowthRow(server: RunningBinary): Promise<void> {
+  const floodPaths = [
+    "/api/game/nothing-here",
+    "/no-such-page",
+    "/auth/login",
+    "/api/bot/coinflip?apiKey=00000000-0000-4000-8000-000000000000",
+  ];
+  const rssBefore = server.rssMb();
+  let sent = 0;
+  while (sent < FLOOD_ADDRESSES) {
+    const run = await wrk({
+      url: `${server.url}/`,
+      script: rotatingPathsDistinctClientsScript(floodPaths, (2 << 20) + sent),
+      durationSeconds: 5,
     });
-  const options = {
-    settled: true,
-    redisUrl: stores.redisUrl,
-    ...(stores.databaseUrl ? { databaseUrl: stores.databaseUrl } : {}),
-  };
-  const instances = [await startBinary(fixture, options), await startBinary(fixture, options)] as const;
+    sent += run.requests;
+  }
+  const growth = server.rssMb() - rssBefore;
+  row(
+    "RSS growth after 1,000,000 distinct client IPs",
+    `${growth >= 0 ? "+" : "−"}${Math.abs(growth).toFixed(0)} MB`,
+    `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
+  );
+}
+
+/** 7. A cold stampede: identical requests for a player nobody asked about yet. */
+async function stampedeRow(server: RunningBinary, fixture: Fixture): Promise<void> {
+  fixture.game.resetCalls();
+  fixture.game.knobs.latencyMs = 100;
+  const stampedePath = "/api/game/stats/na/Night%20Owl/NA1";
+  const statuses = await Promise.all(
+    Array.from({ length: STAMPEDE }, async (_, i) => {
+      const res = await fetch(`${server.url}${stampedePath}`, {
+        headers: { "x-forwarded-for": `172.16.${i >> 8}.${i & 255}` },
+      });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  fixture.game.knobs.latencyMs = 0;
+  const calls = fixture.game.calls;
+  const perRoute = Math.max(...Object.values(calls));
+  row(
+    `${STAMPEDE} concurrent identical cold game requests`,
+    `${perRoute} per route`,
+    `upstream calls ${JSON.stringify(calls)}; ${statuses.filter((s) => s === 200).length}/${STAMPEDE} answered 200; target ${TARGETS.upstreamPerRoute} ${ok(perRoute <= TARGETS.upstreamPerRoute)}`,
+  );
+}
+
+/** The yardstick and the rows of one instance of the binary; the yardstick is returned for the shared rows. */
+async function singleInstanceRows(fixture: Fixture): Promise<WrkResult> {
+  const cold = wanted("cold") ? await coldStarts(fixture) : Number.NaN;
+  const bareServer = await startBare();
+  const server = await startBinary(fixture, { settled: true });
   try {
-    const [one, two] = instances;
-    const refused = refusedPathOf(fixture);
-    for (let i = 0; i < 31; i++) await (await fetch(`${one.url}${refused}`)).arrayBuffer();
-    shared("refused request (429), 1 instance", await measure(`${one.url}${refused}`));
-    const gamePath = GAME_PATH;
-    for (const server of instances) await (await fetch(`${server.url}${gamePath}`)).arrayBuffer();
-    const gameScript = (offset: number) => distinctClientsScript({ path: gamePath, offset });
-    shared("game API cache hit, 1 instance", await measure(`${one.url}${gamePath}`, gameScript(3 << 20)));
-    const paths = botPaths(fixture);
-    // The follow dates are cached per instance: warm both.
-    for (const server of instances) {
-      const warming = [...paths];
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          for (let path = warming.pop(); path; path = warming.pop()) {
-            await (await fetch(`${server.url}${path}`)).arrayBuffer();
-          }
-        }),
-      );
-    }
-    const half = Math.floor(paths.length / 2);
-    const bot = await measure(`${one.url}${paths[0]}`, rotatingPathsScript(paths.slice(0, half)));
-    shared("bot command cache hit, 1 instance", bot, `; ${bot.non2xx} non-2xx`);
-    const pairGame = await measurePair(
-      [one.url + gamePath, two.url + gamePath],
-      [gameScript(4 << 20), gameScript(5 << 20)],
-    );
-    shared("game API cache hit, 2 instances", pairGame, " (sum of two wrk -c32)");
-    const pairBot = await measurePair(
-      [one.url + paths[half]!, two.url + paths[half]!],
-      [rotatingPathsScript(paths.slice(half)), rotatingPathsScript(paths.slice(half).reverse())],
-    );
-    shared(
-      "bot command cache hit, 2 instances",
-      pairBot,
-      ` (sum of two wrk -c32); ${pairBot.non2xx} non-2xx`,
-    );
+    const bare = await yardstickRows(bareServer);
+    if (wanted("refused")) await refusedRows(server, fixture, bare);
+    if (wanted("game")) await gameCacheRows(server, fixture, bare);
+    if (wanted("bot")) await botCacheRows(server, fixture, bare);
+    // 4. p99 at 64 connections: in the three rows above.
+    if (wanted("cold")) coldStartRow(cold);
+    if (wanted("rss")) await rssGrowthRow(server);
+    if (wanted("stampede")) await stampedeRow(server, fixture);
+    return bare;
   } finally {
-    for (const server of instances) await server.stop();
+    await server.stop();
   }
 }
 
-async function main(): Promise<void> {
-  const startedAt = performance.now();
-  if (!process.argv.includes("--binary")) await build();
-  const fixture = await createFixture(STREAMERS);
-  try {
-    const cold = wanted("cold") ? await coldStarts(fixture) : Number.NaN;
-    let bareRps: WrkResult | undefined;
-    const bareServer = await startBare();
-    const server = await startBinary(fixture, { settled: true });
-    try {
-      // The yardstick, with the same per-request Lua work as the rows below.
-      const bare = await measure(`${bareServer.url}/`, distinctClientsScript());
-      bareRps = bare;
-      await bareServer.stop();
-      row(
-        "bare Bun.serve (yardstick)",
-        "1.00×",
-        `${Math.round(bare.rps)} req/s, p99 ${bare.p99Ms.toFixed(2)} ms`,
-      );
-      if (wanted("references")) {
-        await referenceRow(
-          "contract-reads",
-          "ceiling: bare Bun.serve doing only the contract's per-request reads and headers",
-          bare,
-        );
-        await referenceRow("elysia", "floor of the framework: a trivial Elysia route", bare);
-      }
-
-      // 1. Refused: a Default key (30/min) driven past its quota, then hammered.
-      if (wanted("refused")) {
-        const refusedPath = refusedPathOf(fixture);
-        for (let i = 0; i < 31; i++) await (await fetch(`${server.url}${refusedPath}`)).arrayBuffer();
-        const refusedProbe = await fetch(`${server.url}${refusedPath}`);
-        await refusedProbe.arrayBuffer();
-        if (refusedProbe.status !== 429) throw new Error(`the refused key answered ${refusedProbe.status}`);
-        const refused = await measure(`${server.url}${refusedPath}`);
-        throughputRow("refused request (429, key over its quota)", refused, bare, TARGETS.refused, "");
-        await replayRow(server.url, [refusedPath], 429, undefined, refused, bare, TARGETS.refused);
-      }
-      // 2. Game API cache hit in text mode, every request from a new client address.
-      if (wanted("game")) {
-        const gamePath = GAME_PATH;
-        const warm = await fetch(`${server.url}${gamePath}`);
-        if (warm.status !== 200)
-          throw new Error(`game warm-up answered ${warm.status}: ${await warm.text()}`);
-        await warm.arrayBuffer();
-        fixture.game.resetCalls();
-        const gameScript = distinctClientsScript({ path: gamePath, offset: 1 << 20 });
-        const game = await measure(`${server.url}${gamePath}`, gameScript);
-        throughputRow(
-          "game API cache hit (text mode, distinct client IPs)",
-          game,
-          bare,
-          TARGETS.game,
-          `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
-        );
-        await replayRow(server.url, [gamePath], 200, gameScript, game, bare, TARGETS.game);
-      }
-      // 3. Bot command cache hit: followage with the follow date cached, one key per streamer.
-      if (wanted("bot")) {
-        const paths = botPaths(fixture);
-        const warming = [...paths];
-        await Promise.all(
-          Array.from({ length: 16 }, async () => {
-            for (let path = warming.pop(); path; path = warming.pop()) {
-              const res = await fetch(`${server.url}${path}`);
-              if (res.status !== 200)
-                throw new Error(`bot warm-up answered ${res.status}: ${await res.text()}`);
-              await res.arrayBuffer();
-            }
-          }),
-        );
-        const botScript = rotatingPathsScript(paths);
-        const bot = await measure(`${server.url}${paths[0]}`, botScript);
-        throughputRow(
-          "bot command cache hit (followage)",
-          bot,
-          bare,
-          TARGETS.bot,
-          `; ${bot.non2xx} non-2xx over ${STREAMERS} Partner keys`,
-        );
-        await replayRow(server.url, paths, 200, botScript, bot, bare, TARGETS.bot);
-      }
-      // 4. p99 at 64 connections: in the three rows above.
-      // 5. Cold start: in coldStarts() above, before this server started.
-      if (wanted("cold"))
-        row(
-          "cold start (exec serve → /healthz 200)",
-          `${cold.toFixed(0)} ms`,
-          `median of ${RUNS}; target ≤ ${TARGETS.coldStartMs} ms ${ok(cold <= TARGETS.coldStartMs)}`,
-        );
-
-      // 6. RSS growth after 1,000,000 distinct client addresses through the per-IP limits.
-      if (wanted("rss")) {
-        const floodPaths = [
-          "/api/game/nothing-here",
-          "/no-such-page",
-          "/auth/login",
-          "/api/bot/coinflip?apiKey=00000000-0000-4000-8000-000000000000",
-        ];
-        const rssBefore = server.rssMb();
-        let sent = 0;
-        while (sent < FLOOD_ADDRESSES) {
-          const run = await wrk({
-            url: `${server.url}/`,
-            script: rotatingPathsDistinctClientsScript(floodPaths, (2 << 20) + sent),
-            durationSeconds: 5,
-          });
-          sent += run.requests;
-        }
-        const growth = server.rssMb() - rssBefore;
-        row(
-          "RSS growth after 1,000,000 distinct client IPs",
-          `${growth >= 0 ? "+" : "−"}${Math.abs(growth).toFixed(0)} MB`,
-          `${sent} requests, each from a new address, over the 4 per-IP limits; target ≤ ${TARGETS.rssMb} MB ${ok(growth <= TARGETS.rssMb)}`,
-        );
-      }
-      // 7. A cold stampede: identical requests for a player nobody asked about yet.
-      if (wanted("stampede")) {
-        fixture.game.resetCalls();
-        fixture.game.knobs.latencyMs = 100;
-        const stampedePath = "/api/game/stats/na/Night%20Owl/NA1";
-        const statuses = await Promise.all(
-          Array.from({ length: STAMPEDE }, async (_, i) => {
-            const res = await fetch(`${server.url}${stampedePath}`, {
-              headers: { "x-forwarded-for": `172.16.${i >> 8}.${i & 255}` },
-            });
-            await res.arrayBuffer();
-            return res.status;
-          }),
-        );
-        fixture.game.knobs.latencyMs = 0;
-        const calls = fixture.game.calls;
-        const perRoute = Math.max(...Object.values(calls));
-        row(
-          `${STAMPEDE} concurrent identical cold game requests`,
-          `${perRoute} per route`,
-          `upstream calls ${JSON.stringify(calls)}; ${statuses.filter((s) => s === 200).length}/${STAMPEDE} answered 200; target ${TARGETS.upstreamPerRoute} ${ok(perRoute <= TARGETS.upstreamPerRoute)}`,
-        );
-      }
-    } finally {
-      await server.stop();
-    }
-    if (bareRps && wanted("shared") && !process.argv.includes("--no-redis"))
-      await sharedRows(fixture, bareRps);
-  } finally {
-    await fixture.stop();
-  }
+/** The line under the table: date, machine, versions, the binary's size, the run's settings and time. */
+async function machineLine(startedAt: number): Promise<string> {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const wrkVersion = (
     await new Response(Bun.spawn(["wrk", "-v"], { stdout: "pipe", stderr: "pipe" }).stdout).text()
@@ -472,10 +349,22 @@ async function main(): Promise<void> {
     .slice(0, 2)
     .join(" ");
   const binarySize = (readFileSync(BINARY).length / 1024 / 1024).toFixed(0);
+  return `${new Date().toISOString().slice(0, 10)} · ${cpu} · ${navigator.hardwareConcurrency} cores · bun ${Bun.version} · ${wrkVersion?.trim() || "wrk"} · dist/cuebot ${binarySize} MB · wrk -t1 -c64, ${DURATION_S} s × median of ${RUNS} · ${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  if (!process.argv.includes("--binary")) await build();
+  const fixture = await createFixture(STREAMERS);
+  try {
+    const bare = await singleInstanceRows(fixture);
+    if (wanted("shared") && !process.argv.includes("--no-redis")) await sharedRows(thisRun, fixture, bare);
+  } finally {
+    await fixture.stop();
+  }
+  const machine = await machineLine(startedAt);
   console.log(formatTable(rows));
-  console.log(
-    `\n${new Date().toISOString().slice(0, 10)} · ${cpu} · ${navigator.hardwareConcurrency} cores · bun ${Bun.version} · ${wrkVersion?.trim() || "wrk"} · dist/cuebot ${binarySize} MB · wrk -t1 -c64, ${DURATION_S} s × median of ${RUNS} · ${((performance.now() - startedAt) / 1000).toFixed(0)} s`,
-  );
+  console.log(`\n${machine}`);
 }
 
 await main();
