@@ -5,6 +5,9 @@
 //   --sourcemap: the map is embedded, so stack traces name our files; the .map beside it is not shipped.
 //   --no-compile-autoload-*: a stray .env or bunfig.toml in the folder it runs from must not change it.
 //   --reject-unresolved: a computed import() would build silently and fail at run time.
+//   Worker threads (db/sqlite/database-worker-thread.ts) are entry points of their own, as Bun asks of
+//   workers in a single-file binary; --entry-naming=[name].[ext] puts them beside the main module,
+//   where `new URL("./<name>.ts", import.meta.url)` looks for them once the code is bundled.
 // The version comes from package.json, inlined at build time (cli/main.ts imports it); checked below.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +16,8 @@ import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
 const entry = join(root, "cli", "main.ts");
+/** The code of each Worker the program starts (see the flags above). */
+const workers = [join(root, "db", "sqlite", "database-worker-thread.ts")];
 const outfile = join(root, "dist", "cuebot");
 
 const BUILD_FLAGS = [
@@ -25,6 +30,7 @@ const BUILD_FLAGS = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   "--reject-unresolved",
+  "--entry-naming=[name].[ext]",
 ] as const;
 
 function fail(message: string): never {
@@ -51,7 +57,10 @@ const startedAt = performance.now();
 rmSync(outfile, { force: true });
 rmSync(`${outfile}.map`, { force: true });
 
-const build = await run([process.execPath, "build", ...BUILD_FLAGS, `--outfile=${outfile}`, entry], root);
+const build = await run(
+  [process.execPath, "build", ...BUILD_FLAGS, `--outfile=${outfile}`, entry, ...workers],
+  root,
+);
 if (build.code !== 0) {
   process.stderr.write(build.stdout + build.stderr);
   fail(`bun build failed (exit ${build.code})`);

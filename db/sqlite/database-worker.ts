@@ -1,5 +1,6 @@
 import type { CredentialKind, CredentialMatch, CredentialTouchWriter } from "../credentials.ts";
 import type { CommandEvent } from "../events.ts";
+import type { FromWorker, ToWorker } from "./database-worker-protocol.ts";
 import type { EventBatchWriter } from "./write-behind-event-sink.ts";
 
 /**
@@ -22,8 +23,8 @@ import type { EventBatchWriter } from "./write-behind-event-sink.ts";
  *   WORKER_EVENT_MAX_ROWS or WORKER_EVENT_MAX_DELAY_MS and are stored sorted by account, which
  *   touches each page once per batch: fewer, larger writes, off the request path.
  *
- * The worker's code is a string, loaded through a blob URL, so the single-file binary needs no second
- * entry point.
+ * The thread's code is database-worker-thread.ts, a module of its own (scripts/build.ts makes it an
+ * entry point of the single-file binary, as Bun asks of workers there).
  */
 
 /** Most events the worker gathers before it stores them. */
@@ -40,155 +41,6 @@ export const WORKER_EVENT_MAX_DELAY_MS = 1_000;
  * settings save) waits for at most one of them, not the whole batch.
  */
 export const WORKER_EVENT_ROWS_PER_TRANSACTION = 4_096;
-
-const WORKER_SOURCE = `
-import { Database } from "bun:sqlite";
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
-// Behind the event loop for the CPU: on Linux a thread has its own nice value (its id from
-// /proc/thread-self). Where that is not possible, the worker simply runs at the server's priority.
-try {
-  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
-} catch {}
-let db = null;
-let timer = null;
-let checkpointStatement = null;
-let insert = null;
-let writeAll = null;
-let pending = [];
-let writeTimer = null;
-let maxRows = 1;
-let maxDelayMs = 0;
-let rowsPerTransaction = 1;
-const errorText = (error) => String(error && error.message ? error.message : error);
-function checkpoint() {
-  try {
-    checkpointStatement.get();
-  } catch (error) {
-    postMessage({ checkpointError: errorText(error) });
-  }
-}
-function prepareInsert() {
-  insert = db.prepare(
-    "INSERT INTO events (account_id, at, command, caller, outcome, latency_ms) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  writeAll = db.transaction((rows) => {
-    for (const row of rows) insert.run(row.accountId, row.at, row.command, row.caller, row.outcome, row.latencyMs);
-  });
-}
-function store(rows) {
-  if (insert === null) {
-    try {
-      prepareInsert();
-    } catch (error) {
-      postMessage({ dropped: rows.length, error: errorText(error) });
-      return;
-    }
-  }
-  // By account, then time: consecutive rows land on the same index pages, and each transaction holds
-  // a range of accounts of its own, so every page is written once per batch however it is split.
-  rows.sort((a, b) => a.accountId - b.accountId || a.at - b.at);
-  let dropped = 0;
-  let lastError = null;
-  for (let from = 0; from < rows.length; from += rowsPerTransaction) {
-    // Between two transactions the lock is let go for a moment: a writer on the event loop that
-    // waits for it (SQLite's busy handler retries after 1 ms, then 2 ms…) gets its turn here.
-    if (from > 0) Bun.sleepSync(2);
-    const chunk = rows.slice(from, from + rowsPerTransaction);
-    try {
-      // IMMEDIATE: the write lock from the start, waited for (busy_timeout) like every writer here.
-      writeAll.immediate(chunk);
-      continue;
-    } catch {}
-    // One bad row (its account deleted meanwhile) must not cost the others: one by one.
-    for (const row of chunk) {
-      try {
-        insert.run(row.accountId, row.at, row.command, row.caller, row.outcome, row.latencyMs);
-      } catch (error) {
-        dropped++;
-        lastError = error;
-      }
-    }
-  }
-  if (dropped > 0) postMessage({ dropped, error: errorText(lastError) });
-}
-function drain() {
-  if (writeTimer !== null) {
-    clearTimeout(writeTimer);
-    writeTimer = null;
-  }
-  const rows = pending;
-  pending = [];
-  if (rows.length > 0) store(rows);
-}
-const touches = new Map();
-function touch({ table, accountId, lookupHash, at }) {
-  try {
-    let statement = touches.get(table);
-    if (statement === undefined) {
-      // By its hash too: a key rotated while this note waited keeps its own "never used".
-      statement = db.prepare(
-        "UPDATE " + table + " SET last_used_at = ? WHERE account_id = ? AND lookup_hash = ?",
-      );
-      touches.set(table, statement);
-    }
-    statement.run(at, accountId, lookupHash);
-  } catch (error) {
-    postMessage({ touchError: errorText(error) });
-  }
-}
-self.onmessage = (event) => {
-  const message = event.data;
-  if (message.touch !== undefined) {
-    if (db !== null) touch(message.touch);
-  } else if (message.events !== undefined) {
-    const events = JSON.parse(message.events);
-    if (db === null) {
-      postMessage({ dropped: events.length, error: "the database is not open" });
-      if (message.ack !== undefined) postMessage({ stored: message.ack });
-      return;
-    }
-    for (const row of events) pending.push(row);
-    // A database that keeps the worker waiting (a long lock, a full disk) must not grow memory without
-    // end: past twice the batch bound, the oldest waiting events are dropped and reported.
-    if (pending.length > 2 * maxRows) {
-      const excess = pending.length - 2 * maxRows;
-      pending.splice(0, excess);
-      postMessage({ dropped: excess, error: "the database did not keep up; the oldest waiting events were dropped" });
-    }
-    if (message.ack !== undefined || pending.length >= maxRows) drain();
-    else if (writeTimer === null) writeTimer = setTimeout(drain, maxDelayMs);
-    if (message.ack !== undefined) postMessage({ stored: message.ack });
-  } else if (message.start) {
-    maxRows = message.start.maxRows;
-    maxDelayMs = message.start.maxDelayMs;
-    rowsPerTransaction = message.start.rowsPerTransaction;
-    try {
-      db = new Database(message.start.path, { readwrite: true });
-      db.exec("PRAGMA busy_timeout = 10000");
-      db.exec("PRAGMA synchronous = NORMAL");
-      // As on the serving connection: an event of a deleted account is refused, not stored orphaned.
-      db.exec("PRAGMA foreign_keys = ON");
-      db.exec("PRAGMA wal_autocheckpoint = 0");
-      checkpointStatement = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
-    } catch (error) {
-      db = null;
-      postMessage({ failed: errorText(error) });
-      return;
-    }
-    timer = setInterval(checkpoint, message.start.intervalMs);
-    postMessage({ started: true });
-  } else if (message.stop) {
-    if (timer !== null) clearInterval(timer);
-    if (db !== null) {
-      drain();
-      checkpoint();
-      db.close();
-    }
-    postMessage({ stopped: true });
-  }
-};
-`;
 
 export interface DatabaseWorkerOptions {
   /** How often the worker checkpoints, ms. */
@@ -212,17 +64,6 @@ export interface DatabaseWorkerOptions {
  */
 export const CHECKPOINT_INTERVAL_MS = 10;
 
-type WorkerMessage = {
-  started?: true;
-  stopped?: true;
-  failed?: string;
-  checkpointError?: string;
-  touchError?: string;
-  error?: string;
-  dropped?: number;
-  stored?: number;
-};
-
 export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
   readonly #worker: Worker;
   readonly #started: Promise<void>;
@@ -236,9 +77,11 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
 
   /** Starts the worker; throws when this runtime cannot start one (callers then do the work themselves). */
   constructor(databasePath: string, options: DatabaseWorkerOptions = {}) {
-    const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
     // Not ref'd: it must not keep a CLI command or a test alive; stop() ends it for a server.
-    this.#worker = new Worker(url, { ref: false, smol: true });
+    this.#worker = new Worker(new URL("./database-worker-thread.ts", import.meta.url), {
+      ref: false,
+      smol: true,
+    });
     const onError = options.onError ?? (() => {});
     const onDropped = options.onDropped ?? (() => {});
     const onFailed = options.onFailed ?? (() => {});
@@ -255,26 +98,21 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
       onFailed(reason);
     };
     this.#worker.addEventListener("message", (event: MessageEvent) => {
-      const message = event.data as WorkerMessage;
-      if (message.started) {
-        started();
-        // The worker has loaded its code; the URL is no longer needed.
-        URL.revokeObjectURL(url);
-      }
-      if (message.failed !== undefined) fail(`it could not open the database: ${message.failed}`);
-      if (message.checkpointError !== undefined)
-        onError(`a WAL checkpoint failed: ${message.checkpointError}`);
-      if (message.touchError !== undefined) {
+      const message = event.data as FromWorker;
+      if ("started" in message) started();
+      else if ("failed" in message) fail(`it could not open the database: ${message.failed}`);
+      else if ("checkpointError" in message) onError(`a WAL checkpoint failed: ${message.checkpointError}`);
+      else if ("touchError" in message) {
         onError(`could not note when a key or token was last used: ${message.touchError}`);
-      }
-      if (message.dropped) onDropped(message.dropped, message.error ?? "");
-      if (message.stored !== undefined) {
+      } else if ("dropped" in message) {
+        if (message.dropped) onDropped(message.dropped, message.error);
+      } else if ("stored" in message) {
         this.#acks.get(message.stored)?.();
         this.#acks.delete(message.stored);
       }
     });
     this.#worker.addEventListener("error", (event) => fail(`its thread stopped: ${event.message}`));
-    this.#worker.postMessage({
+    this.#send({
       start: {
         path: databasePath,
         intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
@@ -308,12 +146,12 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
     // As one JSON string: a quarter of what cloning the objects costs this thread (0.1 vs 0.37 µs a row).
     const batch = JSON.stringify(events);
     if (!now) {
-      this.#worker.postMessage({ events: batch });
+      this.#send({ events: batch });
       return undefined;
     }
     const ack = this.#nextAck++;
     const stored = new Promise<void>((resolve) => this.#acks.set(ack, resolve));
-    this.#worker.postMessage({ events: batch, ack });
+    this.#send({ events: batch, ack });
     return stored;
   }
 
@@ -321,9 +159,13 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
   touch(kind: CredentialKind, match: Pick<CredentialMatch, "accountId" | "lookupHash">, at: number): void {
     if (this.#stopped !== null || this.#failed !== null) return;
     const table = kind === "api-key" ? "api_keys" : "overlay_tokens";
-    this.#worker.postMessage({
+    this.#send({
       touch: { table, accountId: match.accountId, lookupHash: match.lookupHash, at },
     });
+  }
+
+  #send(message: ToWorker): void {
+    this.#worker.postMessage(message);
   }
 
   /** Whoever waits for a flush is answered (the worker will not): on failure and at the end. */
@@ -337,10 +179,10 @@ export class DatabaseWorker implements EventBatchWriter, CredentialTouchWriter {
     this.#stopped ??= (async () => {
       const done = new Promise<void>((resolve) => {
         this.#worker.addEventListener("message", (event: MessageEvent) => {
-          if ((event.data as WorkerMessage).stopped) resolve();
+          if ("stopped" in (event.data as FromWorker)) resolve();
         });
       });
-      this.#worker.postMessage({ stop: true });
+      this.#send({ stop: true });
       // A worker that failed has nothing to store and may not answer at all.
       if (this.#failed === null) await Promise.race([done, Bun.sleep(2_000)]);
       this.#worker.terminate();
