@@ -5,7 +5,6 @@ import { type Config, ConfigError, loadConfig } from "../server/core/config.ts";
 import { type CoreContext, openCore } from "../server/core/context.ts";
 import { assertDataDirExists, DataDirError } from "../server/core/data-dir.ts";
 import { createLogger } from "../server/core/log.ts";
-import { PostgresStorageError } from "../server/core/postgres-storage.ts";
 import { SecretKeyError } from "../server/core/secrets.ts";
 import { CliFailure, type GlobalOptions, holdOutput } from "./output.ts";
 
@@ -14,15 +13,17 @@ export const CLI_DATABASE_WAIT_MS = 30_000;
 /** How long one attempt's statement waits for a lock (SQLite's busy handler) before it is tried again. */
 const CLI_BUSY_TIMEOUT_MS = 10_000;
 
-/** Turns the expected start-up failures into one `cuebot: …` line with exit 1. */
+/**
+ * Turns the expected start-up failures into one `cuebot: …` line with exit 1. PostgreSQL's
+ * (PostgresStorageError) is turned at the end, in cli/main.ts, so a SQLite command loads no PostgreSQL code.
+ */
 export function asCliFailure(error: unknown): never {
   if (
     error instanceof ConfigError ||
     error instanceof DataDirError ||
     error instanceof DatabaseOpenError ||
     error instanceof SchemaTooNewError ||
-    error instanceof SecretKeyError ||
-    error instanceof PostgresStorageError
+    error instanceof SecretKeyError
   ) {
     throw new CliFailure(error.message);
   }

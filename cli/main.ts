@@ -1,7 +1,6 @@
 #!/usr/bin/env bun
 import { Command, CommanderError } from "commander";
 import pkg from "../package.json" with { type: "json" };
-import { AccountNotFoundError } from "../server/core/accounts.ts";
 import { registerBackupCommand } from "./commands/backup.ts";
 import { registerChatCommands } from "./commands/chat.ts";
 import { registerDbCommands } from "./commands/db.ts";
@@ -65,13 +64,28 @@ export async function runCli(args: string[], io: CliIo = processIo): Promise<num
       io.err(`cuebot: ${error.message}`);
       return error.exitCode;
     }
-    if (error instanceof AccountNotFoundError) {
-      io.err(`cuebot: ${error.message}`);
+    const explained = await explainedFailure(error);
+    if (explained !== null) {
+      io.err(`cuebot: ${explained}`);
       return 1;
     }
     io.err(`cuebot: unexpected error: ${(error as Error).message}`);
     return 1;
   }
+}
+
+/**
+ * The message of a failure that is one `cuebot: …` line although no command turned it into a
+ * CliFailure: a login with no account, PostgreSQL unusable at start (`serve` and the commands alike).
+ * Their modules are loaded here, on the way out, so that a command that never meets them does not
+ * load them (a SQLite command loads no PostgreSQL code; cli-context.ts lists the other such failures).
+ */
+async function explainedFailure(error: unknown): Promise<string | null> {
+  const { AccountNotFoundError } = await import("../server/core/accounts.ts");
+  if (error instanceof AccountNotFoundError) return error.message;
+  const { PostgresStorageError } = await import("../server/core/postgres-storage.ts");
+  if (error instanceof PostgresStorageError) return error.message;
+  return null;
 }
 
 if (import.meta.main) {

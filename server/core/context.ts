@@ -6,7 +6,6 @@ import { AccountDirectory } from "./account-directory.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { openPostgresStorage } from "./postgres-storage.ts";
 import { loadOrCreateSecretKey, SecretBox } from "./secrets.ts";
 import { openSqliteStorage } from "./sqlite-storage.ts";
 import type { ChangeFeed, Storage } from "./storage.ts";
@@ -73,6 +72,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   if (!config.databaseUrl) return createCore(config, options);
   const log = options.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const { key } = loadOrCreateSecretKey(config.dataDir);
+  // Loaded only here: a command on the embedded database evaluates no PostgreSQL code.
+  const { openPostgresStorage } = await import("./postgres-storage.ts");
   const storage = await openPostgresStorage(config.databaseUrl, key, log, {
     ...(options.serving ? { serving: options.serving } : {}),
   });
