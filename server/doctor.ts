@@ -1,9 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { openPostgres } from "../db/pg/connection.ts";
-import { statusPg } from "../db/pg/migrate.ts";
-import { secretKeyFingerprint } from "../db/pg/secret-check.ts";
+import type { PgHandle } from "../db/pg/connection.ts";
 import { openDatabase } from "../db/sqlite/connection.ts";
 import { readSchemaStatus } from "../db/sqlite/migrate.ts";
 import type { Config } from "./core/config.ts";
@@ -11,14 +9,14 @@ import { DATABASE_FILE } from "./core/data-dir.ts";
 import { runningInstances } from "./core/instance-registry.ts";
 import { readSecretKey, SECRET_KEY_FILE } from "./core/secrets.ts";
 import { redactUrl } from "./core/store-urls.ts";
-import { IdentityProviderClient, IdentityProviderError } from "./identity/idp-client.ts";
-import { connectRedis } from "./redis/client.ts";
+import type { RedisClient } from "./redis/client.ts";
 
 /**
  * `cuebot doctor`: what an operator checks before blaming cuebot — the data folder and its secret,
  * the database, the address chat bots will call, the Twitch application, the game provider key, the
  * shared stores when configured, and whether a server answers. It changes nothing: the database is
- * opened read-only and no migration runs.
+ * opened read-only and no migration runs. The clients of Twitch, PostgreSQL and Redis are loaded only
+ * when configured: a doctor on a plain data folder evaluates none of them.
  */
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
@@ -164,6 +162,7 @@ export async function checkTwitch(config: Config, fetchImpl: typeof fetch = fetc
       "not configured, so nobody can log in: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>`",
     );
   }
+  const { IdentityProviderClient, IdentityProviderError } = await import("./identity/idp-client.ts");
   const client = new IdentityProviderClient({
     baseUrl: authUrl,
     clientId,
@@ -212,6 +211,10 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
   if (!config.databaseUrl) return null;
   const name = "PostgreSQL";
   const where = redactUrl(config.databaseUrl);
+  const [{ openPostgres }, { statusPg }] = await Promise.all([
+    import("../db/pg/connection.ts"),
+    import("../db/pg/migrate.ts"),
+  ]);
   const pg = openPostgres(config.databaseUrl, { max: 1, statementTimeoutMs: NETWORK_TIMEOUT_MS });
   try {
     const version = await withTimeout(pg.sql.unsafe("SHOW server_version"), `${where} did not answer`);
@@ -256,15 +259,13 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
 }
 
 /** True or false when the database recorded a secret fingerprint and the folder has a key; else null. */
-async function secretMatches(
-  sql: ReturnType<typeof openPostgres>["sql"],
-  dataDir: string,
-): Promise<boolean | null> {
+async function secretMatches(sql: PgHandle["sql"], dataDir: string): Promise<boolean | null> {
   const [table] = await sql.unsafe("SELECT to_regclass('cuebot_meta') IS NOT NULL AS present");
   if (!table?.present) return null;
   const [row] = await sql.unsafe("SELECT value FROM cuebot_meta WHERE name = 'secret_key_fingerprint'");
   const secretPath = join(dataDir, SECRET_KEY_FILE);
   if (!row || !existsSync(secretPath)) return null;
+  const { secretKeyFingerprint } = await import("../db/pg/secret-check.ts");
   return row.value === secretKeyFingerprint(readSecretKey(secretPath));
 }
 
@@ -274,8 +275,9 @@ export async function checkRedis(config: Config): Promise<CheckResult | null> {
   const name = "Redis";
   const where = redactUrl(config.redisUrl);
   let lastError: Error | null = null;
-  let client: Awaited<ReturnType<typeof connectRedis>> | null = null;
+  let client: RedisClient | null = null;
   try {
+    const { connectRedis } = await import("./redis/client.ts");
     client = await withTimeout(
       connectRedis(config.redisUrl, {
         onError: (error) => {

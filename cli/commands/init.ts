@@ -1,11 +1,6 @@
 import type { Command } from "commander";
-import { readStoredConfig, type StoredConfig } from "../../server/core/config.ts";
-import { openCore } from "../../server/core/context.ts";
-import { prepareDataDir, writeConfigFile } from "../../server/core/data-dir.ts";
-import { createLogger } from "../../server/core/log.ts";
-import { asCliFailure, loadCliConfig } from "../cli-context.ts";
-import { type CliIo, type GlobalOptions, printJson } from "../output.ts";
-import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
+import type { CliIo, GlobalOptions } from "../output.ts";
+import { addSettingsOptions, type SettingsOptions } from "./server-options.ts";
 
 export function registerInitCommand(program: Command, io: CliIo, globals: () => GlobalOptions): void {
   addSettingsOptions(
@@ -15,82 +10,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
   )
     .option("--force", "replace stored config values with the ones given as flags")
     .action(async (options: SettingsOptions & { force?: boolean }) => {
-      const flags = flagValues(options);
-      // Validate every given value (and the existing config.json) before writing anything.
-      const config = loadCliConfig(globals(), { flags });
-      let state: ReturnType<typeof prepareDataDir>;
-      try {
-        state = prepareDataDir(config.dataDir);
-      } catch (error) {
-        asCliFailure(error);
-      }
-
-      const stored = state.configCreated ? {} : readStoredConfig(config.dataDir);
-      const next: StoredConfig = { ...stored };
-      const written: string[] = [];
-      const kept: string[] = [];
-      for (const [key, value] of Object.entries(flags) as [keyof StoredConfig, string][]) {
-        const current = stored[key];
-        if (current !== undefined && String(current) !== value && !options.force) {
-          kept.push(key);
-          continue;
-        }
-        (next as Record<string, unknown>)[key] = storedValue(key, value);
-        written.push(key);
-      }
-      writeConfigFile(config.dataDir, next);
-
-      let schemaVersion = 0;
-      try {
-        const log = createLogger({
-          level: "warn",
-          format: "pretty",
-          write: (l) => process.stderr.write(`${l}\n`),
-        });
-        // On PostgreSQL (CUEBOT_DATABASE_URL) this reaches it, migrates it and checks secret.key.
-        const ctx = await openCore(loadCliConfig(globals()), { log });
-        schemaVersion = ctx.schema.applied;
-        await ctx.close();
-      } catch (error) {
-        asCliFailure(error);
-      }
-
-      const effective = loadCliConfig(globals());
-      const redirectUrl = `${effective.publicUrl ?? `http://localhost:${effective.port}`}/auth/callback`;
-      if (globals().json) {
-        return printJson(io, {
-          dataDir: config.dataDir,
-          created: state.created,
-          secretCreated: state.secretCreated,
-          written,
-          kept,
-          schemaVersion,
-          redirectUrl,
-        });
-      }
-      const lines = [
-        `data folder: ${config.dataDir}${state.created ? " (created)" : " (already there; data kept)"}`,
-        `secret key:  ${state.secretCreated ? "created (secret.key, readable by you only)" : "kept the existing one"}`,
-        `config:      ${written.length ? `saved ${written.join(", ")}` : "no changes"}`,
-      ];
-      if (kept.length) lines.push(`             kept existing ${kept.join(", ")} (use --force to replace)`);
-      lines.push(
-        `database:    schema version ${schemaVersion}`,
-        "",
-        "Register this OAuth redirect URL with your Twitch application:",
-        `  ${redirectUrl}`,
-        "",
-        effective.twitch.clientId && effective.twitch.clientSecret
-          ? "Next: cuebot serve (npm start in a source checkout)"
-          : "Next: cuebot init --twitch-client-id <id> --twitch-client-secret <secret>, then cuebot serve (npm start in a source checkout)",
-      );
-      io.out(lines.join("\n"));
+      const { initDataFolder } = await import("../actions/init.ts");
+      await initDataFolder(io, globals(), options);
     });
-}
-
-/** config.json keeps numbers as numbers and flags as booleans, as a person would write it. */
-function storedValue(key: keyof StoredConfig, value: string): string | number | boolean {
-  if (key === "trustProxy" && (value === "true" || value === "false")) return value === "true";
-  if (key === "port") return Number(value);
-  return value;
 }

@@ -4,7 +4,9 @@ import { initDataDir, REPO_ROOT, Scratch, seedAccount } from "../helpers/cli.ts"
 
 /**
  * The admin commands open the core only (CONTRACT §3: nothing a command does may disturb a running
- * server): no HTTP framework, limiter, cache of upstream answers, chat runtime or simulator is loaded.
+ * server), and each loads its own code only (cli/commands/ registers them, cli/actions/ is loaded by
+ * the one that runs): no HTTP framework, limiter, cache of upstream answers, chat runtime, simulator,
+ * Redis client or, on the embedded database, PostgreSQL code is loaded.
  */
 const scratch = new Scratch();
 let cwd: string;
@@ -27,9 +29,16 @@ async function modulesLoadedBy(...args: string[]): Promise<string[]> {
   );
 }
 
-/** The server runtime; the address parsing of limits/ip-key.ts is plain parsing that config.ts uses. */
-const SERVER_RUNTIME =
-  /node_modules\/(elysia|@elysiajs)\/|^server\/(runtime|start|demo|shared-stores|maintenance)\.ts$|^server\/(http|cache|game|bot|overlay|sim|twitch|web)\/|^server\/limits\/(?!ip-key\.ts$)|^server\/chat\/(manager|leader|eventsub)/;
+/**
+ * Beyond the core: the HTTP framework and node-redis, every server module outside server/core/ (the
+ * runtime, routes, features, Redis stores, simulators), and PostgreSQL's code, which a command on the
+ * embedded database never needs.
+ */
+const BEYOND_THE_CORE =
+  /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)|^server\/core\/postgres-storage\.ts$|^db\/pg\//;
+
+/** Every other command's implementation: `role set` loads cli/actions/role.ts and no other action. */
+const ACTIONS = /^cli\/actions\//;
 
 describe("what an admin command loads", () => {
   for (const args of [
@@ -37,10 +46,17 @@ describe("what an admin command loads", () => {
     ["key", "rotate", "alice"],
     ["users", "list"],
   ]) {
-    test(`cuebot ${args.join(" ")}: the core only, no HTTP framework or server runtime`, async () => {
+    test(`cuebot ${args.join(" ")}: the core only, no HTTP framework, server runtime, Redis or PostgreSQL`, async () => {
       const loaded = await modulesLoadedBy(...args);
       expect(loaded).toContain("server/core/context.ts");
-      expect(loaded.filter((path) => SERVER_RUNTIME.test(path))).toEqual([]);
+      expect(loaded.filter((path) => BEYOND_THE_CORE.test(path))).toEqual([]);
+      expect(loaded.filter((path) => ACTIONS.test(path))).toEqual([`cli/actions/${args[0]}.ts`]);
     });
   }
+
+  test("cuebot doctor on a data folder: its checks and the core, no HTTP framework, Redis or PostgreSQL", async () => {
+    const loaded = await modulesLoadedBy("doctor");
+    expect(loaded).toContain("server/doctor.ts");
+    expect(loaded.filter((path) => path !== "server/doctor.ts" && BEYOND_THE_CORE.test(path))).toEqual([]);
+  });
 });
