@@ -15,6 +15,22 @@ import { jsonText } from "./json-text.ts";
  */
 const ms = (name: string) => bigint(name, { mode: "number" });
 const createdAt = () => ms("created_at").notNull();
+const updatedAt = () => ms("updated_at").notNull();
+const flag = (name: string) => boolean(name);
+/** JSON, whose row type is its text as on SQLite (see json-text.ts). */
+const json = (name: string) => jsonText(name);
+/** The account a row belongs to, deleted with it. */
+const accountRef = () => integer("account_id").references(() => accounts.id, { onDelete: "cascade" });
+/** The account a row belongs to, as the row's key: one row per account. */
+const accountKey = () => accountRef().primaryKey();
+/** API keys and overlay tokens: a lookup hash and the sealed value (as in db/sqlite/schema.ts). */
+const credentialColumns = () => ({
+  accountId: accountKey(),
+  lookupHash: text("lookup_hash").notNull().unique(),
+  encrypted: text("encrypted").notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: ms("last_used_at"),
+});
 
 export const accounts = pgTable("accounts", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
@@ -26,38 +42,20 @@ export const accounts = pgTable("accounts", {
   timezone: text("timezone").notNull().default("UTC"),
   role: text("role", { enum: ROLES }).notNull().default("Default"),
   panelLimitOverride: integer("panel_limit_override"),
-  needsReauth: boolean("needs_reauth").notNull().default(false),
+  needsReauth: flag("needs_reauth").notNull().default(false),
   createdAt: createdAt(),
-  updatedAt: ms("updated_at").notNull(),
+  updatedAt: updatedAt(),
 });
 
-export const apiKeys = pgTable("api_keys", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  lookupHash: text("lookup_hash").notNull().unique(),
-  encrypted: text("encrypted").notNull(),
-  createdAt: createdAt(),
-  lastUsedAt: ms("last_used_at"),
-});
+export const apiKeys = pgTable("api_keys", credentialColumns());
 
-export const overlayTokens = pgTable("overlay_tokens", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  lookupHash: text("lookup_hash").notNull().unique(),
-  encrypted: text("encrypted").notNull(),
-  createdAt: createdAt(),
-  lastUsedAt: ms("last_used_at"),
-});
+export const overlayTokens = pgTable("overlay_tokens", credentialColumns());
 
 export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: accountRef().notNull(),
     expiresAt: ms("expires_at").notNull(),
     createdAt: createdAt(),
     lastSeenAt: ms("last_seen_at").notNull(),
@@ -67,15 +65,13 @@ export const sessions = pgTable(
 );
 
 export const oauthTokens = pgTable("oauth_tokens", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: accountKey(),
   accessTokenEncrypted: text("access_token_encrypted").notNull(),
   refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
-  scopes: jsonText("scopes").notNull().default("[]"),
+  scopes: json("scopes").notNull().default("[]"),
   expiresAt: ms("expires_at").notNull(),
   validatedAt: ms("validated_at"),
-  updatedAt: ms("updated_at").notNull(),
+  updatedAt: updatedAt(),
 });
 
 export const auditLog = pgTable(
@@ -87,7 +83,7 @@ export const auditLog = pgTable(
     login: text("login").notNull(),
     actor: text("actor").notNull(),
     action: text("action").notNull(),
-    detail: jsonText("detail").notNull().default("{}"),
+    detail: json("detail").notNull().default("{}"),
   },
   (t) => [index("audit_account_idx").on(t.accountId, t.at)],
 );
@@ -95,35 +91,29 @@ export const auditLog = pgTable(
 export const commandSettings = pgTable(
   "command_settings",
   {
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: accountRef().notNull(),
     command: text("command").notNull(),
-    enabled: boolean("enabled").notNull().default(true),
+    enabled: flag("enabled").notNull().default(true),
     cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
-    options: jsonText("options").notNull().default("{}"),
-    aliases: jsonText("aliases"),
-    updatedAt: ms("updated_at").notNull(),
+    options: json("options").notNull().default("{}"),
+    aliases: json("aliases"),
+    updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.command] })],
 );
 
 export const overlayState = pgTable("overlay_state", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  state: jsonText("state").notNull().default("{}"),
+  accountId: accountKey(),
+  state: json("state").notNull().default("{}"),
   version: integer("version").notNull().default(0),
-  updatedAt: ms("updated_at").notNull(),
+  updatedAt: updatedAt(),
 });
 
 export const events = pgTable(
   "events",
   {
     id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: accountRef().notNull(),
     at: ms("at").notNull(),
     command: text("command").notNull(),
     caller: text("caller").notNull().default(""),
@@ -134,28 +124,24 @@ export const events = pgTable(
 );
 
 export const chatSettings = pgTable("chat_settings", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  enabled: boolean("enabled").notNull().default(false),
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
   state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
   stateSince: ms("state_since"),
   reason: text("reason"),
-  updatedAt: ms("updated_at").notNull(),
+  updatedAt: updatedAt(),
 });
 
 export const chatBots = pgTable("chat_bots", {
-  accountId: integer("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: accountKey(),
   twitchUserId: text("twitch_user_id").notNull(),
   login: text("login").notNull(),
   displayName: text("display_name").notNull(),
   accessTokenEncrypted: text("access_token_encrypted").notNull(),
   refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
-  scopes: jsonText("scopes").notNull().default("[]"),
+  scopes: json("scopes").notNull().default("[]"),
   expiresAt: ms("expires_at").notNull(),
-  needsReauth: boolean("needs_reauth").notNull().default(false),
+  needsReauth: flag("needs_reauth").notNull().default(false),
   createdAt: createdAt(),
-  updatedAt: ms("updated_at").notNull(),
+  updatedAt: updatedAt(),
 });
