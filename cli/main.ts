@@ -1,4 +1,8 @@
 #!/usr/bin/env bun
+// The cuebot program. Each module in cli/commands/ registers a command with commander (its options,
+// arguments, their parsing and its help) and loads what the command does, from cli/actions/ (`serve`:
+// server/start.ts), with import() when it runs: no command loads another's implementation, and
+// `cuebot role set` loads the config, the SQLite core and the accounts code (tests/cli/modules.test.ts).
 import { Command, CommanderError } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import { registerBackupCommand } from "./commands/backup.ts";
