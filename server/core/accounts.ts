@@ -13,7 +13,6 @@ import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { ROLES, type Role } from "../../db/schema-enums.ts";
-import type { IdentityProviderClient } from "../identity/idp-client.ts";
 import type { CoreContext } from "./context.ts";
 import { randomToken } from "./secrets.ts";
 
@@ -218,6 +217,11 @@ export async function deleteAccountData(store: EventStore, account: Account, act
   store.accounts.invalidate();
 }
 
+/** What a deletion needs of the identity provider (server/identity/idp-client.ts is one). */
+export interface TokenRevoker {
+  revoke(token: string): Promise<void>;
+}
+
 export interface DeletionResult {
   /** Whether the provider confirmed the revocation of the account's token. */
   providerTokenRevoked: boolean;
@@ -228,8 +232,7 @@ export interface DeletionResult {
  * deletion). A running server also lets go of what it holds of the account (account-removal.ts).
  */
 export async function deleteAccount(
-  ctx: EventStore &
-    Pick<CoreContext, "log"> & { identityProvider: Pick<IdentityProviderClient, "revoke"> | null },
+  ctx: EventStore & Pick<CoreContext, "log"> & { identityProvider: TokenRevoker | null },
   account: Account,
   actor: Actor,
 ): Promise<DeletionResult> {

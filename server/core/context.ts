@@ -14,7 +14,7 @@ import type { ChangeFeed, Storage } from "./storage.ts";
  * What the CLI's admin commands and the services under the server share: the config, the database,
  * the secrets, time, the log and the account lookups. No limiter, cache of upstream answers, chat
  * connection, HTTP framework or timer: a `cuebot role set` opens this and nothing else, so it cannot
- * disturb a server running beside it (server/context.ts builds the runtime on top of it).
+ * disturb a server running beside it (server/runtime.ts builds the runtime on top of it).
  */
 export interface CoreContext {
   config: Config;
