@@ -12,6 +12,8 @@ import { seedWorld } from "./sim/twitch/world.ts";
  * lives in its own folder (`<data dir>/demo`), never mixes with real accounts, and starts fresh.
  */
 export interface DemoEnvironment {
+  /** The server's config pointed at the simulators and the demo's own data, on no shared store. */
+  config: Config;
   twitch: TwitchSimulator;
   game: GameSimulator;
   /** The simulated chat, for the dashboard's demo chat panel. */
@@ -19,6 +21,7 @@ export interface DemoEnvironment {
   stop(): Promise<void>;
 }
 
+/** Starts the simulators; `config` is left as it is (the demo runs on the returned one). */
 export function startDemo(config: Config): DemoEnvironment {
   // The seeded world is placed around start-up time, so the demo stream is "live for 2 hours".
   const twitch = startTwitchSimulator({ world: seedWorld(Date.now()) });
@@ -26,19 +29,29 @@ export function startDemo(config: Config): DemoEnvironment {
   // An "Advanced" provider key (90 a minute): someone trying the game API without a key gets up to
   // the anonymous half, 45 provider calls a minute (an equal part of it when other addresses ask too).
   const game = startGameSimulator({ anchor: "request", rateLimitPerMinute: 90 });
-  config.dataDir = join(config.dataDir, "demo");
+  const dataDir = join(config.dataDir, "demo");
   // The simulators start empty, so tokens and sessions from an earlier demo run cannot work any more:
   // the demo starts from fresh data every time (deterministic, and nobody is told to log in again).
-  rmSync(config.dataDir, { recursive: true, force: true });
-  config.twitch.authUrl = twitch.authUrl;
-  config.twitch.apiUrl = twitch.helixUrl;
-  config.twitch.eventsubUrl = twitch.eventsubUrl;
-  config.twitch.clientId = twitch.client.id;
-  config.twitch.clientSecret = twitch.client.secret;
-  config.game.apiUrl = game.url;
-  config.game.apiKey = game.apiKey;
-  config.demo = true;
+  rmSync(dataDir, { recursive: true, force: true });
+  const demoConfig: Config = {
+    ...config,
+    dataDir,
+    // The demo's simulated world must not meet the real one's data, limits, overlays or chat lease.
+    databaseUrl: null,
+    redisUrl: null,
+    twitch: {
+      ...config.twitch,
+      authUrl: twitch.authUrl,
+      apiUrl: twitch.helixUrl,
+      eventsubUrl: twitch.eventsubUrl,
+      clientId: twitch.client.id,
+      clientSecret: twitch.client.secret,
+    },
+    game: { ...config.game, apiUrl: game.url, apiKey: game.apiKey },
+    demo: true,
+  };
   return {
+    config: demoConfig,
     twitch,
     game,
     chat: {

@@ -4,50 +4,79 @@ import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldown
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import type { DemoChat } from "./chat/demo-chat.ts";
-import { type ChatRuntime, storedChatRuntime } from "./chat/runtime.ts";
+import { ChatHandle } from "./chat/runtime.ts";
 import type { Clock } from "./core/clock.ts";
-import type { Config } from "./core/config.ts";
+import { type Config, publicUrlFor } from "./core/config.ts";
 import { type CoreContext, createCore, openCore } from "./core/context.ts";
 import type { Logger } from "./core/log.ts";
-import { createGameService, type GameService } from "./game/service.ts";
+import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { OverlayHub } from "./overlay/hub.ts";
 import type { SharedStores } from "./shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
-export { ExternalChanges } from "./core/sqlite-storage.ts";
+/**
+ * Where users reach this server: the configured public URL, else http://localhost:<port>. With port 0
+ * the port is known once the server listens, and http/listen.ts says which (before any request is
+ * read); nothing else changes it.
+ */
+export class PublicAddress {
+  #url: string;
 
-/** The server's runtime on top of the core (core/context.ts): limits, caches, clients, overlays, chat. */
+  constructor(private readonly config: Config) {
+    this.#url = publicUrlFor(config, config.port);
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  /** The server listens on `port` (server/http/listen.ts). */
+  listeningOn(port: number): void {
+    this.#url = publicUrlFor(this.config, port);
+  }
+}
+
+/**
+ * The server's runtime on top of the core (core/context.ts): limits, caches, clients, overlays, chat.
+ * Every field is set when it is built (createContext, openContext) and never replaced; the pieces that
+ * start later (chat, listening) change state inside the objects they own (ChatHandle, PublicAddress).
+ */
 export interface Context extends CoreContext {
   /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
-  limits: RateLimits;
+  readonly limits: RateLimits;
   /** Role-aware caches of upstream answers; flushed when the CLI changes something. */
-  caches: RoleCaches;
+  readonly caches: RoleCaches;
   /** The OAuth client, or null when no provider credentials are configured. */
-  identityProvider: IdentityProviderClient | null;
+  readonly identityProvider: IdentityProviderClient | null;
   /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
-  helix: HelixClient | null;
+  readonly helix: HelixClient | null;
   /** Typed Helix calls for features, over `helix`. */
-  helixApi: HelixApi | null;
+  readonly helixApi: HelixApi | null;
   /** Live overlay connections, told about every publish. */
-  overlays: OverlayHub;
+  readonly overlays: OverlayHub;
   /** Command settings read on every bot request, from memory (cleared by every write). */
-  settingsCache: ReadCache<object>;
+  readonly settingsCache: ReadCache<object>;
   /** Per-channel chat-command cooldowns (in Redis when instances share it). */
-  cooldowns: Cooldowns;
+  readonly cooldowns: Cooldowns;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
-  random: Random;
+  readonly random: Random;
   /** Game-statistics provider client with its caches and per-minute budget. */
-  game: GameService;
-  /** Native chat connections (live under `serve`; outside it, the stored state only). */
-  chat: ChatRuntime;
+  readonly game: GameService;
+  /**
+   * Native chat: live once `serve` starts it (chat/manager.ts) or while this instance holds the chat
+   * lease (chat/leader.ts); otherwise, and outside `serve`, the stored state only.
+   */
+  readonly chat: ChatHandle;
   /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
-  demoChat: DemoChat | null;
+  readonly demoChat: DemoChat | null;
   /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
-  shared: SharedStores | null;
-  /** The public URL (known once the server listens when it is derived from the port). */
-  publicUrl: string;
+  readonly shared: SharedStores | null;
+  /** Where users reach this server; http/listen.ts tells it the port it got. */
+  readonly publicAddress: PublicAddress;
+  /** `publicAddress.url`: the public URL, with the real port once the server listens. */
+  readonly publicUrl: string;
 }
 
 export interface ContextOptions {
@@ -60,6 +89,10 @@ export interface ContextOptions {
   serving?: boolean;
   /** Redis (`serve --redis-url`): limits and overlay publishes shared with every other instance. */
   shared?: SharedStores;
+  /** `serve --demo`: the simulated chat (server/demo.ts). */
+  demoChat?: DemoChat;
+  /** Tests only: the game provider client's options (a shorter timeout). */
+  game?: GameServiceOptions;
 }
 
 /**
@@ -112,6 +145,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   const settingsCache = new ReadCache<object>();
   externalChanges.subscribe(() => settingsCache.clear());
   const shared = options.shared;
+  const publicAddress = new PublicAddress(config);
   return {
     ...core,
     limits: createRateLimits({
@@ -141,14 +175,20 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     random: options.random ?? Math.random,
     helix,
     helixApi: helix ? new HelixApi(helix) : null,
-    game: createGameService({
-      config,
-      clock,
-      log,
-      ...(shared ? { sharedGame: shared.store } : {}),
-    }),
-    chat: storedChatRuntime({ db: store, secrets: core.secrets, accounts: core.accounts }),
-    demoChat: null,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    game: createGameService(
+      {
+        config,
+        clock,
+        log,
+        ...(shared ? { sharedGame: shared.store } : {}),
+      },
+      options.game,
+    ),
+    chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
+    demoChat: options.demoChat ?? null,
+    publicAddress,
+    get publicUrl() {
+      return publicAddress.url;
+    },
   };
 }

@@ -14,7 +14,7 @@ import { createLogger } from "./core/log.ts";
 import { redactUrl } from "./core/store-urls.ts";
 import { type DemoEnvironment, startDemo } from "./demo.ts";
 import { createApp } from "./http/app.ts";
-import { ListenError, listen } from "./http/listen.ts";
+import { ListenError, listen, type RunningServer } from "./http/listen.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { type Context, openContext } from "./runtime.ts";
@@ -23,7 +23,7 @@ import { connectSharedStores, SharedStoreError, type SharedStores } from "./shar
 /** The server could not start for a reason the admin can act on; the message says which. */
 export class StartError extends Error {}
 
-export interface ServeOptions {
+export interface StartOptions {
   /** `serve --demo`: simulators of Twitch and the game provider on loopback, on the demo's own data. */
   demo: boolean;
   /** Writes the "listening on" line where scripts see it when the log level hides it. */
@@ -31,7 +31,7 @@ export interface ServeOptions {
 }
 
 /** The stores this instance uses, for the start log line. */
-function describeStores(config: Config, shared: SharedStores | undefined): string {
+function describeStores(config: Config, shared: SharedStores | null): string {
   const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : "sqlite (data dir)";
   return shared ? `${database}, redis ${shared.redactedUrl}` : `${database}, in-process limits`;
 }
@@ -60,33 +60,34 @@ function listenForNoticesWhenAlone(
   return listener;
 }
 
+/** What `startServer` starts from: the runtime, and what it says about the demo and the notices. */
+interface OpenedRuntime {
+  ctx: Context;
+  demo: DemoEnvironment | null;
+  /** The admin commands announce their changes to this server: no per-request look. */
+  changesAnnounced: boolean;
+}
+
 /**
- * `cuebot serve`: starts everything, listens, and returns once SIGINT or SIGTERM has stopped it
- * gracefully. The CLI loads this module only for `serve`, so admin commands never load the server.
+ * Everything the server runs on, built once and in order before anything listens: this instance's
+ * registration in the data folder, Redis, the demo's simulators, then the runtime context on top,
+ * which closes them all with itself. What was opened is closed again when a later step fails.
  */
-export async function serve(config: Config, options: ServeOptions): Promise<void> {
-  const { demo: demoMode } = options;
-  // The demo's simulated world must not meet the real one's data, limits, overlays or chat lease.
-  const ignoredStores = demoMode && (config.redisUrl !== null || config.databaseUrl !== null);
-  if (demoMode) {
-    config.redisUrl = null;
-    config.databaseUrl = null;
-  }
+async function openServerRuntime(given: Config, demoMode: boolean): Promise<OpenedRuntime> {
+  // The demo is one instance on its own data, whatever stores are configured (server/demo.ts).
+  const redisUrl = demoMode ? null : given.redisUrl;
   let instance: RegisteredInstance;
   try {
-    instance = registerInstance(config.dataDir, {
-      folder: demoMode ? "demo" : "data",
-      redisUrl: config.redisUrl,
-    });
+    instance = registerInstance(given.dataDir, { folder: demoMode ? "demo" : "data", redisUrl });
   } catch (error) {
     if (error instanceof InstanceConflictError) throw new StartError(error.message);
     throw error;
   }
-  const startLog = createLogger({ level: config.logLevel, format: config.logFormat });
+  const startLog = createLogger({ level: given.logLevel, format: given.logFormat });
   let shared: SharedStores | undefined;
-  if (config.redisUrl) {
+  if (redisUrl) {
     try {
-      shared = await connectSharedStores(config.redisUrl, startLog);
+      shared = await connectSharedStores(redisUrl, startLog);
     } catch (error) {
       instance.release();
       if (error instanceof SharedStoreError) throw new StartError(error.message);
@@ -95,16 +96,22 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   }
   let demo: DemoEnvironment | null = null;
   try {
-    demo = demoMode ? startDemo(config) : null;
+    demo = demoMode ? startDemo(given) : null;
   } catch (error) {
     instance.release();
     await shared?.close();
     throw error;
   }
+  const config = demo?.config ?? given;
   let ctx: Context;
   try {
     prepareDataDir(config.dataDir);
-    ctx = await openContext(config, { log: startLog, shared, serving: true });
+    ctx = await openContext(config, {
+      log: startLog,
+      serving: true,
+      ...(shared ? { shared } : {}),
+      ...(demo ? { demoChat: demo.chat } : {}),
+    });
   } catch (error) {
     instance.release();
     await demo?.stop();
@@ -118,32 +125,24 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     clearInterval(heartbeat);
     instance.release();
   });
-  if (shared) {
-    const stores = shared;
-    ctx.onClose(() => stores.close());
-  }
-  if (demo) {
-    ctx.demoChat = demo.chat;
-    ctx.onClose(() => demo.stop());
-  }
+  const stores = shared;
+  if (stores) ctx.onClose(() => stores.close());
+  const environment = demo;
+  if (environment) ctx.onClose(() => environment.stop());
   const notices = listenForNoticesWhenAlone(ctx, instance, demoMode);
   if (notices) ctx.onClose(() => notices.stop());
-  const log = ctx.log;
-  let server: ReturnType<typeof listen>;
-  try {
-    server = listen(ctx, createApp(ctx, { changesAnnounced: notices !== null }));
-  } catch (error) {
-    await ctx.close();
-    if (error instanceof ListenError) throw new StartError(error.message);
-    throw error;
-  }
-  startTokenUpkeep(ctx);
-  // Several instances: only the holder of the chat lease connects to chat.
-  const leadership = shared ? startChatLeadership(ctx, shared) : null;
-  if (leadership) ctx.onClose(() => leadership.stop());
-  else startNativeChat(ctx);
-  startMaintenance(ctx);
-  if (ignoredStores)
+  return { ctx, demo, changesAnnounced: notices !== null };
+}
+
+/** The lines an admin reads at start: what is missing, where the demo is, where the server listens. */
+function logStart(
+  { ctx, demo }: OpenedRuntime,
+  given: Config,
+  server: RunningServer,
+  announce: (line: string) => void,
+): void {
+  const { config, log } = ctx;
+  if (demo && (given.redisUrl !== null || given.databaseUrl !== null))
     log.warn(
       "demo mode ignores CUEBOT_DATABASE_URL and CUEBOT_REDIS_URL: the demo is one instance on its own data",
     );
@@ -161,20 +160,44 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     dataDir: config.dataDir,
     schemaVersion: ctx.schema.applied,
     // Which stores this instance uses: Redis shares limits and overlays with the other instances.
-    stores: describeStores(config, shared),
+    stores: describeStores(config, ctx.shared),
   });
   // Scripts wait for this line (CONTRACT §3), so a quieter log level must not swallow it.
-  if (config.logLevel === "warn" || config.logLevel === "error")
-    options.announce(`listening on ${server.url}`);
+  if (config.logLevel === "warn" || config.logLevel === "error") announce(`listening on ${server.url}`);
+}
+
+/**
+ * `cuebot serve`: builds the runtime once, listens, starts chat and the timers, and returns once
+ * SIGINT or SIGTERM has stopped it gracefully. The CLI loads this module only for `serve`, so admin
+ * commands never load the server.
+ */
+export async function startServer(config: Config, options: StartOptions): Promise<void> {
+  const opened = await openServerRuntime(config, options.demo);
+  const { ctx } = opened;
+  let server: RunningServer;
+  try {
+    server = listen(ctx, createApp(ctx, { changesAnnounced: opened.changesAnnounced }));
+  } catch (error) {
+    await ctx.close();
+    if (error instanceof ListenError) throw new StartError(error.message);
+    throw error;
+  }
+  startTokenUpkeep(ctx);
+  // Several instances: only the holder of the chat lease connects to chat.
+  const leadership = ctx.shared ? startChatLeadership(ctx, ctx.shared.store) : null;
+  if (leadership) ctx.onClose(() => leadership.stop());
+  else startNativeChat(ctx);
+  startMaintenance(ctx);
+  logStart(opened, config, server, options.announce);
 
   const signal = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
   });
-  log.info("shutting down", { signal });
+  ctx.log.info("shutting down", { signal });
   // Chat first: the lease goes back to Redis while it is open, so another instance takes over now.
   await leadership?.stop();
   await server.stop();
-  await shared?.close();
-  log.info("stopped");
+  await ctx.shared?.close();
+  ctx.log.info("stopped");
 }

@@ -12,9 +12,9 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
       // Loaded here, not at the top: the admin commands must not load the server and its framework.
-      const { serve, StartError } = await import("../../server/start.ts");
+      const { startServer, StartError } = await import("../../server/start.ts");
       try {
-        await serve(config, { demo: options.demo === true, announce: (line) => io.err(line) });
+        await startServer(config, { demo: options.demo === true, announce: (line) => io.err(line) });
       } catch (error) {
         if (error instanceof StartError) throw new CliFailure(error.message);
         asCliFailure(error);

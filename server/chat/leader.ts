@@ -1,7 +1,7 @@
 import { answerWithin } from "../redis/bounded.ts";
+import type { RedisStore } from "../redis/client.ts";
 import { RedisLease } from "../redis/lease.ts";
 import type { Context } from "../runtime.ts";
-import type { SharedStores } from "../shared-stores.ts";
 import { type ChatManagerOptions, startChatManager } from "./manager.ts";
 import type { ChatRuntime } from "./runtime.ts";
 
@@ -35,28 +35,27 @@ export interface ChatLeadershipOptions extends ChatManagerOptions {
  */
 export function startChatLeadership(
   ctx: Context,
-  shared: SharedStores,
+  redis: RedisStore,
   options: ChatLeadershipOptions = {},
 ): ChatLeadership {
   const ttlMs = options.ttlMs ?? CHAT_LEASE_TTL_MS;
   const everyMs = Math.max(10, Math.floor(ttlMs / 3));
   const lease = new RedisLease({
-    client: shared.redis,
+    client: redis.client,
     name: "chat",
     ttlMs,
-    timeoutMs: shared.timeoutMs,
-    keyPrefix: shared.keyPrefix,
+    timeoutMs: redis.timeoutMs,
+    keyPrefix: redis.keyPrefix,
   });
-  const standby = ctx.chat;
   let runtime: ChatRuntime | null = null;
   let validUntil = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   const claimMessage = async (messageId: string): Promise<boolean> => {
-    const key = `${shared.keyPrefix}chat:seen:${messageId}`;
-    const set = shared.redis.set(key, lease.owner, { NX: true, EX: CLAIM_TTL_SECONDS });
-    return (await answerWithin(set, shared.timeoutMs)) === "OK";
+    const key = `${redis.keyPrefix}chat:seen:${messageId}`;
+    const set = redis.client.set(key, lease.owner, { NX: true, EX: CLAIM_TTL_SECONDS });
+    return (await answerWithin(set, redis.timeoutMs)) === "OK";
   };
 
   /**
@@ -66,7 +65,7 @@ export function startChatLeadership(
   const stepDown = async (why: string, handOver: boolean) => {
     const running = runtime;
     runtime = null;
-    ctx.chat = standby;
+    ctx.chat.useLive(null);
     if (!running) return;
     ctx.log.warn("this instance no longer holds native chat", { reason: why });
     await running.close(
@@ -96,7 +95,7 @@ export function startChatLeadership(
           validUntil = held.validUntil;
           try {
             runtime = startChatManager(ctx, { ...options, claimMessage });
-            ctx.chat = runtime;
+            ctx.chat.useLive(runtime);
             ctx.log.info("this instance holds native chat", { fencingToken: held.token });
           } catch (error) {
             ctx.log.error("native chat could not start; the lease is given back", { error });
@@ -122,7 +121,7 @@ export function startChatLeadership(
       if (timer) clearTimeout(timer);
       const running = runtime;
       runtime = null;
-      ctx.chat = standby;
+      ctx.chat.useLive(null);
       // The connections end and the lease is given back while the database and Redis are open
       // (serve awaits this before closing them): a successor takes over at its next poll.
       const closing = running?.close();

@@ -522,10 +522,10 @@ async function settledWithin(ms: number, work: Promise<unknown>): Promise<void> 
   clearTimeout(timer);
 }
 
-/** Under `serve`: the live runtime replaces the stored-only one, and stops with the context. */
+/** Under `serve`, one instance alone: the context's chat answers live, and stops with the context. */
 export function startNativeChat(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
   const runtime = startChatManager(ctx, options);
-  ctx.chat = runtime;
+  ctx.chat.useLive(runtime);
   ctx.onClose(() => runtime.close());
   return runtime;
 }

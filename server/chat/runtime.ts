@@ -80,12 +80,34 @@ export async function storedChatStatus(ctx: StoreContext, accountId: number): Pr
   return { enabled: true, state: stored.state, since: stored.stateSince, reason: stored.reason };
 }
 
-/** The runtime outside `serve`: reads the store, connects nothing. */
-export function storedChatRuntime(ctx: StoreContext): ChatRuntime {
-  return {
-    status: (accountId) => storedChatStatus(ctx, accountId),
-    sync: async () => {},
-    connected: () => [],
-    close: async () => {},
-  };
+/**
+ * The context's chat, made with the context and never replaced: it answers from the live runtime
+ * this instance runs (chat/manager.ts under `serve`, handed over by chat/leader.ts while this
+ * instance holds the chat lease), else from the store, connecting nothing (the CLI, a standby).
+ */
+export class ChatHandle implements ChatRuntime {
+  #live: ChatRuntime | null = null;
+
+  constructor(private readonly store: StoreContext) {}
+
+  /** From now on the live runtime answers; null: the stored state again (stopped or handed over). */
+  useLive(live: ChatRuntime | null): void {
+    this.#live = live;
+  }
+
+  status(accountId: number): Promise<ChatStatus> {
+    return this.#live ? this.#live.status(accountId) : storedChatStatus(this.store, accountId);
+  }
+
+  sync(accountId: number): Promise<void> {
+    return this.#live ? this.#live.sync(accountId) : Promise.resolve();
+  }
+
+  connected(): { accountId: number; since: number }[] {
+    return this.#live?.connected() ?? [];
+  }
+
+  close(options?: Parameters<ChatRuntime["close"]>[0]): Promise<void> {
+    return this.#live ? this.#live.close(options) : Promise.resolve();
+  }
 }

@@ -22,7 +22,7 @@ import { webRoutes } from "./routes/web.ts";
 import { securityHeaders } from "./security-headers.ts";
 
 export interface AppOptions {
-  /** The admin commands announce their changes to this server (serve.ts): no per-request look. */
+  /** The admin commands announce their changes to this server (server/start.ts): no per-request look. */
   changesAnnounced?: boolean;
 }
 

@@ -1,7 +1,6 @@
 import type { DatabaseHandle } from "../../db/sqlite/connection.ts";
 import { DatabaseWorker } from "../../db/sqlite/database-worker.ts";
 import { WriteBehindEventSink } from "../../db/sqlite/write-behind-event-sink.ts";
-import { publicUrlFor } from "../core/config.ts";
 import type { Context } from "../runtime.ts";
 import type { App } from "./app.ts";
 import { MAX_BODY_BYTES } from "./body-limit.ts";
@@ -90,7 +89,7 @@ export function listen(ctx: Context, app: App): RunningServer {
   if (!server?.port) throw new ListenError("the server did not start");
   ctx.limits.clientIp.listeningOn(server);
   const port = server.port;
-  ctx.publicUrl = publicUrlFor(ctx.config, port);
+  ctx.publicAddress.listeningOn(port);
 
   // The embedded database's WAL is checkpointed here; PostgreSQL looks after itself.
   const database = ctx.database;

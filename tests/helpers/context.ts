@@ -4,11 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
 import type { AccountProfile } from "../../db/accounts.ts";
+import type { Random } from "../../server/bot/chance.ts";
 import { provisionAccount } from "../../server/core/accounts.ts";
 import type { Clock } from "../../server/core/clock.ts";
 import { type Config, loadConfig } from "../../server/core/config.ts";
 import { DATABASE_FILE, prepareDataDir } from "../../server/core/data-dir.ts";
 import { createLogger } from "../../server/core/log.ts";
+import type { GameServiceOptions } from "../../server/game/service.ts";
 import { createApp } from "../../server/http/app.ts";
 import { type Context, openContext } from "../../server/runtime.ts";
 import { createTestDatabase, dropTestDatabase } from "./engines.ts";
@@ -41,6 +43,10 @@ export function tempDir(prefix = "cuebot-test-"): string {
 
 export interface TestContextOptions {
   clock?: Clock;
+  /** The context's source of chance (tests/helpers/chance.ts), instead of Math.random. */
+  random?: Random;
+  /** The game provider client's options (a shorter timeout). */
+  game?: GameServiceOptions;
   env?: Record<string, string>;
   /** Adjusts the loaded config before the context is built. */
   configure?: (config: Config) => void;
@@ -60,6 +66,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     log,
     testClientAddressHeader: TEST_CLIENT_IP_HEADER,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.game ? { game: options.game } : {}),
   });
   const app = createApp(ctx);
   let client: SQL | null = null;

@@ -42,7 +42,6 @@ export async function startIdentityHarness(
       options.configure?.(config);
     },
   });
-  t.ctx.publicUrl = publicUrl;
 
   const startLogin = async (opts: { tz?: string } = {}) => {
     const start = await t.request(`/auth/login${opts.tz ? `?tz=${encodeURIComponent(opts.tz)}` : ""}`);

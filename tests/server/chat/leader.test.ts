@@ -34,7 +34,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
     const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startChatLeadership(ctx, stores, { secondMs: CHAT_SECOND_MS, ttlMs });
+    const leadership = startChatLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs });
     const started = { ctx, stores, leadership };
     instances.push(started);
     return started;

@@ -93,8 +93,7 @@ describe("clip", () => {
 
 describe("magic8, dice, coinflip and pick", () => {
   test("magic8 answers from the channel's answers (configurable in the panel)", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ random: chance(0) });
     expect((await data(await h.bot("/api/bot/magic8?question=Will it work?"))).text).toBe(
       "🎱 It is certain.",
     );
@@ -127,8 +126,7 @@ describe("magic8, dice, coinflip and pick", () => {
   });
 
   test("dice roll within their sides; bad sides or count → 400 naming the parameter", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0.99, 0, 0.5);
+    h = await startBotHarness({ random: chance(0.99, 0, 0.5) });
     expect(await data(await h.bot("/api/bot/dice?count=3&sides=20"))).toMatchObject({
       rolls: [20, 1, 11],
       total: 32,
@@ -141,15 +139,14 @@ describe("magic8, dice, coinflip and pick", () => {
   });
 
   test("coinflip and pick (never the broadcaster)", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0.1);
+    // The coin takes the first answer, the pick the second.
+    h = await startBotHarness({ random: chance(0.1, 0) });
     const coin = await h.bot(
       "/api/bot/coinflip?format=json",
       NIGHTBOT("viewer_anna", "regular", "Viewer_Anna"),
     );
     // Named the way chat shows the caller (Nightbot's displayName), not by login.
     expect(await data(coin)).toEqual({ result: "heads", text: "🪙 Viewer_Anna flipped Heads!" });
-    h.ctx.random = chance(0);
     const pick = await data(await h.bot("/api/bot/pick"));
     expect(pick.user_login).toBe("viewer_anna");
     expect(pick.text).toBe("🎲 The chosen one is Viewer_Anna!");
@@ -158,8 +155,7 @@ describe("magic8, dice, coinflip and pick", () => {
 
 describe("roulette", () => {
   test("the caller loses and is timed out through the Ban API for the configured time", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ random: chance(0) });
     const res = await h.bot("/api/bot/roulette", NIGHTBOT("viewer_anna"));
     expect(await res.text()).toBe("💥 BANG! Viewer_Anna lost the roulette and is timed out for 1 minute.");
     const ban = h.sim.world.bans.find((b) => b.user_id === SIM_IDS.anna);
@@ -167,8 +163,7 @@ describe("roulette", () => {
   });
 
   test("a win times out nobody", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0.9);
+    h = await startBotHarness({ random: chance(0.9) });
     expect(await (await h.bot("/api/bot/roulette", NIGHTBOT("viewer_anna"))).text()).toBe(
       "*click* — Viewer_Anna survives the roulette.",
     );
@@ -176,8 +171,7 @@ describe("roulette", () => {
   });
 
   test("the broadcaster, moderators and VIPs are immune and the text says so", async () => {
-    h = await startBotHarness({ env: EXTRA });
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ env: EXTRA, random: chance(0) });
     expect(await (await h.bot("/api/bot/roulette?user=modbob&format=text")).text()).toBe(
       "💥 BANG! ModBob is immune as a moderator.",
     );
@@ -191,8 +185,7 @@ describe("roulette", () => {
   });
 
   test("subscribers are immune when the channel protects them", async () => {
-    h = await startBotHarness({ env: EXTRA });
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ env: EXTRA, random: chance(0) });
     await h.panel("/api/dashboard/commands/roulette", {
       method: "PUT",
       body: JSON.stringify({ options: { protectSubscribers: true, timeoutSeconds: 300 } }),
@@ -206,16 +199,14 @@ describe("roulette", () => {
   });
 
   test("without a way to check moderators, nobody is timed out", async () => {
-    h = await startBotHarness();
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ random: chance(0) });
     const text = await (await h.bot("/api/bot/roulette?user=viewer_anna&format=text")).text();
     expect(text).toContain("cannot check moderators");
     expect(h.sim.world.bans).toHaveLength(0);
   });
 
   test("target=random picks a chatter who is not immune", async () => {
-    h = await startBotHarness({ env: EXTRA });
-    h.ctx.random = chance(0);
+    h = await startBotHarness({ env: EXTRA, random: chance(0) });
     const reply = await data(await h.bot("/api/bot/roulette?target=random"));
     expect(reply.user).toBe("Viewer_Anna");
     expect(reply.timed_out).toBe(true);

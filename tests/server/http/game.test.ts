@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { assignRole } from "../../../server/core/accounts.ts";
 import { ManualClock } from "../../../server/core/clock.ts";
-import { createGameService } from "../../../server/game/service.ts";
 import { matchIdOf, puuidOf } from "../../../server/sim/game/players.ts";
 import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
@@ -30,9 +29,10 @@ let clock: ManualClock;
 let sim: GameSimulator;
 let t: TestContext;
 
-async function start(options: { apiKey?: string | null; budget?: number } = {}) {
+async function start(options: { apiKey?: string | null; budget?: number; timeoutMs?: number } = {}) {
   t = await createTestContext({
     clock,
+    ...(options.timeoutMs ? { game: { timeoutMs: options.timeoutMs } } : {}),
     configure: (config) => {
       config.game.apiUrl = sim.url;
       config.game.apiKey = options.apiKey === undefined ? sim.apiKey : options.apiKey;
@@ -419,7 +419,8 @@ describe("provider failures", () => {
   });
 
   test("provider timeout is 500 upstream_error", async () => {
-    t.ctx.game = createGameService(t.ctx, { timeoutMs: 100 });
+    await t.cleanup();
+    await start({ timeoutMs: 100 });
     sim.knobs.latencyMs = 1_000;
     const got = await getJson(`/rank${KESTREL}`);
     expectError(got, 500, "upstream_error");
