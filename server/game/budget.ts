@@ -38,7 +38,7 @@ export interface BudgetShares {
 /**
  * The shares of a budget of `perMinute` while `activeAddresses` addresses (the caller's included) ask
  * without a key: half for them all (rounded down), an equal part of it for each (rounded up). The
- * shared budget's Lua (shared-cache.ts) computes the same.
+ * shared budget's Lua (server/redis/game-cache.ts) computes the same.
  */
 export function budgetShares(perMinute: number, activeAddresses = 1): BudgetShares {
   const anonymous = Math.floor(perMinute / 2);

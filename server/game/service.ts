@@ -32,8 +32,9 @@ import { ProviderCache, type Served } from "./provider-cache.ts";
  * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small
  * budget (30 requests a minute for a basic key): accounts are cached for hours because names rarely
  * change; rank and match data for the caller's role TTL; identical concurrent misses share one call;
- * and when the provider fails, data up to 10 minutes old is served, marked stale (server/game/
- * provider-cache.ts); a failure is answered in the words of server/game/lookup-errors.ts.
+ * and when the provider fails, data up to 10 minutes old is served, marked stale (each route's cache
+ * is a ProviderCache, server/game/provider-cache.ts); a failure is answered in the words of
+ * server/game/lookup-errors.ts.
  */
 
 /** Account lookups (puuid, region, card) change only on a rename. */
