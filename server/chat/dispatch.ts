@@ -1,0 +1,96 @@
+import type { Account } from "../../db/accounts.ts";
+import { COMMAND_NAMES } from "../bot/catalog.ts";
+import { executeCommand } from "../bot/commands.ts";
+import { RunNotAdmitted } from "../bot/runner.ts";
+import { commandSettings } from "../bot/settings.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Context } from "../runtime.ts";
+import { chatBudgetsAdmit } from "./budgets.ts";
+import type { Channel, ChatChannels, Reader } from "./channels.ts";
+import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
+import type { ChatMessageEvent } from "./eventsub-message.ts";
+import type { NotificationFrame } from "./readers.ts";
+import { isForUs, matchCommand, triggerTable } from "./triggers.ts";
+
+/** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
+const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES, "vip"];
+
+/** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
+const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
+
+/**
+ * From a chat message to its reply: a `!command` addressed to cuebot runs through the same service
+ * code as the bot endpoints (CONTRACT §6), within chat's own budgets, and its reply joins the
+ * channel's send queue (chat/sending.ts). Refusals by limits say nothing in chat.
+ */
+export class ChatDispatch {
+  constructor(
+    private readonly ctx: Context,
+    private readonly channels: ChatChannels,
+    /** Several instances: true when this instance may answer the message (it claimed its id first). */
+    private readonly claimMessage: ((messageId: string) => Promise<boolean>) | undefined,
+  ) {}
+
+  /** A chat message read on `reader`'s socket (chat/readers.ts). */
+  onNotification(reader: Reader, frame: NotificationFrame): void {
+    const event = frame.event;
+    if (!event || !reader.seen.admit(frame.id, frame.at)) return;
+    const channel = [...reader.channels]
+      .map((id) => this.channels.byAccount.get(id))
+      .find((c) => c?.broadcasterId === event.broadcasterId);
+    if (!channel) return;
+    if (event.chatterId === channel.speaker.userId) {
+      // Our own line, echoed: its badges tell whether we may send at the privileged pace.
+      channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));
+      return;
+    }
+    if (!isForUs(event, channel.speaker.userId)) return;
+    void this.#answer(channel, event).catch((error: unknown) =>
+      this.ctx.log.warn("a chat command failed", { error }),
+    );
+  }
+
+  async #answer(channel: Channel, event: ChatMessageEvent): Promise<void> {
+    const { ctx } = this;
+    const account = await ctx.accounts.account(channel.accountId);
+    if (!account) return;
+    const triggers = triggerTable(
+      await Promise.all(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command))),
+    );
+    const call = matchCommand(event, triggers);
+    if (!call) return;
+    // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
+    // answer either: the quota could not be checked, as an HTTP request would be refused 503.
+    if (this.claimMessage && !(await this.claimMessage(event.messageId).catch(() => false))) return;
+    const reply = await this.#run(account, call.command, call.args, event);
+    if (reply)
+      channel.queue.push({
+        text: reply,
+        replyTo: event.messageId,
+        command: call.command,
+        caller: event.chatterLogin,
+      });
+  }
+
+  async #run(
+    account: Account,
+    command: (typeof COMMAND_NAMES)[number],
+    args: string[],
+    event: ChatMessageEvent,
+  ): Promise<string | null> {
+    // Chat's own budgets (per chatter, per channel), apart from the API key's quota, asked once the
+    // command is enabled and its cooldown claimed: only a line that gets a reply is counted.
+    const admit = () => chatBudgetsAdmit(this.ctx.limits, account, event);
+    try {
+      const input = commandInputFromChat(command, args, event);
+      const result = await executeCommand(this.ctx, account, command, input, { admit });
+      return result.data.text;
+    } catch (error) {
+      // Past a budget, nothing is sent.
+      if (error instanceof RunNotAdmitted) return null;
+      if (error instanceof ApiError)
+        return SILENT_CODES.has(error.code) || error.status === 429 ? null : error.message;
+      throw error;
+    }
+  }
+}

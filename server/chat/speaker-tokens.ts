@@ -1,0 +1,79 @@
+import { loadChatBot, markChatBotNeedsReauth, storeChatBot } from "../../db/chat.ts";
+import { loadProviderTokens } from "../../db/oauth-tokens.ts";
+import { IdentityProviderError } from "../identity/idp-client.ts";
+import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
+import type { Context } from "../runtime.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import type { Channel } from "./channels.ts";
+
+/** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
+const REFRESH_AHEAD_MS = 5 * 60_000;
+
+/** The speaker's grant is gone: the streamer must act (the message says how); nothing retries. */
+export class AuthGone extends Error {}
+
+/**
+ * The access token of whoever reads and speaks for a channel (the streamer, or the linked bot
+ * account), refreshed before it expires; a grant that is gone is an AuthGone.
+ */
+export class SpeakerTokens {
+  constructor(private readonly ctx: Context) {}
+
+  /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
+  async tokenFor(channel: Channel, force = false): Promise<string> {
+    const { ctx } = this;
+    const account = await ctx.accounts.account(channel.accountId);
+    if (!account || account.needsReauth)
+      throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
+    if (channel.speaker.kind === "streamer") {
+      const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
+      if (!stored) throw new AuthGone("No Twitch token is stored for this account: log in again.");
+      if (!force && stored.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS) return stored.accessToken;
+      try {
+        return await refreshUserToken(ctx, account);
+      } catch (error) {
+        if (error instanceof ReauthRequiredError)
+          throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
+        throw error;
+      }
+    }
+    const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
+    if (!bot || bot.needsReauth) throw new AuthGone("The bot account must be linked again.");
+    if (!force && bot.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS) return bot.accessToken;
+    const idp = ctx.identityProvider;
+    if (!idp) throw new AuthGone("Twitch login is not configured on this server.");
+    try {
+      const fresh = await idp.refresh(bot.refreshToken);
+      await storeChatBot(
+        ctx.db,
+        ctx.secrets,
+        account.id,
+        {
+          ...bot,
+          accessToken: fresh.accessToken,
+          refreshToken: fresh.refreshToken,
+          scopes: fresh.scopes,
+          expiresAt: ctx.clock.now() + fresh.expiresIn * 1000,
+        },
+        ctx.clock.now(),
+      );
+      return fresh.accessToken;
+    } catch (error) {
+      if (error instanceof IdentityProviderError && error.kind === "rejected") {
+        await markChatBotNeedsReauth(ctx.db, account.id, ctx.clock.now());
+        throw new AuthGone(`Twitch ended cuebot's access to the bot account ${bot.login}: link it again.`);
+      }
+      throw error;
+    }
+  }
+
+  /** A Helix call with the speaker's token; a 401 refreshes once and retries. */
+  async withToken<T>(channel: Channel, call: (token: string) => Promise<T>): Promise<T> {
+    try {
+      return await call(await this.tokenFor(channel));
+    } catch (error) {
+      if (!(error instanceof HelixError) || error.status !== 401) throw error;
+      return call(await this.tokenFor(channel, true));
+    }
+  }
+}
