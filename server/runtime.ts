@@ -43,7 +43,7 @@ export class PublicAddress {
  * Every field is set when it is built (createContext, openContext) and never replaced; the pieces that
  * start later (chat, listening) change state inside the objects they own (ChatHandle, PublicAddress).
  */
-export interface Context extends CoreContext {
+export interface Context extends Readonly<CoreContext> {
   /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
   readonly limits: RateLimits;
   /** Role-aware caches of upstream answers; flushed when the CLI changes something. */

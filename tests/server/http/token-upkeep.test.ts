@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../../db/accounts.ts";
+import type { DataStore } from "../../../db/data-store.ts";
 import { loadProviderTokens } from "../../../db/oauth-tokens.ts";
 import { countSessionsOf } from "../../../db/sessions.ts";
 import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
@@ -117,23 +118,22 @@ describe("Helix calls refresh once on a 401", () => {
     // The database refuses the next two writes, as during a short outage.
     const db = h.ctx.db;
     let refusals = 2;
-    h.ctx.db = {
-      ...db,
-      dialect: db.dialect,
-      all: (build) => db.all(build),
-      first: (build) => db.first(build),
-      transaction: (fn) => db.transaction(fn),
-      run: (build) =>
-        refusals-- > 0
-          ? Promise.reject(new StoreUnavailableError("postgres", new Error("Connection closed")))
-          : db.run(build),
+    const outage = {
+      ...h.ctx,
+      db: {
+        ...db,
+        dialect: db.dialect,
+        all: (build) => db.all(build),
+        first: (build) => db.first(build),
+        transaction: (fn) => db.transaction(fn),
+        run: (build) =>
+          refusals-- > 0
+            ? Promise.reject(new StoreUnavailableError("postgres", new Error("Connection closed")))
+            : db.run(build),
+      } satisfies DataStore,
     };
-    try {
-      const users = await withUserToken(h.ctx, account, (token) => h.ctx.helix!.getUsers(token));
-      expect(users[0]?.login).toBe("cuebotdemo");
-    } finally {
-      h.ctx.db = db;
-    }
+    const users = await withUserToken(outage, account, (token) => h.ctx.helix!.getUsers(token));
+    expect(users[0]?.login).toBe("cuebotdemo");
     const after = await tokens();
     expect(after.refreshToken).not.toBe(before.refreshToken);
     // The stored pair is the live one: the next refresh works instead of asking for a new login.
