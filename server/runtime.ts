@@ -13,7 +13,7 @@ import { createGameService, type GameService, type GameServiceOptions } from "./
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { OverlayHub } from "./overlay/hub.ts";
-import type { SharedStores } from "./shared-stores.ts";
+import type { SharedStores } from "./redis/shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**

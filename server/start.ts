@@ -17,8 +17,8 @@ import { createApp } from "./http/app.ts";
 import { ListenError, listen, type RunningServer } from "./http/listen.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
 import { startMaintenance } from "./maintenance.ts";
+import { connectSharedStores, SharedStoreError, type SharedStores } from "./redis/shared-stores.ts";
 import { type Context, openContext } from "./runtime.ts";
-import { connectSharedStores, SharedStoreError, type SharedStores } from "./shared-stores.ts";
 
 /** The server could not start for a reason the admin can act on; the message says which. */
 export class StartError extends Error {}

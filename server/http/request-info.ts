@@ -1,9 +1,9 @@
 import { QueryParams } from "./query-params.ts";
 
 /**
- * What several layers want to know about one request, worked out once: its path, its query, the
- * client address the per-IP limit saw, and whether it is answered in text mode. Parsing the URL in
- * each layer cost more than some whole routes; this keeps one parse per request.
+ * What several layers want to know about one request, worked out once: its path, its query, and
+ * whether it is answered in text mode. Parsing the URL in each layer cost more than some whole
+ * routes; this keeps one parse per request.
  *
  * The record rides on the Request itself (a private symbol), so any layer that has the request has
  * it, and it goes away with the request.
@@ -13,8 +13,6 @@ export class RequestInfo {
   readonly #url: string;
   readonly #queryStart: number;
   #query: QueryParams | undefined;
-  /** Set by ClientIpResolver when some layer first needs it. */
-  clientIp: string | undefined;
   /** Set on first use by the text-mode check. */
   textMode: boolean | undefined;
 

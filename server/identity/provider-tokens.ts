@@ -9,8 +9,8 @@ import {
 } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
+import type { SharedStores } from "../redis/shared-stores.ts";
 import type { Context } from "../runtime.ts";
-import type { SharedStores } from "../shared-stores.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { endAllSessions } from "./sessions.ts";

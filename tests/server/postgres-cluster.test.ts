@@ -3,7 +3,7 @@
  * promises that are PostgreSQL's alone. Instances share the database only when they share Redis; an
  * instance with another secret.key is refused; PostgreSQL stopped under load gives the documented
  * 503 and service comes back by itself, CLI changes included. (The rest of the cluster behaviour runs
- * on PostgreSQL too: tests/engines/cluster.test.ts under `npm run test:postgres`.)
+ * on PostgreSQL too: tests/server/cluster.test.ts under `npm run test:postgres`.)
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";

@@ -8,10 +8,10 @@ import type { Context } from "../../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
-/** Where the re-consent login that adds `user:read:chat` starts (identity/routes.ts). */
+/** Where the re-consent login that adds `user:read:chat` starts (http/routes/auth-login.ts). */
 export const CHAT_CONSENT_URL = "/auth/login?consent=chat";
 
-/** Where linking a separate bot account starts (identity/routes.ts). */
+/** Where linking a separate bot account starts (http/routes/auth-bot-link.ts). */
 export const BOT_LINK_URL = "/auth/chat-bot";
 
 /**

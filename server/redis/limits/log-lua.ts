@@ -1,7 +1,7 @@
 /**
  * Lua functions for exact sliding logs kept as sorted sets (score = admission time in ms), shared by
  * every script that counts one: the per-key limiter (sliding-log.ts) and the game provider's budget
- * (server/game/shared-cache.ts). The same rules as ../sliding-log.ts in process.
+ * (server/redis/game-cache.ts). The same rules as ../sliding-log.ts in process.
  *
  * `log_wait(key, limit, window, now)` drops the entries that left the window (`t <= now − window`)
  * and answers the count left and the ms until the log holds fewer than `limit`: 0 when it does now;

@@ -10,8 +10,8 @@ import { READ_CHAT_SCOPE } from "../../../server/chat/runtime.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
+import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/shared-stores.ts";
 import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
 

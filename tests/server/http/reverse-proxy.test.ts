@@ -12,7 +12,7 @@ import { cookieHeader, type IdentityHarness, startIdentityHarness } from "../../
  * only names and ports replaced, in front of a listening cuebot. CI installs both (.ci/run); a
  * developer machine without them skips these tests, CI never does.
  */
-const README = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+const README = readFileSync(join(import.meta.dir, "../../../README.md"), "utf8");
 /** Where a program is: on PATH, or in the sbin folders a non-root PATH lacks (Debian puts nginx there). */
 function findProgram(name: string): string | null {
   return Bun.which(name, { PATH: [process.env.PATH ?? "", "/usr/sbin", "/sbin"].join(":") });

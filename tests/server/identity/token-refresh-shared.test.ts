@@ -8,8 +8,8 @@ import { findAccountByLogin } from "../../../db/accounts.ts";
 import { loadProviderTokens } from "../../../db/oauth-tokens.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { refreshUserToken } from "../../../server/identity/provider-tokens.ts";
+import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/shared-stores.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
 import { type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";
 

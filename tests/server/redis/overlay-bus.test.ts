@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { StoredOverlayState } from "../../../db/overlay.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { OverlayHub } from "../../../server/overlay/hub.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/shared-stores.ts";
+import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
 

@@ -1,9 +1,9 @@
-import type { Logger } from "./core/log.ts";
-import { redactUrl } from "./core/store-urls.ts";
-import { answerWithin } from "./redis/bounded.ts";
-import type { RedisStore } from "./redis/client.ts";
-import { connectRedis, type RedisClient } from "./redis/client.ts";
-import { RedisOverlayBus } from "./redis/overlay-bus.ts";
+import type { Logger } from "../core/log.ts";
+import { redactUrl } from "../core/store-urls.ts";
+import { answerWithin } from "./bounded.ts";
+import type { RedisStore } from "./client.ts";
+import { connectRedis, type RedisClient } from "./client.ts";
+import { RedisOverlayBus } from "./overlay-bus.ts";
 
 /** Every key and channel cuebot uses in Redis starts with this. */
 export const REDIS_KEY_PREFIX = "cuebot:";
