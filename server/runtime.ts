@@ -1,6 +1,6 @@
 import { loadOverlayState } from "../db/overlay.ts";
 import type { Random } from "./bot/chance.ts";
-import { CommandCooldowns, type Cooldowns, RedisCooldowns } from "./bot/cooldowns.ts";
+import { CommandCooldowns, type Cooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import type { DemoChat } from "./chat/demo-chat.ts";
@@ -13,6 +13,7 @@ import { createGameService, type GameService, type GameServiceOptions } from "./
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { OverlayHub } from "./overlay/hub.ts";
+import { RedisCooldowns } from "./redis/cooldowns.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 

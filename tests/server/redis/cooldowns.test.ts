@@ -1,8 +1,9 @@
 // Command cooldowns in Redis behave as in process: counted from when the run began, against the
 // cooldown as configured now, and claimed in one step, so runs arriving together cannot all pass.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CommandCooldowns, RedisCooldowns } from "../../../server/bot/cooldowns.ts";
+import { CommandCooldowns } from "../../../server/bot/cooldowns.ts";
 import { connectRedis, type RedisClient } from "../../../server/redis/client.ts";
+import { RedisCooldowns } from "../../../server/redis/cooldowns.ts";
 import { explainSkip, redisAvailable, redisKeyPrefix, sharedRedisServer } from "../../helpers/engines.ts";
 
 explainSkip("redis");
