@@ -5,13 +5,17 @@
 //   --sourcemap: the map is embedded, so stack traces name our files; the .map beside it is not shipped.
 //   --no-compile-autoload-*: a stray .env or bunfig.toml in the folder it runs from must not change it.
 //   --reject-unresolved: a computed import() would build silently and fail at run time.
+//   --splitting: each import() target is a chunk of its own inside the binary, evaluated when imported.
+//     In one bundle the builtins every module imports are hoisted to the top and loaded at start
+//     (drizzle-orm/bun-sql's `SQL` from "bun" alone costs 5 ms), so `cuebot role set` paid for the
+//     server's and PostgreSQL's code it never runs. The chunks' source maps are embedded too.
 //   Worker threads (db/sqlite/database-worker-thread.ts) are entry points of their own, as Bun asks of
 //   workers in a single-file binary; --entry-naming=[name].[ext] puts them beside the main module,
 //   where `new URL("./<name>.ts", import.meta.url)` looks for them once the code is bundled.
 // The version comes from package.json, inlined at build time (cli/main.ts imports it); checked below.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
@@ -22,6 +26,7 @@ const outfile = join(root, "dist", "cuebot");
 
 const BUILD_FLAGS = [
   "--compile",
+  "--splitting",
   "--format=esm",
   "--bytecode",
   "--minify-whitespace",
@@ -65,8 +70,10 @@ if (build.code !== 0) {
   process.stderr.write(build.stdout + build.stderr);
   fail(`bun build failed (exit ${build.code})`);
 }
-// The source map is inside the binary; the copy beside it is only clutter.
-rmSync(`${outfile}.map`, { force: true });
+// The source maps are inside the binary; the copies beside it (one per chunk) are only clutter.
+for (const name of readdirSync(dirname(outfile))) {
+  if (name.endsWith(".map")) rmSync(join(dirname(outfile), name), { force: true });
+}
 
 // Prove it stands alone and carries its version: run it from an empty folder, far from node_modules.
 const empty = mkdtempSync(join(tmpdir(), "cuebot-build-check-"));
