@@ -6,5 +6,10 @@
 export const ROLES = ["Default", "Pro", "VIP", "Partner"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** A role as typed by a person (any case, spaces around it allowed), or null. */
+export function parseRole(input: string): Role | null {
+  return ROLES.find((role) => role.toLowerCase() === input.trim().toLowerCase()) ?? null;
+}
+
 export const CHAT_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
 export type ChatState = (typeof CHAT_STATES)[number];

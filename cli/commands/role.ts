@@ -1,12 +1,11 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { ROLES, type Role } from "../../db/schema-enums.ts";
+import { parseRole, ROLES, type Role } from "../../db/schema-enums.ts";
 import type { CliIo, GlobalOptions } from "../output.ts";
 
 const ROLE_LIST = ROLES.map((r) => r.toLowerCase()).join(", ");
 
-/** A role as typed (any case, spaces around it allowed). */
 function roleArgument(value: string): Role {
-  const role = ROLES.find((r) => r.toLowerCase() === value.trim().toLowerCase());
+  const role = parseRole(value);
   if (!role) throw new InvalidArgumentError(`unknown role "${value}"; the roles are ${ROLE_LIST}`);
   return role;
 }

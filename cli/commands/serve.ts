@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { CliFailure, type CliIo, type GlobalOptions } from "../output.ts";
 import { addSettingsOptions, flagValues, type SettingsOptions } from "./server-options.ts";
 
@@ -10,8 +9,10 @@ export function registerServeCommand(program: Command, io: CliIo, globals: () =>
       "start built-in simulators of Twitch and the game provider; try everything with no accounts",
     )
     .action(async (options: SettingsOptions & { demo?: boolean }) => {
+      // Loaded here, not at the top: `--help` and the admin commands load neither the core nor the
+      // server and its framework.
+      const { asCliFailure, loadCliConfig } = await import("../cli-context.ts");
       const config = loadCliConfig(globals(), { flags: flagValues(options) });
-      // Loaded here, not at the top: the admin commands must not load the server and its framework.
       const { startServer, StartError } = await import("../../server/start.ts");
       try {
         await startServer(config, { demo: options.demo === true, announce: (line) => io.err(line) });

@@ -12,7 +12,7 @@ import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
 import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
-import { ROLES, type Role } from "../../db/schema-enums.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import type { CoreContext } from "./context.ts";
 import { randomToken } from "./secrets.ts";
 
@@ -29,10 +29,6 @@ export class AccountNotFoundError extends Error {
   constructor(login: string) {
     super(`no account with login "${login}" (the streamer must log in once first)`);
   }
-}
-
-export function parseRole(input: string): Role | null {
-  return ROLES.find((role) => role.toLowerCase() === input.trim().toLowerCase()) ?? null;
 }
 
 export async function requireAccount(store: Store, login: string): Promise<Account> {
