@@ -3,7 +3,15 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
@@ -49,6 +57,18 @@ async function ensureBuilt(): Promise<void> {
   if ((await build.exited) !== 0) throw new Error("scripts/build.ts failed");
 }
 
+/** How many open files of process `pid` are `path` (Linux: its /proc/<pid>/fd links). */
+function openHandles(pid: number, path: string): number {
+  const fds = readdirSync(`/proc/${pid}/fd`);
+  return fds.filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
@@ -92,7 +112,13 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     const script = await (await fetch(`${server.url}/assets/dashboard.js`)).text();
     expect(script).toContain("Bot setup");
     expect((await fetch(`${server.url}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
+    // The database worker (its own chunk in the binary) runs: it holds a second connection to the
+    // file. A worker that cannot load would leave the main connection alone, and log a warning.
+    const database = join(home, "cuebot-data", "cuebot.db");
+    for (let i = 0; i < 100 && openHandles(server.proc.pid, database) < 2; i++) await Bun.sleep(50);
+    expect(openHandles(server.proc.pid, database)).toBe(2);
     expect(await server.stop("SIGTERM")).toBe(0);
+    expect(`${server.stdout()}${server.stderr()}`).not.toContain("worker");
     // Nothing appeared beside the binary but its data folder.
     expect(readdirSync(home).sort()).toEqual(["cuebot", "cuebot-data"]);
   });
