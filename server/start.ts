@@ -1,4 +1,4 @@
-import { startChatLeadership } from "./chat/leader.ts";
+import { type ChatLeadership, startChatLeadership } from "./chat/leader.ts";
 import { startNativeChat } from "./chat/manager.ts";
 import { listenForNotices, type NoticeListener } from "./core/change-notices.ts";
 import type { Config } from "./core/config.ts";
@@ -166,6 +166,17 @@ function logStart(
   if (config.logLevel === "warn" || config.logLevel === "error") announce(`listening on ${server.url}`);
 }
 
+/** What runs beside the listening server: token upkeep, chat (or the bid for it), maintenance. */
+function startServices(ctx: Context): ChatLeadership | null {
+  startTokenUpkeep(ctx);
+  // Several instances: only the holder of the chat lease connects to chat.
+  const leadership = ctx.shared ? startChatLeadership(ctx, ctx.shared.store) : null;
+  if (leadership) ctx.onClose(() => leadership.stop());
+  else startNativeChat(ctx);
+  startMaintenance(ctx);
+  return leadership;
+}
+
 /**
  * `cuebot serve`: builds the runtime once, listens, starts chat and the timers, and returns once
  * SIGINT or SIGTERM has stopped it gracefully. The CLI loads this module only for `serve`, so admin
@@ -182,13 +193,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
     if (error instanceof ListenError) throw new StartError(error.message);
     throw error;
   }
-  startTokenUpkeep(ctx);
-  // Several instances: only the holder of the chat lease connects to chat.
-  const leadership = ctx.shared ? startChatLeadership(ctx, ctx.shared.store) : null;
-  if (leadership) ctx.onClose(() => leadership.stop());
-  else startNativeChat(ctx);
-  startMaintenance(ctx);
-  logStart(opened, config, server, options.announce);
+  let leadership: ChatLeadership | null;
+  try {
+    leadership = startServices(ctx);
+    logStart(opened, config, server, options.announce);
+  } catch (error) {
+    // Listening already: stop, and close what was started, before the error reaches the CLI.
+    await server.stop();
+    await ctx.shared?.close();
+    throw error;
+  }
 
   const signal = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));

@@ -65,8 +65,8 @@ export function startChatLeadership(
   const stepDown = async (why: string, handOver: boolean) => {
     const running = runtime;
     runtime = null;
-    ctx.chat.useLive(null);
     if (!running) return;
+    ctx.chat.release(running);
     ctx.log.warn("this instance no longer holds native chat", { reason: why });
     await running.close(
       handOver
@@ -121,7 +121,7 @@ export function startChatLeadership(
       if (timer) clearTimeout(timer);
       const running = runtime;
       runtime = null;
-      ctx.chat.useLive(null);
+      if (running) ctx.chat.release(running);
       // The connections end and the lease is given back while the database and Redis are open
       // (serve awaits this before closing them): a successor takes over at its next poll.
       const closing = running?.close();

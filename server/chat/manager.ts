@@ -210,6 +210,9 @@ export function startChatManager(ctx: Context, options: ChatManagerOptions = {})
 export function startNativeChat(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
   const runtime = startChatManager(ctx, options);
   ctx.chat.useLive(runtime);
-  ctx.onClose(() => runtime.close());
+  ctx.onClose(() => {
+    ctx.chat.release(runtime);
+    return runtime.close();
+  });
   return runtime;
 }

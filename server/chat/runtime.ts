@@ -83,16 +83,25 @@ export async function storedChatStatus(ctx: StoreContext, accountId: number): Pr
 /**
  * The context's chat, made with the context and never replaced: it answers from the live runtime
  * this instance runs (chat/manager.ts under `serve`, handed over by chat/leader.ts while this
- * instance holds the chat lease), else from the store, connecting nothing (the CLI, a standby).
+ * instance holds the chat lease), else from the store, connecting nothing (the CLI, a standby). It
+ * cannot close chat: whoever started the live runtime closes it, then lets go of it here.
  */
-export class ChatHandle implements ChatRuntime {
+export class ChatHandle implements Omit<ChatRuntime, "close"> {
   #live: ChatRuntime | null = null;
 
   constructor(private readonly store: StoreContext) {}
 
-  /** From now on the live runtime answers; null: the stored state again (stopped or handed over). */
-  useLive(live: ChatRuntime | null): void {
+  /** From now on `live` answers (chat/manager.ts started it). */
+  useLive(live: ChatRuntime): void {
     this.#live = live;
+  }
+
+  /**
+   * The stored state answers again (`live` stopped or was handed over); a runtime started since by
+   * another owner keeps answering.
+   */
+  release(live: ChatRuntime): void {
+    if (this.#live === live) this.#live = null;
   }
 
   status(accountId: number): Promise<ChatStatus> {
@@ -105,9 +114,5 @@ export class ChatHandle implements ChatRuntime {
 
   connected(): { accountId: number; since: number }[] {
     return this.#live?.connected() ?? [];
-  }
-
-  close(options?: Parameters<ChatRuntime["close"]>[0]): Promise<void> {
-    return this.#live ? this.#live.close(options) : Promise.resolve();
   }
 }
