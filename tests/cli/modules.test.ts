@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { initDataDir, REPO_ROOT, Scratch, seedAccount } from "../helpers/cli.ts";
+import { onPostgres } from "../helpers/context.ts";
 
 /**
  * The admin commands open the core only (CONTRACT §3: nothing a command does may disturb a running
@@ -34,8 +35,10 @@ async function modulesLoadedBy(...args: string[]): Promise<string[]> {
  * runtime, routes, features, Redis stores, simulators), and PostgreSQL's code, which a command on the
  * embedded database never needs.
  */
-const BEYOND_THE_CORE =
-  /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)|^server\/core\/postgres-storage\.ts$|^db\/pg\//;
+const BEYOND_THE_CORE = onPostgres
+  ? // Under `npm run test:postgres` the data folder names a PostgreSQL database: its code is the core's.
+    /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)/
+  : /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)|^server\/core\/postgres-storage\.ts$|^db\/pg\//;
 
 /** Every other command's implementation: `role set` loads cli/actions/role.ts and no other action. */
 const ACTIONS = /^cli\/actions\//;
