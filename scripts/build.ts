@@ -11,7 +11,8 @@
 //     server's and PostgreSQL's code it never runs. The chunks' source maps are embedded too.
 //   Worker threads (db/sqlite/database-worker-thread.ts) are entry points of their own, as Bun asks of
 //   workers in a single-file binary; --entry-naming=[name].[ext] puts them beside the main module,
-//   where `new URL("./<name>.ts", import.meta.url)` looks for them once the code is bundled.
+//   where `new URL("./<name>.ts", import.meta.url)` looks for them once the code is bundled (so two
+//   workers must not share a file name). tests/binary checks that the worker runs in the binary.
 // The version comes from package.json, inlined at build time (cli/main.ts imports it); checked below.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

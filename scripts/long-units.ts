@@ -1,13 +1,14 @@
-// Lists functions longer than ~150 lines and files longer than ~500 (ARCHITECTURE.md "Small units").
-// usage: bun scripts/long-units.ts [maxFunctionLines] [maxFileLines]
+// Lists functions longer than ~150 lines and files longer than ~500 (ARCHITECTURE.md, "Rooms"):
+// `bun scripts/long-units.ts [maxFunctionLines] [maxFileLines]`; tests/architecture/units.test.ts
+// holds the tree to the defaults.
 
 import { readFileSync } from "node:fs";
 import { Glob } from "bun";
 import ts from "typescript";
 
-const MAX_FUNCTION = Number(process.argv[2] ?? 150);
-const MAX_FILE = Number(process.argv[3] ?? 500);
-const root = new URL("..", import.meta.url).pathname;
+export const MAX_FUNCTION_LINES = 150;
+export const MAX_FILE_LINES = 500;
+const ROOT = new URL("..", import.meta.url).pathname;
 
 function functionName(node: ts.Node): string {
   const parent = node.parent;
@@ -18,19 +19,29 @@ function functionName(node: ts.Node): string {
   return "(anonymous)";
 }
 
-for (const file of new Glob("{cli,db,server,scripts,bench}/**/*.ts").scanSync(root)) {
-  const text = readFileSync(root + file, "utf8");
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const lines = source.getLineAndCharacterOfPosition(text.length).line + 1;
-  if (lines > MAX_FILE) console.log(`file ${file}: ${lines} lines`);
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) && "body" in node && node.body) {
-      const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
-      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      if (end - start + 1 > MAX_FUNCTION)
-        console.log(`function ${file}:${start + 1} ${functionName(node)}: ${end - start + 1} lines`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
+/** One line per offender: `file <path>: <n> lines` or `function <path>:<line> <name>: <n> lines`. */
+export function longUnits(maxFunction = MAX_FUNCTION_LINES, maxFile = MAX_FILE_LINES): string[] {
+  const found: string[] = [];
+  for (const file of new Glob("{cli,db,server,scripts,bench}/**/*.ts").scanSync(ROOT)) {
+    const text = readFileSync(ROOT + file, "utf8");
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const lines = source.getLineAndCharacterOfPosition(text.length).line + 1;
+    if (lines > maxFile) found.push(`file ${file}: ${lines} lines`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && "body" in node && node.body) {
+        const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        const length = source.getLineAndCharacterOfPosition(node.getEnd()).line - start + 1;
+        if (length > maxFunction)
+          found.push(`function ${file}:${start + 1} ${functionName(node)}: ${length} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found.sort();
+}
+
+if (import.meta.main) {
+  const [maxFunction, maxFile] = process.argv.slice(2).map(Number);
+  for (const line of longUnits(maxFunction, maxFile)) console.log(line);
 }
