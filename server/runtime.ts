@@ -4,7 +4,7 @@ import { CommandCooldowns, type Cooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
 import { RoleCaches } from "./cache/role-cache.ts";
 import type { DemoChat } from "./chat/demo-chat.ts";
-import { ChatHandle } from "./chat/runtime.ts";
+import { ChatHandle } from "./chat/status.ts";
 import type { Clock } from "./core/clock.ts";
 import { type Config, publicUrlFor } from "./core/config.ts";
 import { type CoreContext, createCore, openCore } from "./core/context.ts";

@@ -1,6 +1,6 @@
 import { listAccounts } from "../../db/accounts.ts";
 import { listChatStates, loadChatBot } from "../../db/chat.ts";
-import { storedChatStatus } from "../../server/chat/runtime.ts";
+import { storedChatStatus } from "../../server/chat/status.ts";
 import { withCliContext } from "../cli-context.ts";
 import { type CliIo, type GlobalOptions, printJson, printTable } from "../output.ts";
 

@@ -3,7 +3,7 @@ import type { Account } from "../../db/accounts.ts";
 import { type ChatBotAccount, deleteChatBot, loadChatBot } from "../../db/chat.ts";
 import { withUserToken } from "../identity/provider-tokens.ts";
 import type { Context } from "../runtime.ts";
-import { CHAT_BOT_SCOPES } from "./runtime.ts";
+import { CHAT_BOT_SCOPES } from "./status.ts";
 
 /**
  * The optional separate account that reads and speaks in a channel's chat (reference/twitch-chat.md

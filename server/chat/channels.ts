@@ -2,8 +2,8 @@ import { writeChatState } from "../../db/chat.ts";
 import type { Context } from "../runtime.ts";
 import type { SeenMessages } from "./dedupe.ts";
 import type { EventSubConnection } from "./eventsub-connection.ts";
-import type { ChatState } from "./runtime.ts";
 import type { ChannelSendQueue } from "./send-queue.ts";
+import type { ChatState } from "./status.ts";
 
 /** Who reads and speaks for a channel: the streamer, or the linked bot account. */
 export interface Speaker {

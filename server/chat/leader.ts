@@ -3,7 +3,7 @@ import type { RedisStore } from "../redis/client.ts";
 import { RedisLease } from "../redis/lease.ts";
 import type { Context } from "../runtime.ts";
 import { type ChatManagerOptions, startChatManager } from "./manager.ts";
-import type { ChatRuntime } from "./runtime.ts";
+import type { ChatRuntime } from "./status.ts";
 
 /**
  * How long the chat lease lasts without renewal. A standby takes over at most this long (plus one

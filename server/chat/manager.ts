@@ -3,15 +3,15 @@ import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
 import { ChatDispatch } from "./dispatch.ts";
 import { ChatReaders } from "./readers.ts";
+import { openChannel } from "./sending.ts";
+import { SpeakerTokens } from "./speaker-tokens.ts";
 import {
   type ChatRuntime,
   type ChatState,
   type ChatStatus,
   consentProblem,
   storedChatStatus,
-} from "./runtime.ts";
-import { openChannel } from "./sending.ts";
-import { SpeakerTokens } from "./speaker-tokens.ts";
+} from "./status.ts";
 
 /**
  * Native chat under `serve`: for every account that turned it on, read its channel's chat over

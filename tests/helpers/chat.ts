@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
-import type { ChatRuntime } from "../../server/chat/runtime.ts";
-import { READ_CHAT_SCOPE } from "../../server/chat/runtime.ts";
+import type { ChatRuntime } from "../../server/chat/status.ts";
+import { READ_CHAT_SCOPE } from "../../server/chat/status.ts";
 import { systemClock } from "../../server/core/clock.ts";
 import type { Config } from "../../server/core/config.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";

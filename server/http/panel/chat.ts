@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Account } from "../../../db/accounts.ts";
 import { loadChatBot, writeChatEnabled } from "../../../db/chat.ts";
 import { botStanding, unlinkBot } from "../../chat/bot-account.ts";
-import { READ_CHAT_SCOPE } from "../../chat/runtime.ts";
+import { READ_CHAT_SCOPE } from "../../chat/status.ts";
 import { badRequest, notFound } from "../../core/errors.ts";
 import type { Context } from "../../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";

@@ -3,7 +3,7 @@
 // chat re-consent; auth-bot-link.ts: linking a bot account).
 import { Elysia } from "elysia";
 import { writeChatEnabled } from "../../../db/chat.ts";
-import { READ_CHAT_SCOPE } from "../../chat/runtime.ts";
+import { READ_CHAT_SCOPE } from "../../chat/status.ts";
 import {
   type IdentityProviderClient,
   IdentityProviderError,

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { grantedScopes } from "../../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
-import { READ_CHAT_SCOPE } from "../../chat/runtime.ts";
+import { READ_CHAT_SCOPE } from "../../chat/status.ts";
 import type { Context } from "../../runtime.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import { loginScopes, startAuthorization } from "./auth-flow.ts";

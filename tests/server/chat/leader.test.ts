@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
 import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
-import { READ_CHAT_SCOPE } from "../../../server/chat/runtime.ts";
+import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ChatHandle, type ChatRuntime } from "../../../server/chat/runtime.ts";
+import { ChatHandle, type ChatRuntime } from "../../../server/chat/status.ts";
 
 /** A live runtime that says which one it is through the channels it reports connected. */
 function liveRuntime(accountId: number): ChatRuntime {
