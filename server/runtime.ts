@@ -19,7 +19,7 @@ import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Where users reach this server: the configured public URL, else http://localhost:<port>. With port 0
- * the port is known once the server listens, and http/listen.ts says which (before any request is
+ * the port is known once the server listens, and listen.ts says which (before any request is
  * read); nothing else changes it.
  */
 export class PublicAddress {
@@ -33,7 +33,7 @@ export class PublicAddress {
     return this.#url;
   }
 
-  /** The server listens on `port` (server/http/listen.ts). */
+  /** The server listens on `port` (server/listen.ts). */
   listeningOn(port: number): void {
     this.#url = publicUrlFor(this.config, port);
   }
@@ -74,7 +74,7 @@ export interface Context extends Readonly<CoreContext> {
   readonly demoChat: DemoChat | null;
   /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
   readonly shared: SharedStores | null;
-  /** Where users reach this server; http/listen.ts tells it the port it got. */
+  /** Where users reach this server; listen.ts tells it the port it got. */
   readonly publicAddress: PublicAddress;
   /** `publicAddress.url`: the public URL, with the real port once the server listens. */
   readonly publicUrl: string;

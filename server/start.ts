@@ -1,3 +1,4 @@
+import { createApp } from "./app.ts";
 import { type ChatLeadership, startChatLeadership } from "./chat/leader.ts";
 import { startNativeChat } from "./chat/manager.ts";
 import { listenForNotices, type NoticeListener } from "./core/change-notices.ts";
@@ -13,9 +14,8 @@ import {
 import { createLogger } from "./core/log.ts";
 import { redactUrl } from "./core/store-urls.ts";
 import { type DemoEnvironment, startDemo } from "./demo.ts";
-import { createApp } from "./http/app.ts";
-import { ListenError, listen, type RunningServer } from "./http/listen.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
+import { ListenError, listen, type RunningServer } from "./listen.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { connectSharedStores, SharedStoreError, type SharedStores } from "./redis/shared-stores.ts";
 import { type Context, openContext } from "./runtime.ts";

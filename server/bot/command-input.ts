@@ -1,7 +1,7 @@
 import type { CommandName } from "./catalog.ts";
 
 /**
- * What one command call carries, built alike by the bot endpoints (server/http/command-input.ts, from
+ * What one command call carries, built alike by the bot endpoints (server/bot/routes-input.ts, from
  * the query and the chat bot's headers) and by native chat (server/chat/chat-command-input.ts, from a
  * chat line and its EventSub message), so a command never knows which of them asked.
  */

@@ -6,7 +6,7 @@ import type { GameType } from "./format.ts";
 
 /**
  * Which player a game lookup is about, read from what a chat user typed: the game API's path
- * (server/http/routes/game.ts) and a game command's stored player (server/bot/game-commands.ts) both
+ * (server/game/routes.ts) and a game command's stored player (server/bot/game-commands.ts) both
  * come through here, so both refuse a bad one in the same words.
  */
 

@@ -75,7 +75,7 @@ export class TrustedProxies {
  * left were written by whoever called the first proxy, so they can be forged; a peer that is not
  * trusted is keyed by its own address whatever it sends. A malformed entry ends the walk at the proxy
  * that passed it on. Resolved once per request, on first use, and remembered on the request. The
- * socket peers come from the server that listens (`listeningOn`, set by server/http/listen.ts);
+ * socket peers come from the server that listens (`listeningOn`, set by server/listen.ts);
  * without one (tests through `app.handle`) there is no socket address.
  */
 export class ClientIpResolver {

@@ -6,7 +6,34 @@ import { applicationModules, type ImportEdge, importsOf, moduleExists, valueCycl
 /** The rooms of the house, lowest first (ARCHITECTURE.md "Rooms"). */
 type Room = "db" | "core" | "feature" | "sim" | "runtime" | "http" | "browser" | "start" | "cli";
 
-const FEATURE_FOLDERS = ["identity", "bot", "chat", "game", "overlay", "limits", "cache", "twitch", "redis"];
+const FEATURE_FOLDERS = [
+  "identity",
+  "bot",
+  "chat",
+  "game",
+  "overlay",
+  "limits",
+  "cache",
+  "twitch",
+  "redis",
+  "health",
+];
+
+/**
+ * The HTTP side of the house: the cross-cutting plugins (server/http/), the request path and listening
+ * (server/app.ts, server/listen.ts), the dashboard's API (server/panel/) and pages (server/web/), and a
+ * feature's own routes (`server/<feature>/routes.ts` and `routes-*.ts`) beside its framework-free service.
+ */
+function isHttpSide(path: string): boolean {
+  return (
+    path.startsWith("server/http/") ||
+    path.startsWith("server/panel/") ||
+    path.startsWith("server/web/") ||
+    path === "server/app.ts" ||
+    path === "server/listen.ts" ||
+    /^server\/[^/]+\/routes(-[^/]+)?\.ts$/.test(path)
+  );
+}
 
 export function roomOf(path: string): Room {
   if (path.startsWith("db/")) return "db";
@@ -14,7 +41,7 @@ export function roomOf(path: string): Room {
   if (path.startsWith("server/core/")) return "core";
   if (path.startsWith("server/sim/")) return "sim";
   if (path.startsWith("server/web/app/")) return "browser";
-  if (path.startsWith("server/http/") || path.startsWith("server/web/")) return "http";
+  if (isHttpSide(path)) return "http";
   if (path === "server/start.ts") return "start";
   if (FEATURE_FOLDERS.some((folder) => path.startsWith(`server/${folder}/`))) return "feature";
   if (/^server\/[^/]+\.ts$/.test(path)) return "runtime";

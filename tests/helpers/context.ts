@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
 import type { AccountProfile } from "../../db/accounts.ts";
+import { createApp } from "../../server/app.ts";
 import type { Random } from "../../server/bot/chance.ts";
 import { provisionAccount } from "../../server/core/accounts.ts";
 import type { Clock } from "../../server/core/clock.ts";
@@ -11,7 +12,6 @@ import { type Config, loadConfig } from "../../server/core/config.ts";
 import { DATABASE_FILE, prepareDataDir } from "../../server/core/data-dir.ts";
 import { createLogger } from "../../server/core/log.ts";
 import type { GameServiceOptions } from "../../server/game/service.ts";
-import { createApp } from "../../server/http/app.ts";
 import { type Context, openContext } from "../../server/runtime.ts";
 import { createTestDatabase, dropTestDatabase } from "./engines.ts";
 

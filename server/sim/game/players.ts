@@ -77,7 +77,7 @@ function unavailable(key: string, hoursAgo: number, rr: number): SeedMatch {
 }
 
 /**
- * The seeded players. Their expected answers are listed in tests/server/http/game.test.ts; every
+ * The seeded players. Their expected answers are listed in tests/server/game/routes.test.ts; every
  * number here is chosen so those answers can be checked by hand.
  */
 export const SEED_PLAYERS: readonly SeedPlayer[] = [

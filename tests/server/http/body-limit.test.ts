@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { listen, type RunningServer } from "../../../server/http/listen.ts";
+import { listen, type RunningServer } from "../../../server/listen.ts";
 import { createTestContext, type TestContext } from "../../helpers/context.ts";
 import { LAST_CHUNK, type RawResponse, rawRequest } from "../../helpers/raw-http.ts";
 import { type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";

@@ -6,6 +6,7 @@ import { touchCredential } from "../../../db/credentials.ts";
 import { sha256Hex } from "../../../db/lookup-hash.ts";
 import { storeProviderTokens } from "../../../db/oauth-tokens.ts";
 import { publishOverlayState } from "../../../db/overlay.ts";
+import { createApp } from "../../../server/app.ts";
 import {
   assignRole,
   requireAccount,
@@ -14,8 +15,7 @@ import {
 } from "../../../server/core/accounts.ts";
 import { loadConfig } from "../../../server/core/config.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { createApp } from "../../../server/http/app.ts";
-import { listen } from "../../../server/http/listen.ts";
+import { listen } from "../../../server/listen.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { waitFor } from "../../helpers/chat.ts";
 import { initDataDir, Scratch } from "../../helpers/cli.ts";

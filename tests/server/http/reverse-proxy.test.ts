@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { listen, type RunningServer } from "../../../server/http/listen.ts";
+import { listen, type RunningServer } from "../../../server/listen.ts";
 import { TEST_CLIENT_IP_HEADER } from "../../helpers/context.ts";
 import { cookieHeader, type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";
 

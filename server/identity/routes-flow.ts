@@ -1,13 +1,14 @@
 // The OAuth login flow's shared parts (CONTRACT §4): the login cookies that bind an attempt to this
 // browser, the redirect to the identity provider, and the pages of a refused login. The routes that
-// use them: auth-login.ts, auth-bot-link.ts and auth-callback.ts, composed in identity.ts.
-import { BASE_SCOPES, newOAuthState } from "../../identity/idp-client.ts";
-import { normalizeTimezone } from "../../identity/login.ts";
-import type { Context } from "../../runtime.ts";
-import { pageOrError } from "../../web/page.ts";
-import { serializeCookie } from "../cookies.ts";
-import { isPublicOrigin, seenOrigin } from "../forwarded.ts";
-import { isSecureOrigin } from "../session-auth.ts";
+// use them: routes-login.ts, routes-bot-link.ts and routes-callback.ts, composed in routes.ts.
+
+import { serializeCookie } from "../http/cookies.ts";
+import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
+import { isSecureOrigin } from "../http/session-auth.ts";
+import type { Context } from "../runtime.ts";
+import { pageOrError } from "../web/page.ts";
+import { BASE_SCOPES, newOAuthState } from "./idp-client.ts";
+import { normalizeTimezone } from "./login.ts";
 
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
 export const STATE_COOKIE = "cuebot_oauth_state";

@@ -6,11 +6,11 @@ import {
   distinctCallers,
   recentEvents,
   topCallers,
-} from "../../../db/events.ts";
-import { asChannelOwner } from "../../bot/upstream.ts";
-import { integerParam } from "../../core/params.ts";
-import type { Context } from "../../runtime.ts";
-import { queryString } from "../params.ts";
+} from "../../db/events.ts";
+import { asChannelOwner } from "../bot/upstream.ts";
+import { integerParam } from "../core/params.ts";
+import { queryString } from "../http/params.ts";
+import type { Context } from "../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";

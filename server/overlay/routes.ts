@@ -1,15 +1,15 @@
 import { Elysia, t } from "elysia";
-import type { Account } from "../../../db/accounts.ts";
-import { revealCredential } from "../../../db/credentials.ts";
-import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../../db/overlay.ts";
-import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
-import { ApiError, badRequest, containsNul } from "../../core/errors.ts";
-import { andThen, type MaybePromise, throwWhenReady } from "../../core/maybe-promise.ts";
-import type { Context } from "../../runtime.ts";
-import { notAuthenticated, presentedCredentials } from "../auth.ts";
+import type { Account } from "../../db/accounts.ts";
+import { revealCredential } from "../../db/credentials.ts";
+import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { ApiError, badRequest, containsNul } from "../core/errors.ts";
+import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
+import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
+import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { enforceLimit, failedAuthentication } from "../quota.ts";
+import type { Context } from "../runtime.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 

@@ -1,4 +1,4 @@
-import { requestInfo } from "../request-info.ts";
+import { requestInfo } from "../http/request-info.ts";
 
 /**
  * A query parameter as every route reads it (server/http/query-params.ts): its first value when it

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { findAccountByLogin } from "../../../../db/accounts.ts";
-import { assignRole } from "../../../../server/core/accounts.ts";
-import { type BotHarness, startBotHarness } from "../../../helpers/bot.ts";
+import { findAccountByLogin } from "../../../db/accounts.ts";
+import { assignRole } from "../../../server/core/accounts.ts";
+import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
 let h: BotHarness;
 beforeEach(async () => {

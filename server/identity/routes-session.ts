@@ -1,14 +1,14 @@
 // The dashboard session once logged in: POST /auth/logout ends it, GET /api/system/validate says
 // whose it is and until when.
 import { Elysia } from "elysia";
-import { ApiError } from "../../core/errors.ts";
-import { endSession, SESSION_COOKIE } from "../../identity/sessions.ts";
-import type { Context } from "../../runtime.ts";
-import { presentedCredentials, readCookie } from "../auth.ts";
-import { appendSetCookie } from "../cookies.ts";
+import { ApiError } from "../core/errors.ts";
+import { presentedCredentials, readCookie } from "../http/auth.ts";
+import { appendSetCookie } from "../http/cookies.ts";
+import { clearSessionCookie } from "../http/session-auth.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { clearSessionCookie } from "../session-auth.ts";
+import type { Context } from "../runtime.ts";
+import { endSession, SESSION_COOKIE } from "./sessions.ts";
 
 export function sessionRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.auth-session" })

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import type { CommandName } from "../../bot/catalog.ts";
-import { executeCommand } from "../../bot/commands.ts";
-import type { Context } from "../../runtime.ts";
-import { type ApiKeyPrincipal, authenticateBot } from "../auth.ts";
-import { commandInputOf } from "../command-input.ts";
-import { syncHook } from "../sync-hook.ts";
+import { type ApiKeyPrincipal, authenticateBot } from "../http/auth.ts";
+import { syncHook } from "../http/sync-hook.ts";
+import type { Context } from "../runtime.ts";
+import type { CommandName } from "./catalog.ts";
+import { executeCommand } from "./commands.ts";
+import { commandInputOf } from "./routes-input.ts";
 
 const TEXT_NOTE = "Add format=text for one chat line (automatic for Nightbot and Fossabot).";
 const SECURITY: Record<string, string[]>[] = [{ apiKeyQuery: [] }, { apiKeyHeader: [] }];

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import { recordAudit } from "../../../db/audit.ts";
-import { grantedScopes } from "../../../db/oauth-tokens.ts";
-import { exportAccount, revealApiKey, rotateApiKey, rotateOverlayToken } from "../../core/accounts.ts";
-import { removeAccount } from "../../identity/account-removal.ts";
-import { panelLimit, ROLE_QUOTAS } from "../../limits/tables.ts";
-import type { Context } from "../../runtime.ts";
-import { appendSetCookie } from "../cookies.ts";
-import { clearSessionCookie } from "../session-auth.ts";
+import { recordAudit } from "../../db/audit.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { exportAccount, revealApiKey, rotateApiKey, rotateOverlayToken } from "../core/accounts.ts";
+import { appendSetCookie } from "../http/cookies.ts";
+import { clearSessionCookie } from "../http/session-auth.ts";
+import { removeAccount } from "../identity/account-removal.ts";
+import { panelLimit, ROLE_QUOTAS } from "../limits/tables.ts";
+import type { Context } from "../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 

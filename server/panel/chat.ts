@@ -1,17 +1,17 @@
 import { Elysia, t } from "elysia";
-import type { Account } from "../../../db/accounts.ts";
-import { loadChatBot, writeChatEnabled } from "../../../db/chat.ts";
-import { botStanding, unlinkBot } from "../../chat/bot-account.ts";
-import { READ_CHAT_SCOPE } from "../../chat/status.ts";
-import { badRequest, notFound } from "../../core/errors.ts";
-import type { Context } from "../../runtime.ts";
+import type { Account } from "../../db/accounts.ts";
+import { loadChatBot, writeChatEnabled } from "../../db/chat.ts";
+import { botStanding, unlinkBot } from "../chat/bot-account.ts";
+import { READ_CHAT_SCOPE } from "../chat/status.ts";
+import { badRequest, notFound } from "../core/errors.ts";
+import type { Context } from "../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 
-/** Where the re-consent login that adds `user:read:chat` starts (http/routes/auth-login.ts). */
+/** Where the re-consent login that adds `user:read:chat` starts (identity/routes-login.ts). */
 export const CHAT_CONSENT_URL = "/auth/login?consent=chat";
 
-/** Where linking a separate bot account starts (http/routes/auth-bot-link.ts). */
+/** Where linking a separate bot account starts (identity/routes-bot-link.ts). */
 export const BOT_LINK_URL = "/auth/chat-bot";
 
 /**

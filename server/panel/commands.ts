@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
-import { COMMAND_NAMES, COMMANDS, isCommandName } from "../../bot/catalog.ts";
-import { executeCommand } from "../../bot/commands.ts";
-import { applySettingsPatch, commandSettings, updateCommandSettings } from "../../bot/settings.ts";
-import { notFound } from "../../core/errors.ts";
-import type { Context } from "../../runtime.ts";
-import { commandInputOf } from "../command-input.ts";
+import { COMMAND_NAMES, COMMANDS, isCommandName } from "../bot/catalog.ts";
+import { executeCommand } from "../bot/commands.ts";
+import { commandInputOf } from "../bot/routes-input.ts";
+import { applySettingsPatch, commandSettings, updateCommandSettings } from "../bot/settings.ts";
+import { notFound } from "../core/errors.ts";
+import type { Context } from "../runtime.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 

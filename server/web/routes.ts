@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import { notFound } from "../../core/errors.ts";
-import type { Context } from "../../runtime.ts";
-import { embedFolder } from "../../web/assets.macro.ts" with { type: "macro" };
-import type { EmbeddedAsset } from "../../web/assets.macro.ts";
-import { bundleBrowserScript } from "../../web/bundle.macro.ts" with { type: "macro" };
-import { DEMO_BANNER, htmlResponse, OVERLAY_PAGE_CSP } from "../../web/page.ts";
-import { notAuthenticated } from "../auth.ts";
-import { failedAuthentication } from "../quota.ts";
+import { notFound } from "../core/errors.ts";
+import { notAuthenticated } from "../http/auth.ts";
+import { failedAuthentication } from "../http/quota.ts";
+import type { Context } from "../runtime.ts";
+import { embedFolder } from "./assets.macro.ts" with { type: "macro" };
+import type { EmbeddedAsset } from "./assets.macro.ts";
+import { bundleBrowserScript } from "./bundle.macro.ts" with { type: "macro" };
+import { DEMO_BANNER, htmlResponse, OVERLAY_PAGE_CSP } from "./page.ts";
 
 const PAGES = embedFolder("pages");
 const ASSETS: Record<string, EmbeddedAsset> = {

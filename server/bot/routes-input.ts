@@ -1,8 +1,8 @@
-import type { CommandName } from "../bot/catalog.ts";
-import { type ArgsOf, type ChatCaller, COMMAND_ARGS, type CommandInput } from "../bot/command-input.ts";
 import { chatName } from "../core/chat-text.ts";
-import type { QueryReader } from "./query-params.ts";
-import { requestInfo } from "./request-info.ts";
+import type { QueryReader } from "../http/query-params.ts";
+import { requestInfo } from "../http/request-info.ts";
+import type { CommandName } from "./catalog.ts";
+import { type ArgsOf, type ChatCaller, COMMAND_ARGS, type CommandInput } from "./command-input.ts";
 
 /**
  * A bot endpoint's request as a command call (server/bot/command-input.ts): the arguments the

@@ -1,16 +1,16 @@
 // Linking a separate bot account for native chat: GET /auth/chat-bot starts a Twitch login as the
-// bot, and the callback (auth-callback.ts) hands it to linkBot, which stores it for the streamer.
+// bot, and the callback (routes-callback.ts) hands it to linkBot, which stores it for the streamer.
 import { Elysia } from "elysia";
-import type { Account } from "../../../db/accounts.ts";
-import { storeChatBot } from "../../../db/chat.ts";
-import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
-import { BOT_LINK_SCOPES } from "../../chat/bot-account.ts";
-import type { ProviderTokenSet } from "../../identity/idp-client.ts";
-import type { Context } from "../../runtime.ts";
-import type { HelixUser } from "../../twitch/helix-client.ts";
-import { pageOrError } from "../../web/page.ts";
+import type { Account } from "../../db/accounts.ts";
+import { storeChatBot } from "../../db/chat.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { BOT_LINK_SCOPES } from "../chat/bot-account.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { clearLoginCookies, loginResult, startAuthorization, TRY_AGAIN } from "./auth-flow.ts";
+import type { Context } from "../runtime.ts";
+import type { HelixUser } from "../twitch/helix-client.ts";
+import { pageOrError } from "../web/page.ts";
+import type { ProviderTokenSet } from "./idp-client.ts";
+import { clearLoginCookies, loginResult, startAuthorization, TRY_AGAIN } from "./routes-flow.ts";
 
 /** The callback of a bot-account login: store the bot for the logged-in streamer; no account, no session. */
 export async function linkBot(

@@ -1,25 +1,25 @@
 import { Elysia } from "elysia";
-import type { Context } from "../runtime.ts";
-import { bodyLimit } from "./body-limit.ts";
-import { csrfProtection } from "./csrf.ts";
-import { errorHandling } from "./errors.ts";
-import { externalChanges } from "./external-changes.ts";
-import { ipLimits } from "./ip-limits.ts";
-import { apiDocs } from "./openapi.ts";
+import { botRoutes } from "./bot/routes.ts";
+import { gameRoutes } from "./game/routes.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { bodyLimit } from "./http/body-limit.ts";
+import { csrfProtection } from "./http/csrf.ts";
+import { errorHandling } from "./http/errors.ts";
+import { externalChanges } from "./http/external-changes.ts";
+import { ipLimits } from "./http/ip-limits.ts";
+import { apiDocs } from "./http/openapi.ts";
+import { replies } from "./http/replies.ts";
+import { requestLog } from "./http/request-log.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { authRoutes } from "./identity/routes.ts";
+import { overlayRoutes } from "./overlay/routes.ts";
 import { chatPanelRoutes } from "./panel/chat.ts";
 import { commandRoutes } from "./panel/commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
 import { securityRoutes } from "./panel/security.ts";
-import { replies } from "./replies.ts";
-import { requestLog } from "./request-log.ts";
-import { botRoutes } from "./routes/bot.ts";
-import { gameRoutes } from "./routes/game.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { authRoutes } from "./routes/identity.ts";
-import { overlayRoutes } from "./routes/overlay.ts";
-import { webRoutes } from "./routes/web.ts";
-import { securityHeaders } from "./security-headers.ts";
+import type { Context } from "./runtime.ts";
+import { webRoutes } from "./web/routes.ts";
 
 export interface AppOptions {
   /** The admin commands announce their changes to this server (server/start.ts): no per-request look. */

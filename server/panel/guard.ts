@@ -1,8 +1,8 @@
-import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
-import type { Context } from "../../runtime.ts";
-import type { SessionPrincipal } from "../auth.ts";
-import { enforceLimit } from "../quota.ts";
-import { requireSession } from "../session-auth.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
+import type { SessionPrincipal } from "../http/auth.ts";
+import { enforceLimit } from "../http/quota.ts";
+import { requireSession } from "../http/session-auth.ts";
+import type { Context } from "../runtime.ts";
 
 type HeaderBag = { headers: Record<string, unknown> };
 

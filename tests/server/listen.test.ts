@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
-import type { Config } from "../../../server/core/config.ts";
-import { listen, type RunningServer } from "../../../server/http/listen.ts";
-import { createTestContext, type TestContext } from "../../helpers/context.ts";
+import type { Config } from "../../server/core/config.ts";
+import { listen, type RunningServer } from "../../server/listen.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 let t: TestContext | undefined;
 let server: RunningServer | undefined;

@@ -1,17 +1,17 @@
 import { Elysia, t } from "elysia";
-import type { Role } from "../../../db/schema-enums.ts";
-import { isUnreplacedTemplate } from "../../core/chat-text.ts";
-import { badRequest } from "../../core/errors.ts";
-import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
-import type { AnonymousAddress } from "../../game/budget.ts";
-import type { GameType } from "../../game/format.ts";
-import { parsePlayer, parseType } from "../../game/player.ts";
-import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../../game/records.ts";
-import { ROLE_QUOTAS } from "../../limits/tables.ts";
-import type { Context } from "../../runtime.ts";
-import { authenticateOptionalBot } from "../auth.ts";
-import type { HeaderTarget } from "../quota.ts";
-import { requestInfo } from "../request-info.ts";
+import type { Role } from "../../db/schema-enums.ts";
+import { isUnreplacedTemplate } from "../core/chat-text.ts";
+import { badRequest } from "../core/errors.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
+import { authenticateOptionalBot } from "../http/auth.ts";
+import type { HeaderTarget } from "../http/quota.ts";
+import { requestInfo } from "../http/request-info.ts";
+import { ROLE_QUOTAS } from "../limits/tables.ts";
+import type { Context } from "../runtime.ts";
+import type { AnonymousAddress } from "./budget.ts";
+import type { GameType } from "./format.ts";
+import { parsePlayer, parseType } from "./player.ts";
+import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
 
 /**
  * The game API (CONTRACT §6, SERVICE.md §4.2): rank, last match, today and stats of one player. Every

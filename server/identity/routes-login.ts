@@ -1,12 +1,12 @@
 // GET /auth/login: the streamer's Twitch login, or (?consent=chat) the re-consent that adds the chat
-// scope. The callback that finishes both is auth-callback.ts.
+// scope. The callback that finishes both is routes-callback.ts.
 import { Elysia } from "elysia";
-import { grantedScopes } from "../../../db/oauth-tokens.ts";
-import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
-import { READ_CHAT_SCOPE } from "../../chat/status.ts";
-import type { Context } from "../../runtime.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { authenticatePanel } from "../panel/guard.ts";
-import { loginScopes, startAuthorization } from "./auth-flow.ts";
+import type { Context } from "../runtime.ts";
+import { loginScopes, startAuthorization } from "./routes-flow.ts";
 
 /**
  * The re-consent for native chat asks for everything already granted (a new grant replaces the

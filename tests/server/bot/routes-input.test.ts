@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chatCaller, commandArgsOf } from "../../../server/http/command-input.ts";
+import { chatCaller, commandArgsOf } from "../../../server/bot/routes-input.ts";
 import { QueryParams } from "../../../server/http/query-params.ts";
 
 describe("a bot endpoint's request as a command call", () => {

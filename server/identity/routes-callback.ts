@@ -1,20 +1,16 @@
 // GET /auth/callback, where the identity provider sends the browser back: checks the attempt,
-// exchanges the code, then finishes what the login was started for (auth-login.ts: a login or the
-// chat re-consent; auth-bot-link.ts: linking a bot account).
+// exchanges the code, then finishes what the login was started for (routes-login.ts: a login or the
+// chat re-consent; routes-bot-link.ts: linking a bot account).
 import { Elysia } from "elysia";
-import { writeChatEnabled } from "../../../db/chat.ts";
-import { READ_CHAT_SCOPE } from "../../chat/status.ts";
-import {
-  type IdentityProviderClient,
-  IdentityProviderError,
-  type ProviderTokenSet,
-} from "../../identity/idp-client.ts";
-import { completeLogin, normalizeTimezone } from "../../identity/login.ts";
-import type { Context } from "../../runtime.ts";
-import { type HelixClient, HelixError, type HelixUser } from "../../twitch/helix-client.ts";
-import { readCookie } from "../auth.ts";
-import { sessionCookie } from "../session-auth.ts";
-import { linkBot } from "./auth-bot-link.ts";
+import { writeChatEnabled } from "../../db/chat.ts";
+import { READ_CHAT_SCOPE } from "../chat/status.ts";
+import { readCookie } from "../http/auth.ts";
+import { sessionCookie } from "../http/session-auth.ts";
+import type { Context } from "../runtime.ts";
+import { type HelixClient, HelixError, type HelixUser } from "../twitch/helix-client.ts";
+import { type IdentityProviderClient, IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
+import { completeLogin, normalizeTimezone } from "./login.ts";
+import { linkBot } from "./routes-bot-link.ts";
 import {
   clearLoginCookies,
   type LoginRefusal,
@@ -24,7 +20,7 @@ import {
   redirectUri,
   STATE_COOKIE,
   TIMEZONE_COOKIE,
-} from "./auth-flow.ts";
+} from "./routes-flow.ts";
 
 /**
  * The authorization code the provider sent back, or why the callback is refused. Nothing in the

@@ -1,9 +1,9 @@
-import type { DatabaseHandle } from "../../db/sqlite/connection.ts";
-import { DatabaseWorker } from "../../db/sqlite/database-worker.ts";
-import { WriteBehindEventSink } from "../../db/sqlite/write-behind-event-sink.ts";
-import type { Context } from "../runtime.ts";
+import type { DatabaseHandle } from "../db/sqlite/connection.ts";
+import { DatabaseWorker } from "../db/sqlite/database-worker.ts";
+import { WriteBehindEventSink } from "../db/sqlite/write-behind-event-sink.ts";
 import type { App } from "./app.ts";
-import { MAX_BODY_BYTES } from "./body-limit.ts";
+import { MAX_BODY_BYTES } from "./http/body-limit.ts";
+import type { Context } from "./runtime.ts";
 
 export interface RunningServer {
   /** `http://host:port` with the real bound port. */

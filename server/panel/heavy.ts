@@ -1,15 +1,15 @@
 import { Elysia, t } from "elysia";
-import type { Account } from "../../../db/accounts.ts";
-import { asChannelOwner } from "../../bot/upstream.ts";
-import { badRequest } from "../../core/errors.ts";
-import { andThen, type MaybePromise } from "../../core/maybe-promise.ts";
-import { enumParam, integerParam } from "../../core/params.ts";
-import { SESSION_COOKIE } from "../../identity/sessions.ts";
-import type { Context } from "../../runtime.ts";
-import { type HelixApi, type HelixClip, HelixError } from "../../twitch/helix-client.ts";
-import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../auth.ts";
-import { queryString } from "../params.ts";
-import { enforceLimit } from "../quota.ts";
+import type { Account } from "../../db/accounts.ts";
+import { asChannelOwner } from "../bot/upstream.ts";
+import { badRequest } from "../core/errors.ts";
+import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
+import { enumParam, integerParam } from "../core/params.ts";
+import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../http/auth.ts";
+import { queryString } from "../http/params.ts";
+import { enforceLimit } from "../http/quota.ts";
+import { SESSION_COOKIE } from "../identity/sessions.ts";
+import type { Context } from "../runtime.ts";
+import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
 import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 

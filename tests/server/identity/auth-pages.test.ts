@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { listen, type RunningServer } from "../../../server/http/listen.ts";
+import { listen, type RunningServer } from "../../../server/listen.ts";
 import { type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";
 
 /**
