@@ -1,8 +1,8 @@
 import { DatabaseWorker } from "../db/sqlite/database-worker.ts";
 import type { WriteBehindEventSink } from "../db/sqlite/write-behind-event-sink.ts";
+import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/core/config.ts";
 import { createLogger } from "../server/core/log.ts";
-import { createApp } from "../server/http/app.ts";
 import { createContext } from "../server/runtime.ts";
 import { createFixture } from "./fixture.ts";
 import { botPaths, GAME_PATH, refusedPath } from "./rows.ts";

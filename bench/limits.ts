@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createApp } from "../server/app.ts";
 import type { Clock } from "../server/core/clock.ts";
 import { loadConfig } from "../server/core/config.ts";
 import { prepareDataDir } from "../server/core/data-dir.ts";
 import { createLogger } from "../server/core/log.ts";
-import { createApp } from "../server/http/app.ts";
 import { IpQuotas } from "../server/limits/ip-quotas.ts";
 import { SlidingCounter } from "../server/limits/sliding-counter.ts";
 import { SlidingLog } from "../server/limits/sliding-log.ts";
