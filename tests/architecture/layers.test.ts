@@ -17,6 +17,7 @@ const FEATURE_FOLDERS = [
   "twitch",
   "redis",
   "health",
+  "custom",
 ];
 
 /**
