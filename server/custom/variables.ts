@@ -21,6 +21,7 @@ import { pickOne, type Random, randomInt } from "../bot/chance.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import { echoable } from "../core/chat-echo.ts";
 import type { Clock } from "../core/clock.ts";
+import { MAX_RESPONSE_LENGTH } from "./management.ts";
 
 /** What needs Twitch or the game API; each may fail, and then shows a placeholder. */
 export interface VariableResolvers {
@@ -142,10 +143,14 @@ function parseTemplate(template: string, depth = 0): Node[] {
   return nodes;
 }
 
-/** The index of the `)` that closes a `$(` whose contents start at `from`, or -1. */
+/**
+ * The index of the `)` that closes a `$(` whose contents start at `from`, or -1. A variable is never
+ * longer than a response may be, so an unclosed `$(((…` costs a bounded look, not the rest of the text.
+ */
 function closingParen(template: string, from: number): number {
   let depth = 1;
-  for (let i = from; i < template.length; i++) {
+  const end = Math.min(template.length, from + MAX_RESPONSE_LENGTH);
+  for (let i = from; i < end; i++) {
     if (template[i] === "(") depth += 1;
     else if (template[i] === ")" && --depth === 0) return i;
   }

@@ -214,6 +214,10 @@ describe("the template's shape", () => {
     expect(longQuery).not.toContain("\n");
     expect([...longQuery].length).toBeLessThanOrEqual(500);
     expect(await say("line one\nline two")).toBe("line one line two");
+    const started = performance.now();
+    const unclosed = await say(`$(${"$(pick (".repeat(30_000)}`);
+    expect(unclosed.startsWith("$($(pick (")).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   test("a reply with nothing in it is empty (nothing is sent)", async () => {
