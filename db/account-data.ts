@@ -1,5 +1,9 @@
 import { asc, eq } from "drizzle-orm";
+import { listCustomCommands } from "./custom-commands.ts";
 import type { DataStore } from "./data-store.ts";
+import { allQuotes } from "./quotes.ts";
+import { listRegulars } from "./regulars.ts";
+import { listTimers } from "./timers.ts";
 
 /** Read-only views of an account's settings, overlay state and events, for the data export. */
 
@@ -21,7 +25,34 @@ export async function listCommandSettings(s: DataStore, accountId: number) {
   }));
 }
 
-/** Native chat for the export: the switch, the last state, and the linked bot's login (never its tokens). */
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The channel's own chat-bot data for the export (issue 24): custom commands with their counts,
+ * regulars, quotes and timers, times as ISO strings.
+ */
+export async function readChatBotData(s: DataStore, accountId: number) {
+  const commands = await listCustomCommands(s, accountId);
+  const regulars = await listRegulars(s, accountId);
+  const quotes = await allQuotes(s, accountId);
+  const timers = await listTimers(s, accountId);
+  return {
+    customCommands: commands.map((c) => ({ ...c, createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt) })),
+    regulars: regulars.map((r) => ({ id: r.twitchUserId, login: r.login, createdAt: iso(r.createdAt) })),
+    quotes: quotes.map((q) => ({ ...q, createdAt: iso(q.createdAt), updatedAt: iso(q.updatedAt) })),
+    timers: timers.map((t) => ({
+      ...t,
+      lastPostedAt: t.lastPostedAt === null ? null : iso(t.lastPostedAt),
+      createdAt: iso(t.createdAt),
+      updatedAt: iso(t.updatedAt),
+    })),
+  };
+}
+
+/**
+ * Native chat for the export: the switch, the last state, the linked bot's login (never its tokens),
+ * and what cuebot answers in chat of the channel's own (readChatBotData).
+ */
 export async function readChatExport(s: DataStore, accountId: number) {
   const settings = await s.first((db, t) =>
     db.select().from(t.chatSettings).where(eq(t.chatSettings.accountId, accountId)).limit(1),
@@ -37,6 +68,7 @@ export async function readChatExport(s: DataStore, accountId: number) {
     enabled: settings?.enabled ?? false,
     state: settings?.state ?? "off",
     botAccount: bot ? { login: bot.login, id: bot.twitchUserId } : null,
+    ...(await readChatBotData(s, accountId)),
   };
 }
 

@@ -13,3 +13,21 @@ export function parseRole(input: string): Role | null {
 
 export const CHAT_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
 export type ChatState = (typeof CHAT_STATES)[number];
+
+/**
+ * Who may run a custom command: Nightbot's user levels, lowest to highest (each admits the levels
+ * above it). VIP ranks above regular, as on Nightbot (reference/chat-bot-commands.md §1).
+ */
+export const USER_LEVELS = ["everyone", "subscriber", "regular", "twitch_vip", "moderator", "owner"] as const;
+export type UserLevel = (typeof USER_LEVELS)[number];
+
+/** A user level as typed (any case, spaces around it allowed), or null. */
+export function parseUserLevel(input: string): UserLevel | null {
+  const wanted = input.trim().toLowerCase();
+  return USER_LEVELS.find((level) => level === wanted) ?? null;
+}
+
+/** Whether a chatter at `chatter`'s level may run a command that asks for `required`. */
+export function userLevelAdmits(required: UserLevel, chatter: UserLevel): boolean {
+  return USER_LEVELS.indexOf(chatter) >= USER_LEVELS.indexOf(required);
+}

@@ -1,5 +1,5 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { CHAT_STATES, ROLES } from "../schema-enums.ts";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
 import { jsonText } from "./json-text.ts";
 
 /**
@@ -145,3 +145,69 @@ export const chatBots = pgTable("chat_bots", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+export const customCommands = pgTable(
+  "custom_commands",
+  {
+    accountId: accountRef().notNull(),
+    name: text("name").notNull(),
+    response: text("response").notNull(),
+    userLevel: text("user_level", { enum: USER_LEVELS }).notNull().default("everyone"),
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    aliasTarget: text("alias_target"),
+    count: integer("count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
+
+export const regulars = pgTable(
+  "regulars",
+  {
+    accountId: accountRef().notNull(),
+    twitchUserId: text("twitch_user_id").notNull(),
+    login: text("login").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.twitchUserId] }),
+    index("regulars_account_login_idx").on(t.accountId, t.login),
+  ],
+);
+
+export const quotes = pgTable(
+  "quotes",
+  {
+    accountId: accountRef().notNull(),
+    number: integer("number").notNull(),
+    text: text("text").notNull(),
+    searchText: text("search_text").notNull(),
+    game: text("game"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.number] })],
+);
+
+export const quoteCounters = pgTable("quote_counters", {
+  accountId: accountKey(),
+  lastNumber: integer("last_number").notNull().default(0),
+});
+
+export const timers = pgTable(
+  "timers",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: accountRef().notNull(),
+    name: text("name").notNull(),
+    message: text("message").notNull(),
+    intervalMinutes: integer("interval_minutes").notNull(),
+    minChatLines: integer("min_chat_lines").notNull().default(2),
+    enabled: flag("enabled").notNull().default(true),
+    lastPostedAt: ms("last_posted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("timers_account_name_idx").on(t.accountId, t.name)],
+);

@@ -1,5 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { CHAT_STATES, ROLES } from "../schema-enums.ts";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
 
 /**
  * Column helpers, so each table says what its columns are (the same names as db/pg/schema.ts, in
@@ -162,3 +162,92 @@ export const chatBots = sqliteTable("chat_bots", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A channel's own chat command (`!discord`), as Nightbot keeps them; db/custom-commands.ts holds the
+ * rules (db/chat-bot-rules.ts) and the queries.
+ */
+export const customCommands = sqliteTable(
+  "custom_commands",
+  {
+    accountId: accountRef().notNull(),
+    /** Lower case, without "!": `[a-z0-9_]{1,32}`. */
+    name: text("name").notNull(),
+    response: text("response").notNull(),
+    userLevel: text("user_level", { enum: USER_LEVELS }).notNull().default("everyone"),
+    /** 0 (none) or 5–300. */
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    /** Nightbot's `-a=!other`: the command runs `!other` with its response as input. */
+    aliasTarget: text("alias_target"),
+    /** `$(count)`: how many times the command answered (or what a moderator set). */
+    count: integer("count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
+
+/** Nightbot's "regular" user level: the chatters the streamer lists, by Twitch user id. */
+export const regulars = sqliteTable(
+  "regulars",
+  {
+    accountId: accountRef().notNull(),
+    twitchUserId: text("twitch_user_id").notNull(),
+    /** Lower case; follows the chatter's renames when they are added again. */
+    login: text("login").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.twitchUserId] }),
+    index("regulars_account_login_idx").on(t.accountId, t.login),
+  ],
+);
+
+/** Numbered quotes; a deleted quote's number is never given again (quote_counters). */
+export const quotes = sqliteTable(
+  "quotes",
+  {
+    accountId: accountRef().notNull(),
+    number: integer("number").notNull(),
+    text: text("text").notNull(),
+    /**
+     * The text lower-cased by JavaScript, searched with LIKE: SQLite's lower() and LIKE fold ASCII
+     * only and PostgreSQL's LIKE folds nothing, so folding once here makes search alike on both.
+     */
+    searchText: text("search_text").notNull(),
+    /** The category being streamed when the quote was added, if known. */
+    game: text("game"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.number] })],
+);
+
+/**
+ * The last quote number given per account. Adding a quote bumps it (upsert … returning) in the
+ * adding transaction, which also locks the row until commit: concurrent adds get distinct numbers.
+ */
+export const quoteCounters = sqliteTable("quote_counters", {
+  accountId: accountKey(),
+  lastNumber: integer("last_number").notNull().default(0),
+});
+
+/** Messages posted every N minutes while live, after M chat lines (Nightbot's timers). */
+export const timers = sqliteTable(
+  "timers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: accountRef().notNull(),
+    name: text("name").notNull(),
+    message: text("message").notNull(),
+    /** 5–60. */
+    intervalMinutes: integer("interval_minutes").notNull(),
+    /** Chat lines that must have come since the timer's last post. */
+    minChatLines: integer("min_chat_lines").notNull().default(2),
+    enabled: flag("enabled").notNull().default(true),
+    lastPostedAt: ms("last_posted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("timers_account_name_idx").on(t.accountId, t.name)],
+);

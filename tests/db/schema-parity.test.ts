@@ -85,6 +85,14 @@ describe("the PostgreSQL schema mirrors the SQLite one", () => {
     }
   });
 
+  test("custom commands, regulars, quotes (and their counters) and timers are in both", () => {
+    const chatBot = ["customCommands", "regulars", "quotes", "quoteCounters", "timers"];
+    for (const name of chatBot) {
+      expect(liteTables.has(name)).toBe(true);
+      expect(pgTables.has(name)).toBe(true);
+    }
+  });
+
   for (const [exportName, table] of liteTables) {
     test(`${getTableName(table)}: same columns, nullability, keys and defaults`, () => {
       const twin = pgTables.get(exportName);

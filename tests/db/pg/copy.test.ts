@@ -87,6 +87,62 @@ function seededSqlite(dir: string): DatabaseHandle {
   db.insert(lite.overlayState)
     .values({ accountId: 1, state: '{"title":"hi","items":[1,2]}', version: 4, updatedAt: AT })
     .run();
+  db.insert(lite.customCommands)
+    .values([
+      {
+        accountId: 1,
+        name: "discord",
+        response: "Ünïcødé 🎲 $(user)",
+        userLevel: "subscriber",
+        cooldownSeconds: 5,
+        aliasTarget: null,
+        count: 2_147_483_647,
+        createdAt: AT,
+        updatedAt: AT + 1,
+      },
+      { accountId: 2, name: "deaths", response: "+1", aliasTarget: "commands", createdAt: AT, updatedAt: AT },
+    ])
+    .run();
+  db.insert(lite.regulars).values({ accountId: 1, twitchUserId: "42", login: "alice", createdAt: AT }).run();
+  db.insert(lite.quotes)
+    .values([
+      {
+        accountId: 1,
+        number: 1,
+        text: "GG",
+        searchText: "gg",
+        game: "VALORANT",
+        createdAt: AT,
+        updatedAt: AT,
+      },
+      {
+        accountId: 1,
+        number: 3,
+        text: "ÉCOLE",
+        searchText: "école",
+        game: null,
+        createdAt: AT,
+        updatedAt: AT,
+      },
+    ])
+    .run();
+  db.insert(lite.quoteCounters).values({ accountId: 1, lastNumber: 3 }).run();
+  db.insert(lite.timers)
+    .values([
+      { accountId: 1, name: "socials", message: "follow", intervalMinutes: 15, createdAt: AT, updatedAt: AT },
+      {
+        accountId: 3,
+        name: "quiet",
+        message: "hydrate",
+        intervalMinutes: 60,
+        minChatLines: 0,
+        enabled: false,
+        lastPostedAt: AT + 9,
+        createdAt: AT,
+        updatedAt: AT,
+      },
+    ])
+    .run();
   db.insert(lite.events)
     .values(
       Array.from({ length: 2500 }, (_, i) => ({
@@ -132,11 +188,16 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       "chat_bots",
       "chat_settings",
       "command_settings",
+      "custom_commands",
       "events",
       "oauth_tokens",
       "overlay_state",
       "overlay_tokens",
+      "quote_counters",
+      "quotes",
+      "regulars",
       "sessions",
+      "timers",
     ]);
   });
 
@@ -149,11 +210,16 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       chat_bots: 0,
       chat_settings: 0,
       command_settings: 1,
+      custom_commands: 2,
       events: 2500,
       oauth_tokens: 1,
       overlay_state: 1,
       overlay_tokens: 1,
+      quote_counters: 1,
+      quotes: 2,
+      regulars: 1,
       sessions: 2,
+      timers: 2,
     });
 
     const byId = <T>(rows: T[], id: (row: T) => number) => rows.toSorted((a, b) => id(a) - id(b));
@@ -202,6 +268,27 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       .values({ accountId: 1, at: AT, command: "dice", outcome: "ok" })
       .returning({ id: pg.events.id });
     expect(event!.id).toBe(2501);
+
+    // Rows of tables without an id compared in a fixed order (their keys as text).
+    const sorted = (rows: object[]) => rows.map((row) => JSON.stringify(row)).sort();
+    expect(sorted(await target.db.select().from(pg.customCommands))).toEqual(
+      sorted(source.db.select().from(lite.customCommands).all()),
+    );
+    expect(sorted(await target.db.select().from(pg.regulars))).toEqual(
+      sorted(source.db.select().from(lite.regulars).all()),
+    );
+    expect(sorted(await target.db.select().from(pg.quotes))).toEqual(
+      sorted(source.db.select().from(lite.quotes).all()),
+    );
+    expect(await target.db.select().from(pg.quoteCounters)).toEqual([{ accountId: 1, lastNumber: 3 }]);
+    expect(byId(await target.db.select().from(pg.timers), (r) => r.id)).toEqual(
+      byId(source.db.select().from(lite.timers).all(), (r) => r.id),
+    );
+    const [timer] = await target.db
+      .insert(pg.timers)
+      .values({ accountId: 1, name: "new", message: "m", intervalMinutes: 5, createdAt: AT, updatedAt: AT })
+      .returning({ id: pg.timers.id });
+    expect(timer!.id).toBe(3);
   });
 
   test("a database that already has rows is refused and left alone", async () => {
