@@ -293,7 +293,9 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
         const run = (args: string[]) => runCuebot(args, { cwd: own, command: [binary], env });
         expect((await run(["init", "--data-dir", dataDir])).code).toBe(0);
         // The binary migrates the empty database itself.
-        expect((await run(["migrate", "--data-dir", dataDir])).stdout).toStartWith(`schema version ${SCHEMA.version} `);
+        expect((await run(["migrate", "--data-dir", dataDir])).stdout).toStartWith(
+          `schema version ${SCHEMA.version} `,
+        );
         const { apiKey } = await seedAccount(dataDir, "alice", "alice", {
           CUEBOT_DATABASE_URL: database.url,
         });

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { addCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
+import type { DataStore } from "../../db/data-store.ts";
+import { addQuote } from "../../db/quotes.ts";
+import { addRegular } from "../../db/regulars.ts";
+import { addTimer } from "../../db/timers.ts";
+import { loadConfig } from "../../server/core/config.ts";
+import { openCore } from "../../server/core/context.ts";
+import { createLogger } from "../../server/core/log.ts";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
@@ -19,6 +27,43 @@ afterEach(() => scratch.cleanup());
 const cuebot = (...args: string[]) => scratch.run([...args, "--data-dir", dataDir], { cwd });
 const NO_ACCOUNT = 'cuebot: no account with login "ghost" (the streamer must log in once first)\n';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** Runs `fn` on the data folder's database, as a server would, closing it again before returning. */
+async function onDatabase<T>(fn: (db: DataStore) => Promise<T>): Promise<T> {
+  const core = await openCore(loadConfig({ dataDir, env: {} }), {
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+  });
+  try {
+    return await fn(core.db);
+  } finally {
+    await core.close();
+  }
+}
+
+/** A command, a regular, a quote and a timer of the account, as chat and the dashboard add them. */
+async function seedChatBot(accountId: number, at: number): Promise<void> {
+  await onDatabase(async (db) => {
+    await addCustomCommand(db, accountId, { name: "deaths", response: "$(count) deaths" }, at);
+    await incrementCommandCount(db, accountId, "deaths");
+    await addRegular(db, accountId, { twitchUserId: "4242", login: "regularfan" }, at);
+    await addQuote(db, accountId, { text: "I never miss", game: "VALORANT" }, at);
+    await addTimer(db, accountId, { name: "socials", message: "Follow!", intervalMinutes: 15 }, at);
+  });
+}
+
+/** How many rows of each chat-bot table belong to the account. */
+function chatBotRows(accountId: number) {
+  return onDatabase(async (db) => {
+    const ofAccount = (rows: { accountId: number }[]) => rows.filter((r) => r.accountId === accountId).length;
+    return {
+      customCommands: ofAccount(await db.all((d, t) => d.select().from(t.customCommands))),
+      regulars: ofAccount(await db.all((d, t) => d.select().from(t.regulars))),
+      quotes: ofAccount(await db.all((d, t) => d.select().from(t.quotes))),
+      quoteCounters: ofAccount(await db.all((d, t) => d.select().from(t.quoteCounters))),
+      timers: ofAccount(await db.all((d, t) => d.select().from(t.timers))),
+    };
+  });
+}
 
 function expectNoSecrets(text: string) {
   for (const secret of [alice.apiKey, alice.overlayToken, bob.apiKey, bob.overlayToken]) {
@@ -101,6 +146,54 @@ describe("cuebot users", () => {
     expectNoSecrets(result.stdout);
   });
 
+  test("users export: the chat section holds the custom commands with their counts, regulars, quotes and timers", async () => {
+    const at = Date.UTC(2026, 10, 26, 18, 30);
+    await seedChatBot(alice.account.id, at);
+    const result = await cuebot("users", "export", "alice");
+    expect(result.code).toBe(0);
+    const { chat } = JSON.parse(result.stdout) as { chat: Record<string, unknown> };
+    const when = new Date(at).toISOString();
+    expect(chat.customCommands).toEqual([
+      {
+        name: "deaths",
+        response: "$(count) deaths",
+        userLevel: "everyone",
+        cooldownSeconds: 0,
+        aliasTarget: null,
+        count: 1,
+        createdAt: when,
+        updatedAt: when,
+      },
+    ]);
+    expect(chat.regulars).toEqual([{ id: "4242", login: "regularfan", createdAt: when }]);
+    expect(chat.quotes).toEqual([
+      { number: 1, text: "I never miss", game: "VALORANT", createdAt: when, updatedAt: when },
+    ]);
+    expect(chat.timers).toEqual([
+      {
+        id: expect.any(Number),
+        name: "socials",
+        message: "Follow!",
+        intervalMinutes: 15,
+        minChatLines: 2,
+        enabled: true,
+        lastPostedAt: null,
+        createdAt: when,
+        updatedAt: when,
+      },
+    ]);
+    // Bob's export holds none of Alice's.
+    const bobs = JSON.parse((await cuebot("users", "export", "bob")).stdout) as {
+      chat: Record<string, unknown>;
+    };
+    expect([bobs.chat.customCommands, bobs.chat.regulars, bobs.chat.quotes, bobs.chat.timers]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
+  });
+
   test("users export --out FILE writes the same document to a file only its owner can read", async () => {
     const file = join(cwd, "alice.json");
     const result = await cuebot("users", "export", "alice", "--out", file);
@@ -131,8 +224,20 @@ describe("cuebot users", () => {
   });
 
   test("users delete --yes removes the account and everything of it", async () => {
+    await seedChatBot(alice.account.id, Date.now());
+    await seedChatBot(bob.account.id, Date.now());
     const result = await cuebot("users", "delete", "alice", "--yes");
     expect(result).toEqual({ code: 0, stdout: "deleted alice\n", stderr: "" });
+    const none = { customCommands: 0, regulars: 0, quotes: 0, quoteCounters: 0, timers: 0 };
+    expect(await chatBotRows(alice.account.id)).toEqual(none);
+    expect(await chatBotRows(bob.account.id)).toEqual({
+      ...none,
+      customCommands: 1,
+      regulars: 1,
+      quotes: 1,
+      quoteCounters: 1,
+      timers: 1,
+    });
     const list = JSON.parse((await cuebot("users", "list", "--json")).stdout) as { login: string }[];
     expect(list.map((a) => a.login)).toEqual(["bob"]);
     expect((await cuebot("key", "show", "alice")).code).toBe(1);
