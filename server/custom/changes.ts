@@ -1,23 +1,38 @@
 /**
- * What a management operation (management.ts) does to a channel's commands, decided before anything
+ * What a management operation (management.ts) asks of a channel's commands, decided before anything
  * is written, so a refused line changes nothing; and the one-line reply for each outcome, in
- * Nightbot's wording where it is known (reference/chat-bot-commands.md §1.6).
+ * Nightbot's wording where it is known (reference/chat-bot-commands.md §1.6). The store
+ * (db/custom-commands.ts) checks the values again and settles races: an add that finds the name taken
+ * after all answers `REPLIES.exists`, an edit or delete that finds it gone `REPLIES.notFound`.
  */
-import { type CustomLevel, DEFAULT_LEVEL } from "./levels.ts";
+import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
+import type { CustomCommandChanges, NewCustomCommand } from "../../db/custom-commands.ts";
+import { DEFAULT_LEVEL, type UserLevel } from "./levels.ts";
 import type { CommandOptions, ManagementOperation } from "./management.ts";
 import { MANAGEMENT_TRIGGERS } from "./management.ts";
 import { shownName } from "./names.ts";
 
 /** Most custom commands a channel keeps (issue 24). */
-export const MAX_COMMANDS = 500;
-/** Nightbot's default cooldown for a command added from chat (reference §1.5). */
+export const MAX_COMMANDS = CHAT_BOT_LIMITS.customCommandsPerAccount;
+/** Nightbot's cooldown for a command added from chat when `-cd` is not given (reference §1.5). */
 export const DEFAULT_COOLDOWN_SECONDS = 30;
 
-/** A custom command's settings as stored (the name in lower case, without `!`). */
+/** A command added from chat: every column given, Nightbot's defaults where the line named none. */
+export interface NewCommand extends NewCustomCommand {
+  userLevel: UserLevel;
+  cooldownSeconds: number;
+  aliasTarget: string | null;
+  count: number;
+}
+
+/**
+ * A command as import.ts plans it, in the names it was written with before the store named its
+ * columns (`level` is the store's `userLevel`, `aliasOf` its `aliasTarget`).
+ */
 export interface CustomCommand {
   name: string;
   response: string;
-  level: CustomLevel;
+  level: UserLevel;
   cooldownSeconds: number;
   aliasOf: string | null;
   count: number;
@@ -25,16 +40,18 @@ export interface CustomCommand {
 
 /** What the store knows when the line arrives. */
 export interface ChannelCommands {
-  /** The command the line names, if it exists. */
-  existing: CustomCommand | null;
+  /** Whether a custom command has the name the line names. */
+  exists: boolean;
   /** How many custom commands the channel has. */
   total: number;
-  /** The triggers (names and aliases, lower case) of the built-in commands that are on. */
+  /** The triggers of the built-in commands that are on (`triggerTable`'s keys: names and aliases). */
   builtInsOn: ReadonlySet<string>;
 }
 
 export type Change =
-  | { kind: "save"; command: CustomCommand; reply: string }
+  | { kind: "add"; command: NewCommand; reply: string }
+  /** Only what the line names; the store keeps the rest. */
+  | { kind: "edit"; name: string; changes: CustomCommandChanges; reply: string }
   | { kind: "delete"; name: string; reply: string }
   | { kind: "refuse"; reply: string };
 
@@ -63,50 +80,37 @@ export function planChange(
 ): Change {
   const { name } = operation;
   if (operation.kind === "delete") {
-    return channel.existing
+    return channel.exists
       ? { kind: "delete", name, reply: REPLIES.deleted(name) }
       : { kind: "refuse", reply: REPLIES.notFound(name) };
   }
-  if (operation.options.aliasOf === name) return { kind: "refuse", reply: REPLIES.selfAlias(name) };
+  if (operation.options.aliasTarget === name) return { kind: "refuse", reply: REPLIES.selfAlias(name) };
   if (operation.kind === "edit") {
-    if (!channel.existing) return { kind: "refuse", reply: REPLIES.notFound(name) };
-    return { kind: "save", command: editedCommand(channel.existing, operation), reply: REPLIES.edited(name) };
+    if (!channel.exists) return { kind: "refuse", reply: REPLIES.notFound(name) };
+    const changes = editChanges(operation.options, operation.response);
+    return { kind: "edit", name, changes, reply: REPLIES.edited(name) };
   }
   if (MANAGEMENT_TRIGGERS.includes(name)) return { kind: "refuse", reply: REPLIES.reserved(name) };
-  if (channel.existing) return { kind: "refuse", reply: REPLIES.exists(name) };
+  if (channel.exists) return { kind: "refuse", reply: REPLIES.exists(name) };
   if (channel.builtInsOn.has(name)) return { kind: "refuse", reply: REPLIES.builtIn(name) };
   if (channel.total >= MAX_COMMANDS) return { kind: "refuse", reply: REPLIES.full() };
-  return {
-    kind: "save",
-    command: newCommand(name, operation.options, operation.response),
-    reply: REPLIES.added(name),
-  };
+  const command = newCommand(name, operation.options, operation.response);
+  return { kind: "add", command, reply: REPLIES.added(name) };
 }
 
 /** A new command: what the line names, Nightbot's defaults for the rest. */
-export function newCommand(name: string, options: CommandOptions, response: string): CustomCommand {
+export function newCommand(name: string, options: CommandOptions, response: string): NewCommand {
   return {
     name,
     response,
-    level: options.level ?? DEFAULT_LEVEL,
+    userLevel: options.userLevel ?? DEFAULT_LEVEL,
     cooldownSeconds: options.cooldownSeconds ?? DEFAULT_COOLDOWN_SECONDS,
-    aliasOf: options.aliasOf ?? null,
+    aliasTarget: options.aliasTarget ?? null,
     count: options.count ?? 0,
   };
 }
 
-/** An edit keeps every option it does not name; a response given replaces the old one. */
-export function editedCommand(
-  existing: CustomCommand,
-  edit: { options: CommandOptions; response: string | null },
-): CustomCommand {
-  const { options } = edit;
-  return {
-    name: existing.name,
-    response: edit.response ?? existing.response,
-    level: options.level ?? existing.level,
-    cooldownSeconds: options.cooldownSeconds ?? existing.cooldownSeconds,
-    aliasOf: options.aliasOf ?? existing.aliasOf,
-    count: options.count ?? existing.count,
-  };
+/** An edit sets what it names and nothing else; a response given replaces the old one. */
+export function editChanges(options: CommandOptions, response: string | null): CustomCommandChanges {
+  return { ...options, ...(response !== null ? { response } : {}) };
 }

@@ -2,33 +2,25 @@
  * Nightbot's user levels on Twitch (reference/chat-bot-commands.md §1.4): who may run a custom
  * command, read from the chat message's badges, so no API call is needed.
  */
-
+import { parseUserLevel, USER_LEVELS, type UserLevel, userLevelAdmits } from "../../db/schema-enums.ts";
 import { MODERATOR_BADGES } from "../chat/chat-command-input.ts";
 import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
 
-/**
- * Lowest to highest; each level admits the ones above it, so a VIP passes a `regular` command.
- * Until `CUSTOM_LEVELS` lands in db/schema-enums.ts (the stored column's values), the list lives here;
- * then this file re-exports it from there.
- */
-export const CUSTOM_LEVELS = [
-  "everyone",
-  "subscriber",
-  "regular",
-  "twitch_vip",
-  "moderator",
-  "owner",
-] as const;
-export type CustomLevel = (typeof CUSTOM_LEVELS)[number];
+/** Nightbot's levels, lowest to highest (db/schema-enums.ts holds them: they are a stored column's values). */
+export { USER_LEVELS, type UserLevel } from "../../db/schema-enums.ts";
+
+/** The same list under the names import.ts reads (it was written before the list moved to db/). */
+export const CUSTOM_LEVELS = USER_LEVELS;
+export type CustomLevel = UserLevel;
 
 /** Nightbot's default for a new command. */
-export const DEFAULT_LEVEL: CustomLevel = "everyone";
+export const DEFAULT_LEVEL: UserLevel = "everyone";
 
 /**
  * The short forms users type. Nightbot documents only the full names; `mod` is seen in the wild and
  * generators emit the others (reference §1.3), and none of them can mean anything else.
  */
-const SHORT_FORMS: Readonly<Record<string, CustomLevel>> = {
+const SHORT_FORMS: Readonly<Record<string, UserLevel>> = {
   mod: "moderator",
   mods: "moderator",
   vip: "twitch_vip",
@@ -39,22 +31,17 @@ const SHORT_FORMS: Readonly<Record<string, CustomLevel>> = {
   all: "everyone",
 };
 
-export const LEVEL_RULE = `A user level is one of ${CUSTOM_LEVELS.join(", ")} (or mod, vip, sub).`;
+export const LEVEL_RULE = `A user level is one of ${USER_LEVELS.join(", ")} (or mod, vip, sub).`;
 
 /** A level as typed after `-ul=` (any case), or null. */
-export function parseLevel(typed: string): CustomLevel | null {
+export function parseLevel(typed: string): UserLevel | null {
   const word = typed.trim().toLowerCase();
-  const full = CUSTOM_LEVELS.find((level) => level === word);
-  return full ?? (Object.hasOwn(SHORT_FORMS, word) ? (SHORT_FORMS[word] ?? null) : null);
-}
-
-export function levelRank(level: CustomLevel): number {
-  return CUSTOM_LEVELS.indexOf(level);
+  return parseUserLevel(word) ?? (Object.hasOwn(SHORT_FORMS, word) ? (SHORT_FORMS[word] ?? null) : null);
 }
 
 /** Whether a caller at `callerLevel` may run a command that needs `level`. */
-export function admits(level: CustomLevel, callerLevel: CustomLevel): boolean {
-  return levelRank(callerLevel) >= levelRank(level);
+export function admits(level: UserLevel, callerLevel: UserLevel): boolean {
+  return userLevelAdmits(level, callerLevel);
 }
 
 /**
@@ -65,7 +52,7 @@ export function admits(level: CustomLevel, callerLevel: CustomLevel): boolean {
 export function callerLevel(
   event: Pick<ChatMessageEvent, "badges" | "chatterId" | "broadcasterId">,
   regulars: ReadonlySet<string>,
-): CustomLevel {
+): UserLevel {
   const { badges } = event;
   if (event.chatterId === event.broadcasterId || badges.includes("broadcaster")) return "owner";
   if (MODERATOR_BADGES.some((badge) => badges.includes(badge))) return "moderator";
@@ -76,6 +63,6 @@ export function callerLevel(
 }
 
 /** Who may add, edit and delete commands from chat (CONTRACT §6): the broadcaster and moderators. */
-export function mayManage(level: CustomLevel): boolean {
+export function mayManage(level: UserLevel): boolean {
   return admits("moderator", level);
 }

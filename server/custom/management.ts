@@ -4,21 +4,29 @@
  * Pure: whether the caller may manage, and the store, are the caller's business; what an operation
  * does to a stored command is in changes.ts.
  */
-import { type CustomLevel, LEVEL_RULE, parseLevel } from "./levels.ts";
+import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
+import { LEVEL_RULE, parseLevel, type UserLevel } from "./levels.ts";
 import { NAME_RULE, parseCommandName } from "./names.ts";
 
-export const MAX_RESPONSE_LENGTH = 500;
-export const MIN_COOLDOWN_SECONDS = 5;
-export const MAX_COOLDOWN_SECONDS = 300;
-/** `-c=` sets the use count (undocumented but sent by bots: `-c=0`, `-c=-1` in alias bodies). */
+export const MAX_RESPONSE_LENGTH = CHAT_BOT_LIMITS.textLength;
+/**
+ * `-cd=` from chat: "5 or more" (CONTRACT §6), at most 300 (issue 24). The store also takes 0 (no
+ * cooldown) from the dashboard and imports; chat cannot set it, as Nightbot's `-cd` cannot.
+ */
+export const MIN_COOLDOWN_SECONDS = CHAT_BOT_LIMITS.cooldownSeconds.min;
+export const MAX_COOLDOWN_SECONDS = CHAT_BOT_LIMITS.cooldownSeconds.max;
+/**
+ * `-c=` sets the use count (undocumented but sent by bots: `-c=0`, `-c=-1` in alias bodies), within
+ * ± this (an import holds counts to the same bound); well inside what the store's column holds.
+ */
 export const MAX_COUNT = 1_000_000_000;
 
 /** The options a line names; an option it does not name is absent (an edit keeps it). */
 export interface CommandOptions {
-  level?: CustomLevel;
+  userLevel?: UserLevel;
   cooldownSeconds?: number;
   /** `-a=!other`: the command runs `!other` with its response as input (stored name). */
-  aliasOf?: string;
+  aliasTarget?: string;
   count?: number;
 }
 
@@ -39,6 +47,9 @@ export const USAGE = {
 } as const;
 
 type Action = "add" | "edit" | "delete";
+
+/** The response of an alias added without one: the caller's words, handed to the target. */
+export const ALIAS_PASS_THROUGH = "$(query)";
 
 /** The words after `!commands`: Nightbot's, plus StreamElements' `remove`, `del` and `update`. */
 const SUBCOMMANDS: Readonly<Record<string, Action>> = {
@@ -108,6 +119,9 @@ function parseAction(action: Action, line: string, rest: Token[]): ManagementPar
   if (!options.ok) return options;
   const first = rest[after.next];
   const response = first === undefined ? "" : unescapeOptions(line.slice(first.start).trim());
+  if (!response.isWellFormed() || /\p{Cc}/u.test(response)) {
+    return { ok: false, error: "A response is one line of plain text (no control characters)." };
+  }
   if ([...response].length > MAX_RESPONSE_LENGTH) {
     return { ok: false, error: `A response is at most ${MAX_RESPONSE_LENGTH} characters.` };
   }
@@ -119,10 +133,12 @@ function parseAction(action: Action, line: string, rest: Token[]): ManagementPar
       operation: { kind: "edit", name: name.name, options: options.options, response: response || null },
     };
   }
-  if (response === "" && options.options.aliasOf === undefined) {
+  if (response === "" && options.options.aliasTarget === undefined) {
     return { ok: false, error: `A new command needs a response. ${USAGE.add}` };
   }
-  return { ok: true, operation: { kind: "add", name: name.name, options: options.options, response } };
+  // An alias with no text of its own passes the caller's words on (`!so2 @bob` runs `!so @bob`).
+  const text = response === "" ? ALIAS_PASS_THROUGH : response;
+  return { ok: true, operation: { kind: "add", name: name.name, options: options.options, response: text } };
 }
 
 /** Reads option tokens from `from` until the first token that is not one. */
@@ -160,7 +176,7 @@ function setOption(options: CommandOptions, key: string, value: string): string 
     case "ul": {
       const level = parseLevel(value);
       if (!level) return LEVEL_RULE;
-      options.level = level;
+      options.userLevel = level;
       return null;
     }
     case "cd": {
@@ -174,13 +190,14 @@ function setOption(options: CommandOptions, key: string, value: string): string 
     case "a": {
       const target = value.startsWith("!") ? parseCommandName(value) : null;
       if (!target?.ok) return `-a= takes the command to run, like -a=!other. ${NAME_RULE}`;
-      options.aliasOf = target.name;
+      options.aliasTarget = target.name;
       return null;
     }
     case "c": {
       const count = /^-?\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-      if (!(Math.abs(count) <= MAX_COUNT))
+      if (!(Math.abs(count) <= MAX_COUNT)) {
         return `-c= takes a whole number up to ${MAX_COUNT.toLocaleString("en-US")}.`;
+      }
       options.count = count;
       return null;
     }

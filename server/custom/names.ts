@@ -2,9 +2,13 @@
  * A custom command's name (CONTRACT §6, issue 24): `!` plus 1–32 letters, digits or underscores,
  * case-insensitive, stored in lower case without the `!`. Nightbot allows any prefix or none and
  * emoji; cuebot's chat triggers are `!` + a word, so a name is held to the shape a trigger can match.
+ * db/chat-bot-rules.ts checks the same shape when it stores one; this module says what is wrong in
+ * chat's words, and refuses look-alike letters that lower-case into ASCII.
  */
 
-export const MAX_NAME_LENGTH = 32;
+import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
+
+export const MAX_NAME_LENGTH = CHAT_BOT_LIMITS.commandNameLength;
 
 /** Checked before lower-casing: `"\u212A".toLowerCase()` is an ASCII "k" (the Kelvin sign). */
 const NAME_SHAPE = /^[A-Za-z0-9_]+$/;

@@ -1,27 +1,21 @@
 import { describe, expect, test } from "bun:test";
+import type { NewCustomCommand } from "../../../db/custom-commands.ts";
 import {
   type ChannelCommands,
-  type CustomCommand,
-  editedCommand,
+  DEFAULT_COOLDOWN_SECONDS,
   MAX_COMMANDS,
+  newCommand,
   planChange,
   REPLIES,
 } from "../../../server/custom/changes.ts";
 import { parseManagementLine } from "../../../server/custom/management.ts";
 
-const discord: CustomCommand = {
-  name: "discord",
-  response: "Join us",
-  level: "everyone",
-  cooldownSeconds: 30,
-  aliasOf: null,
-  count: 7,
-};
 const empty: ChannelCommands = {
-  existing: null,
+  exists: false,
   total: 0,
   builtInsOn: new Set(["followage", "so", "shoutout"]),
 };
+const withIt: ChannelCommands = { ...empty, exists: true, total: 1 };
 
 /** What one chat line does, as the chatter reads it. */
 function run(line: string, channel: ChannelCommands = empty) {
@@ -31,20 +25,37 @@ function run(line: string, channel: ChannelCommands = empty) {
 }
 
 describe("what a management line changes", () => {
-  test("add saves the command with Nightbot's defaults and says so", () => {
+  test("add gives every column, Nightbot's defaults where the line named none, and says so", () => {
     expect(run("!commands add !Discord Join us")).toEqual({
-      kind: "save",
-      command: { ...discord, count: 0 },
+      kind: "add",
+      command: {
+        name: "discord",
+        response: "Join us",
+        userLevel: "everyone",
+        cooldownSeconds: DEFAULT_COOLDOWN_SECONDS,
+        aliasTarget: null,
+        count: 0,
+      },
       reply: 'The command "!discord" has been added successfully.',
     });
-    expect(run("!addcom !x -ul=vip -cd=5 -c=3 hi")).toMatchObject({
-      kind: "save",
-      command: { level: "twitch_vip", cooldownSeconds: 5, count: 3 },
+    expect(run("!addcom !x -ul=vip -cd=5 -c=3 -a=!so hi")).toMatchObject({
+      kind: "add",
+      command: { userLevel: "twitch_vip", cooldownSeconds: 5, count: 3, aliasTarget: "so", response: "hi" },
+    });
+    // What the store takes.
+    const stored: NewCustomCommand = newCommand("x", {}, "hi");
+    expect(stored.cooldownSeconds).toBe(30);
+  });
+
+  test("an alias added without text passes the caller's words on", () => {
+    expect(run("!commands add !so2 -a=!so")).toMatchObject({
+      kind: "add",
+      command: { name: "so2", aliasTarget: "so", response: "$(query)" },
     });
   });
 
   test("add refuses a name that exists, a built-in that is on, the management words and a full channel", () => {
-    expect(run("!addcom !discord hi", { ...empty, existing: discord })).toEqual({
+    expect(run("!addcom !discord hi", withIt)).toEqual({
       kind: "refuse",
       reply: 'The command "!discord" already exists; change it with !commands edit.',
     });
@@ -52,36 +63,33 @@ describe("what a management line changes", () => {
       kind: "refuse",
       reply: "!so is one of cuebot's own commands; turn it off in the dashboard to use the name.",
     });
-    expect(run("!addcom !so hi", { ...empty, builtInsOn: new Set() }).kind).toBe("save");
+    expect(run("!addcom !so hi", { ...empty, builtInsOn: new Set() }).kind).toBe("add");
     expect(run("!addcom !commands hi")).toEqual({ kind: "refuse", reply: REPLIES.reserved("commands") });
     expect(run("!addcom !delcom hi").kind).toBe("refuse");
     expect(run("!addcom !x hi", { ...empty, total: MAX_COMMANDS })).toEqual({
       kind: "refuse",
       reply: "This channel has 500 custom commands, the most it can keep; delete one first.",
     });
-    expect(run("!addcom !x hi", { ...empty, total: MAX_COMMANDS - 1 }).kind).toBe("save");
+    expect(run("!addcom !x hi", { ...empty, total: MAX_COMMANDS - 1 }).kind).toBe("add");
     expect(run("!addcom !x -a=!x")).toEqual({ kind: "refuse", reply: "!x cannot run itself (-a=)." });
+    expect(run("!editcom !x -a=!X", withIt)).toEqual({
+      kind: "refuse",
+      reply: "!x cannot run itself (-a=).",
+    });
   });
 
-  test("edit keeps every option it does not name", () => {
-    const withDiscord = {
-      ...empty,
-      existing: { ...discord, level: "subscriber" as const, aliasOf: "other" },
-    };
-    expect(run("!commands edit !discord -cd=60", withDiscord)).toEqual({
-      kind: "save",
-      command: { ...withDiscord.existing, cooldownSeconds: 60 },
+  test("an edit names only what it changes; the store keeps the rest", () => {
+    expect(run("!commands edit !discord -cd=60", withIt)).toEqual({
+      kind: "edit",
+      name: "discord",
+      changes: { cooldownSeconds: 60 },
       reply: 'The command "!discord" has been edited successfully.',
     });
-    expect(run("!commands edit !discord New text", withDiscord)).toMatchObject({
-      command: { ...withDiscord.existing, response: "New text" },
+    expect(run("!commands edit !discord New text", withIt)).toMatchObject({
+      changes: { response: "New text" },
     });
-    expect(run("!commands edit !discord -c=0", withDiscord)).toMatchObject({
-      command: { count: 0, response: "Join us" },
-    });
-    expect(editedCommand(discord, { options: { level: "moderator" }, response: null })).toEqual({
-      ...discord,
-      level: "moderator",
+    expect(run("!commands edit !discord -ul=mod -c=0 -a=!so Go", withIt)).toMatchObject({
+      changes: { userLevel: "moderator", count: 0, aliasTarget: "so", response: "Go" },
     });
   });
 
@@ -94,7 +102,7 @@ describe("what a management line changes", () => {
   });
 
   test("delete removes the command and says so", () => {
-    expect(run("!commands delete !Discord", { ...empty, existing: discord })).toEqual({
+    expect(run("!commands delete !Discord", withIt)).toEqual({
       kind: "delete",
       name: "discord",
       reply: 'The command "!discord" has been deleted successfully.',
@@ -102,10 +110,11 @@ describe("what a management line changes", () => {
   });
 
   test("every reply is one short line", () => {
+    const long = "a".repeat(32);
     const replies = [
-      REPLIES.added("a".repeat(32)),
-      REPLIES.builtIn("a".repeat(32)),
-      REPLIES.exists("a".repeat(32)),
+      REPLIES.added(long),
+      REPLIES.builtIn(long),
+      REPLIES.exists(long),
       REPLIES.full(),
       REPLIES.list(),
     ];

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import {
   admits,
-  CUSTOM_LEVELS,
-  type CustomLevel,
   callerLevel,
   mayManage,
   parseLevel,
+  USER_LEVELS,
+  type UserLevel,
 } from "../../../server/custom/levels.ts";
 import { TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
@@ -14,7 +14,7 @@ const none = new Set<string>();
 
 describe("user levels", () => {
   test("Nightbot's order, lowest to highest", () => {
-    expect([...CUSTOM_LEVELS]).toEqual([
+    expect([...USER_LEVELS]).toEqual([
       "everyone",
       "subscriber",
       "regular",
@@ -48,15 +48,15 @@ describe("user levels", () => {
   });
 
   test("each level admits itself and those above, never those below", () => {
-    for (const [i, level] of CUSTOM_LEVELS.entries()) {
-      for (const [j, caller] of CUSTOM_LEVELS.entries()) expect(admits(level, caller)).toBe(j >= i);
+    for (const [i, level] of USER_LEVELS.entries()) {
+      for (const [j, caller] of USER_LEVELS.entries()) expect(admits(level, caller)).toBe(j >= i);
     }
     expect(admits("regular", "twitch_vip")).toBe(true);
     expect(admits("twitch_vip", "regular")).toBe(false);
   });
 
   test("the caller's level comes from badges and the regulars list", () => {
-    const level = (badges: string[], id?: string, regulars: ReadonlySet<string> = none): CustomLevel =>
+    const level = (badges: string[], id?: string, regulars: ReadonlySet<string> = none): UserLevel =>
       callerLevel(chatter(badges, id), regulars);
     expect(level([], "1")).toBe("owner");
     expect(level(["broadcaster", "subscriber"])).toBe("owner");
@@ -73,6 +73,6 @@ describe("user levels", () => {
   });
 
   test("only the broadcaster and moderators manage commands", () => {
-    expect(CUSTOM_LEVELS.filter(mayManage)).toEqual(["moderator", "owner"]);
+    expect(USER_LEVELS.filter(mayManage)).toEqual(["moderator", "owner"]);
   });
 });

@@ -21,7 +21,7 @@ describe("management lines: add, edit, delete", () => {
     expect(ok("!commands add !Discord -ul=mod -cd=10 Join us on discord")).toEqual({
       kind: "add",
       name: "discord",
-      options: { level: "moderator", cooldownSeconds: 10 },
+      options: { userLevel: "moderator", cooldownSeconds: 10 },
       response: "Join us on discord",
     });
     expect(ok("!commands add !lurk $(user) is lurking")).toEqual({
@@ -44,11 +44,11 @@ describe("management lines: add, edit, delete", () => {
     expect(ok("!commands add !d -a=!discord")).toEqual({
       kind: "add",
       name: "d",
-      options: { aliasOf: "discord" },
-      response: "",
+      options: { aliasTarget: "discord" },
+      response: "$(query)",
     });
     expect(ok("!commands add !reset -ul=mod -a=!commands edit !deaths \\-c=0")).toMatchObject({
-      options: { level: "moderator", aliasOf: "commands" },
+      options: { userLevel: "moderator", aliasTarget: "commands" },
       response: "edit !deaths -c=0",
     });
     expect(error("!commands add !d -a=discord")).toContain("-a= takes the command to run");
@@ -143,8 +143,10 @@ describe("management lines: every mistake gets one usage line", () => {
 
   test("counts are bounded whole numbers", () => {
     expect(ok("!editcom !x -c=0")).toMatchObject({ options: { count: 0 } });
-    expect(error("!editcom !x -c=abc")).toBe("-c= takes a whole number up to 1,000,000,000.");
-    expect(error("!editcom !x -c=99999999999")).toBe("-c= takes a whole number up to 1,000,000,000.");
+    expect(ok("!editcom !x -c=-1000000000")).toMatchObject({ options: { count: -1_000_000_000 } });
+    const rule = "-c= takes a whole number up to 1,000,000,000.";
+    for (const bad of ["abc", "1000000001", "99999999999", "1.5", "+1"])
+      expect(error(`!editcom !x -c=${bad}`)).toBe(rule);
   });
 
   test("responses are at most 500 characters, counted as a chatter sees them", () => {
@@ -152,6 +154,10 @@ describe("management lines: every mistake gets one usage line", () => {
     expect(ok(`!addcom !x ${"🔥".repeat(500)}`)).toMatchObject({ response: "🔥".repeat(500) });
     expect(error(`!addcom !x ${"a".repeat(501)}`)).toBe("A response is at most 500 characters.");
     expect(error(`!addcom !x ${"word ".repeat(200_000)}`)).toBe("A response is at most 500 characters.");
+    const plain = "A response is one line of plain text (no control characters).";
+    expect(error("!addcom !x one\ntwo")).toBe(plain);
+    expect(error("!addcom !x a\u0000b")).toBe(plain);
+    expect(error("!addcom !x broken \ud800 half")).toBe(plain);
   });
 
   test("bad names get the rule and the usage, never the typed name", () => {
