@@ -5,7 +5,7 @@ import { allQuotes } from "./quotes.ts";
 import { listRegulars } from "./regulars.ts";
 import { listTimers } from "./timers.ts";
 
-/** Read-only views of an account's settings, overlay state and events, for the data export. */
+/** Read-only views of an account's settings, overlay state, events and chat-bot data, for the data export. */
 
 export async function listCommandSettings(s: DataStore, accountId: number) {
   const rows = await s.all((db, t) =>
