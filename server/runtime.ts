@@ -9,6 +9,8 @@ import type { Clock } from "./core/clock.ts";
 import { type Config, publicUrlFor } from "./core/config.ts";
 import { type CoreContext, createCore, openCore } from "./core/context.ts";
 import type { Logger } from "./core/log.ts";
+import { ChatBotCache } from "./custom/cache.ts";
+import { ChatLines } from "./custom/chat-lines.ts";
 import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
@@ -61,6 +63,14 @@ export interface Context extends Readonly<CoreContext> {
   readonly settingsCache: ReadCache<object>;
   /** Per-channel chat-command cooldowns (in Redis when instances share it). */
   readonly cooldowns: Cooldowns;
+  /**
+   * Each channel's custom commands and regulars, read on every chat line, from memory: whoever writes
+   * them (custom/service.ts, the dashboard's routes) calls `clear()`; other processes' writes clear it
+   * through the change feed.
+   */
+  readonly chatBot: ChatBotCache;
+  /** Chat lines seen per channel (custom/chat-lines.ts): chat/dispatch.ts notes them, timers read them. */
+  readonly chatLines: ChatLines;
   /** The source of chance for dice, coins, the magic 8-ball and roulette (seeded in tests). */
   readonly random: Random;
   /** Game-statistics provider client with its caches and per-minute budget. */
@@ -145,6 +155,8 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   externalChanges.subscribe(() => caches.flush());
   const settingsCache = new ReadCache<object>();
   externalChanges.subscribe(() => settingsCache.clear());
+  const chatBot = new ChatBotCache(store);
+  externalChanges.subscribe(() => chatBot.clear());
   const shared = options.shared;
   const publicAddress = new PublicAddress(config);
   return {
@@ -159,6 +171,8 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     caches,
     identityProvider: identityProviderFor(config),
     settingsCache,
+    chatBot,
+    chatLines: new ChatLines(),
     cooldowns: shared ? new RedisCooldowns(shared.store) : new CommandCooldowns(),
     overlays: new OverlayHub(
       shared

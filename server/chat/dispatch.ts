@@ -4,13 +4,14 @@ import { executeCommand } from "../bot/commands.ts";
 import { RunNotAdmitted } from "../bot/runner.ts";
 import { commandSettings } from "../bot/settings.ts";
 import { ApiError } from "../core/errors.ts";
+import { type CustomLine, readCustomLine, runCustomLine } from "../custom/service.ts";
 import type { Context } from "../runtime.ts";
 import { chatBudgetsAdmit } from "./budgets.ts";
 import type { Channel, ChatChannels, Reader } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 import type { NotificationFrame } from "./readers.ts";
-import { isForUs, matchCommand, triggerTable } from "./triggers.ts";
+import { isForUs, matchCommand, type TriggerTable, triggerTable } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
 const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES, "vip"];
@@ -18,10 +19,15 @@ const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES
 /** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
 const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
 
+/** What a custom command's reply is recorded under when it cannot be delivered (chat/sending.ts). */
+const CUSTOM_COMMAND = "custom";
+
 /**
  * From a chat message to its reply: a `!command` addressed to cuebot runs through the same service
  * code as the bot endpoints (CONTRACT §6), within chat's own budgets, and its reply joins the
- * channel's send queue (chat/sending.ts). Refusals by limits say nothing in chat.
+ * channel's send queue (chat/sending.ts). A line no enabled built-in takes is the chat bot's
+ * (custom/service.ts: custom commands, counters, quotes), under the same budgets and queue. Refusals
+ * by limits say nothing in chat.
  */
 export class ChatDispatch {
   constructor(
@@ -45,6 +51,7 @@ export class ChatDispatch {
       return;
     }
     if (!isForUs(event, channel.speaker.userId)) return;
+    this.ctx.chatLines.noteChatLine(channel.accountId);
     void this.#answer(channel, event).catch((error: unknown) =>
       this.ctx.log.warn("a chat command failed", { error }),
     );
@@ -58,18 +65,47 @@ export class ChatDispatch {
       await Promise.all(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command))),
     );
     const call = matchCommand(event, triggers);
-    if (!call) return;
+    // Built-ins first: the chat bot only sees a line no enabled built-in (or alias) takes.
+    const custom = call ? null : await readCustomLine(ctx, account, event, new Set(triggers.keys()));
+    if (!call && !custom) return;
     // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
     // answer either: the quota could not be checked, as an HTTP request would be refused 503.
     if (this.claimMessage && !(await this.claimMessage(event.messageId).catch(() => false))) return;
-    const reply = await this.#run(account, call.command, call.args, event);
+    const reply = custom
+      ? await this.#runCustom(account, triggers, custom, event)
+      : call && (await this.#run(account, call.command, call.args, event));
     if (reply)
       channel.queue.push({
         text: reply,
         replyTo: event.messageId,
-        command: call.command,
+        command: call?.command ?? CUSTOM_COMMAND,
         caller: event.chatterLogin,
       });
+  }
+
+  /**
+   * A chat-bot line; an alias (`-a=!other`) runs its line once more, as the same chatter (so it
+   * never lifts their level), and an alias reached through an alias answers nothing.
+   */
+  async #runCustom(
+    account: Account,
+    triggers: TriggerTable,
+    line: CustomLine,
+    event: ChatMessageEvent,
+  ): Promise<string | null> {
+    const builtIns = new Set(triggers.keys());
+    const run = (l: CustomLine, e: ChatMessageEvent) => {
+      const admit = () => chatBudgetsAdmit(this.ctx.limits, account, e);
+      return runCustomLine({ ctx: this.ctx, account, event: e, level: l.level, admit, builtIns }, l);
+    };
+    const outcome = await run(line, event);
+    if (outcome?.kind !== "alias") return outcome?.text ?? null;
+    const aliased: ChatMessageEvent = { ...event, text: outcome.line, replyParentLogin: null };
+    const call = matchCommand(aliased, triggers);
+    if (call) return await this.#run(account, call.command, call.args, aliased);
+    const next = await readCustomLine(this.ctx, account, aliased, builtIns);
+    const target = next && (await run(next, aliased));
+    return target?.kind === "reply" ? target.text : null;
   }
 
   async #run(

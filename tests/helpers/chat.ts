@@ -5,8 +5,10 @@ import type { ChatRuntime } from "../../server/chat/status.ts";
 import { READ_CHAT_SCOPE } from "../../server/chat/status.ts";
 import { systemClock } from "../../server/core/clock.ts";
 import type { Config } from "../../server/core/config.ts";
+import { createLogger } from "../../server/core/log.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import { type Context, openContext } from "../../server/runtime.ts";
 import type { SimSendAttempt } from "../../server/sim/twitch/chat/state.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { SIM_IDS, seedWorld } from "../../server/sim/twitch/world.ts";
@@ -83,4 +85,16 @@ export async function startChatHarness(
       await sim.stop();
     },
   };
+}
+
+/**
+ * Another server on the harness's data (its data folder, or its PostgreSQL database) with native chat
+ * started as `serve` starts it: a restart, once the harness's own context is closed. Closing it is
+ * the caller's (`ctx.close()`), before `stop()`.
+ */
+export async function startServerOnSameData(h: ChatHarness): Promise<Context> {
+  const log = createLogger({ level: "error", format: "json", write: () => {} });
+  const ctx = await openContext(h.ctx.config, { log });
+  startNativeChat(ctx, { secondMs: CHAT_SECOND_MS });
+  return ctx;
 }

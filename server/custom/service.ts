@@ -1,0 +1,188 @@
+/**
+ * Native chat's side of the chat bot (issue 24, CONTRACT §6 "Custom commands and quotes"): what a
+ * chat line that is not a built-in command asks of a channel's custom commands, counters and quotes,
+ * read first (`readCustomLine`: cheap, from the cache, deciding whether there is anything to answer
+ * before an instance claims the message) and then run (`runCustomLine`). Management lines
+ * (management.ts, changes.ts), counter forms (count-lines.ts) and quote changes are the broadcaster's
+ * and moderators'; anyone else's change nothing and get no reply. Built-in commands keep priority:
+ * chat/dispatch.ts asks here only for a line no enabled built-in takes, and an add refuses their
+ * names and aliases. Every reply is one line and passes native chat's budgets (`admit`).
+ */
+import type { Account } from "../../db/accounts.ts";
+import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
+import {
+  addCustomCommand,
+  type CustomCommand,
+  countCustomCommands,
+  deleteCustomCommand,
+  editCustomCommand,
+  getCustomCommand,
+  incrementCommandCount,
+  setCommandCount,
+} from "../../db/custom-commands.ts";
+import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
+import { chatLine } from "../chat/send-limits.ts";
+import type { Context } from "../runtime.ts";
+import { answerCustomCommand, type CustomOutcome, type CustomRun } from "./answers.ts";
+import { type Change, planChange, REPLIES } from "./changes.ts";
+import { COUNT_REPLIES, COUNT_USAGE, type CountChange, parseCountLine } from "./count-lines.ts";
+import { admits, callerLevel, mayManage, type UserLevel } from "./levels.ts";
+import { type ManagementParse, parseManagementLine } from "./management.ts";
+import { answerQuoteLine } from "./quote-answers.ts";
+import { changesQuotes, parseQuoteLine, QUOTE_TRIGGERS, type QuoteRequest } from "./quote-lines.ts";
+
+export type { CustomOutcome } from "./answers.ts";
+
+/** A chat line this module answers, as read before the message is claimed. */
+export type CustomLine =
+  | { kind: "manage"; parse: ManagementParse; level: UserLevel }
+  | { kind: "quote"; request: QuoteRequest; level: UserLevel }
+  | { kind: "count"; name: string; change: CountChange; level: UserLevel }
+  | { kind: "answer"; command: CustomCommand; args: string[]; level: UserLevel };
+
+/** Words read after a custom command's name: the rest of a line Twitch already holds to 500 characters. */
+const MAX_LINE_READ = 2000;
+
+/**
+ * The line as typed, without the `@parent ` the reply UI puts first (as chat/triggers.ts reads it),
+ * or null when it does not start with `!`.
+ */
+export function commandText(event: Pick<ChatMessageEvent, "text" | "replyParentLogin">): string | null {
+  let text = event.text.trim();
+  const parent = event.replyParentLogin;
+  if (parent && text.toLowerCase().startsWith(`@${parent.toLowerCase()}`)) {
+    text = text.slice(parent.length + 1).trimStart();
+  }
+  return text.startsWith("!") ? text : null;
+}
+
+/**
+ * What a line asks of the chat bot, or null when there is nothing to answer: not a `!` line, a
+ * management or quote change by someone who may not make it, an unknown name, a command above the
+ * caller's level. `builtIns` are the triggers of the enabled built-in commands (dispatch's table):
+ * they are not custom commands' to take.
+ */
+export async function readCustomLine(
+  ctx: Context,
+  account: Account,
+  event: ChatMessageEvent,
+  builtIns: ReadonlySet<string>,
+): Promise<CustomLine | null> {
+  const text = commandText(event);
+  if (text === null) return null;
+  const level = callerLevel(event, await ctx.chatBot.regulars(account.id));
+  const manages = mayManage(level);
+  const parse = parseManagementLine(text);
+  if (parse) return manages ? { kind: "manage", parse, level } : null;
+  const words = text.slice(0, MAX_LINE_READ).split(/\s+/u);
+  const trigger = (words[0] ?? "").slice(1).toLowerCase();
+  if (builtIns.has(trigger)) return null;
+  const rest = text.slice(1 + trigger.length).trim();
+  const request = parseQuoteLine(trigger, rest);
+  if (request) return changesQuotes(request) && !manages ? null : { kind: "quote", request, level };
+  const command = (await ctx.chatBot.commands(account.id)).get(trigger);
+  if (!command) return null;
+  const args = words.slice(1).filter((word) => word !== "");
+  const change = manages ? parseCountLine(args) : null;
+  if (change) return { kind: "count", name: command.name, change, level };
+  return admits(command.userLevel, level) ? { kind: "answer", command, args, level } : null;
+}
+
+/**
+ * Runs a line read by `readCustomLine`, once this instance claimed the message: its reply, the line an
+ * alias runs instead, or null (a cooldown, a closed budget, a command gone meanwhile).
+ */
+export async function runCustomLine(
+  run: CustomRun & { builtIns: ReadonlySet<string> },
+  line: CustomLine,
+): Promise<CustomOutcome> {
+  if (line.kind === "answer") return await answerCustomCommand(run, line.command, line.args);
+  // Changes and quotes: a line past the chat budgets is not answered and changes nothing.
+  if (!(await run.admit())) return null;
+  const text = await changeOrQuote(run, line);
+  return text === "" ? null : { kind: "reply", text: chatLine(text) };
+}
+
+async function changeOrQuote(
+  run: CustomRun & { builtIns: ReadonlySet<string> },
+  line: Exclude<CustomLine, { kind: "answer" }>,
+): Promise<string> {
+  const { ctx, account } = run;
+  switch (line.kind) {
+    case "manage":
+      return await manage(ctx, account, line.parse, run.builtIns);
+    case "quote":
+      return await answerQuoteLine(ctx, account, line.request);
+    case "count":
+      return await adjustCount(ctx, account, line.name, line.change);
+  }
+}
+
+/** A moderator's `!commands …` line: the change made (or why not), in one line. */
+async function manage(
+  ctx: Context,
+  account: Account,
+  parse: ManagementParse,
+  builtIns: ReadonlySet<string>,
+): Promise<string> {
+  if (!parse.ok) return parse.error;
+  const operation = parse.operation;
+  if (operation.kind === "list") return REPLIES.list();
+  // Read from the store, not the cache: the plan must see the latest adds of other instances.
+  const [existing, total] = await Promise.all([
+    getCustomCommand(ctx.db, account.id, operation.name),
+    countCustomCommands(ctx.db, account.id),
+  ]);
+  const builtInsOn = new Set([...builtIns, ...QUOTE_TRIGGERS]);
+  const change = planChange(operation, { exists: existing !== undefined, total, builtInsOn });
+  try {
+    return await applyChange(ctx, account, change);
+  } catch (error) {
+    if (!(error instanceof ChatBotDataError)) throw error;
+    const name = operation.name;
+    if (error.code === "duplicate") return REPLIES.exists(name);
+    if (error.code === "limit_reached") return REPLIES.full();
+    return error.message;
+  } finally {
+    ctx.chatBot.clear();
+  }
+}
+
+async function applyChange(ctx: Context, account: Account, change: Change): Promise<string> {
+  const now = ctx.clock.now();
+  switch (change.kind) {
+    case "refuse":
+      return change.reply;
+    case "add":
+      await addCustomCommand(ctx.db, account.id, change.command, now);
+      return change.reply;
+    case "edit":
+      return (await editCustomCommand(ctx.db, account.id, change.name, change.changes, now))
+        ? change.reply
+        : REPLIES.notFound(change.name);
+    case "delete":
+      return (await deleteCustomCommand(ctx.db, account.id, change.name))
+        ? change.reply
+        : REPLIES.notFound(change.name);
+  }
+}
+
+/** A moderator's `!deaths +`, `-` or `= 12`: the count after the change, in one line. */
+async function adjustCount(
+  ctx: Context,
+  account: Account,
+  name: string,
+  change: CountChange,
+): Promise<string> {
+  if (change.kind === "usage") return COUNT_USAGE(name);
+  try {
+    const count =
+      change.kind === "add"
+        ? await incrementCommandCount(ctx.db, account.id, name, change.by)
+        : await setCommandCount(ctx.db, account.id, name, change.value);
+    return count === undefined ? REPLIES.notFound(name) : COUNT_REPLIES.now(name, count);
+  } catch (error) {
+    if (error instanceof ChatBotDataError) return error.message;
+    throw error;
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Custom commands, counters and quotes in native chat (issue 24), through the EventSub simulator:
+ * what moderators and viewers see in chat, and what is stored.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import {
+  addCustomCommand,
+  editCustomCommand,
+  getCustomCommand,
+  listCustomCommands,
+} from "../../../db/custom-commands.ts";
+import { listQuotes } from "../../../db/quotes.ts";
+import { addRegular } from "../../../db/regulars.ts";
+import { updateCommandSettings } from "../../../server/bot/settings.ts";
+import { REPLIES } from "../../../server/custom/changes.ts";
+import { USAGE } from "../../../server/custom/management.ts";
+import { NAME_RULE } from "../../../server/custom/names.ts";
+import type { Context } from "../../../server/runtime.ts";
+import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
+import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
+import { type ChatHarness, startChatHarness, startServerOnSameData, waitFor } from "../../helpers/chat.ts";
+import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
+
+let h: ChatHarness;
+let second: Context | null = null;
+afterEach(async () => {
+  await second?.close();
+  second = null;
+  await h.stop();
+});
+
+const badge = (set_id: string): SimBadge[] => [{ set_id, id: "1", info: "" }];
+const MODERATOR = badge("moderator");
+
+async function start(): Promise<void> {
+  h = await startChatHarness();
+  await h.startChat();
+  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+}
+
+/** Says a line in cuebotdemo's chat; the id of the message. */
+const say = (text: string, user = "viewer_anna", badges: SimBadge[] = []) =>
+  h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
+
+/** The reply to a line, or null when none came. */
+async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
+  return (await h.replyTo(say(text, user, badges), 3000))?.text ?? null;
+}
+
+const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
+
+/**
+ * Lines that must get no reply: a moderator's line said after them is answered first in order (one
+ * queue, one dispatch per message), then none of them has a reply.
+ */
+async function expectSilent(...ids: string[]): Promise<void> {
+  expect(await mod("!commands")).toBe(REPLIES.list());
+  await Bun.sleep(50);
+  for (const id of ids) expect(await h.replyTo(id, 10)).toBeNull();
+}
+
+describe("custom commands in native chat", () => {
+  test("a moderator adds !discord, a viewer's !discord answers; edit and delete in every form", async () => {
+    await start();
+    expect(await mod("!commands add !discord Join us at discord.gg/x")).toBe(REPLIES.added("discord"));
+    expect(await ask("!discord")).toBe("Join us at discord.gg/x");
+    // Added from chat with Nightbot's default 30 s cooldown: moderators are not held to it.
+    expect(await mod("!DISCORD please")).toBe("Join us at discord.gg/x");
+    expect(await mod("!editcom !discord Our Discord: discord.gg/y")).toBe(REPLIES.edited("discord"));
+    expect(await mod("!commands edit !discord -ul=moderator")).toBe(REPLIES.edited("discord"));
+    expect(await mod("!discord")).toBe("Our Discord: discord.gg/y");
+    expect(await mod("!addcom !lurk $(user) is lurking")).toBe(REPLIES.added("lurk"));
+    expect(await ask("!lurk", "viewer_carla")).toBe("viewer_carla is lurking");
+    expect(await mod("!delcom !lurk")).toBe(REPLIES.deleted("lurk"));
+    expect(await mod("!commands delete !discord")).toBe(REPLIES.deleted("discord"));
+    expect(await mod("!commands delete !discord")).toBe(REPLIES.notFound("discord"));
+    expect(await listCustomCommands(h.ctx.db, h.account.id)).toEqual([]);
+    const gone = say("!lurk", "viewer_dave");
+    await expectSilent(gone);
+  });
+
+  test("anyone else's management lines change nothing and get no reply", async () => {
+    await start();
+    const lines = [
+      say("!addcom !discord evil.example"),
+      say("!commands add !discord evil.example", "viewer_bob", badge("vip")),
+      say("!commands add !sub hi", "viewer_carla", badge("subscriber")),
+      say("!commands", "viewer_dave"),
+      say("!addquote free subs at evil example", "viewer_eve"),
+    ];
+    await expectSilent(...lines);
+    expect(await listCustomCommands(h.ctx.db, h.account.id)).toEqual([]);
+    expect((await listQuotes(h.ctx.db, h.account.id)).items).toEqual([]);
+  });
+
+  test("built-in commands keep priority: their names and aliases are refused, and at answer time a built-in wins", async () => {
+    await start();
+    expect(await mod("!commands add !dice no dice")).toBe(REPLIES.builtIn("dice"));
+    expect(await mod("!addcom !so hello")).toBe(REPLIES.builtIn("so"));
+    expect(await mod("!addcom !quote hello")).toBe(REPLIES.builtIn("quote"));
+    expect(await mod("!addcom !commands hello")).toBe(REPLIES.reserved("commands"));
+    // Stored while the built-in was off (or from an import): the built-in answers once it is on.
+    await addCustomCommand(h.ctx.db, h.account.id, { name: "coinflip", response: "custom flip" }, Date.now());
+    h.ctx.chatBot.clear();
+    expect(await ask("!coinflip")).toMatch(/flipped (Heads|Tails)/);
+    await updateCommandSettings(h.ctx, h.account.id, "coinflip", { enabled: false });
+    expect(await ask("!coinflip", "viewer_bob")).toBe("custom flip");
+  });
+
+  test("user levels: a subscriber-only command refuses a plain viewer and answers a subscriber or founder; a regular's", async () => {
+    await start();
+    expect(await mod("!addcom -ul=subscriber !subonly Thanks for subscribing")).toBe(
+      REPLIES.added("subonly"),
+    );
+    expect(await mod("!addcom -ul=regular !regonly Hello regular")).toBe(REPLIES.added("regonly"));
+    await addRegular(
+      h.ctx.db,
+      h.account.id,
+      { twitchUserId: SIM_IDS.anna, login: "viewer_anna" },
+      Date.now(),
+    );
+    h.ctx.chatBot.clear(); // as the dashboard's routes do after a write
+    const viewer = say("!subonly", "viewer_zed");
+    const viewerRegular = say("!regonly", "viewer_carla", badge("subscriber"));
+    await expectSilent(viewer, viewerRegular);
+    expect(await ask("!subonly", "viewer_dave", badge("subscriber"))).toBe("Thanks for subscribing");
+    // No cooldown (the dashboard may set 0), so a second subscriber is answered at once.
+    await editCustomCommand(h.ctx.db, h.account.id, "subonly", { cooldownSeconds: 0 }, Date.now());
+    h.ctx.chatBot.clear();
+    expect(await ask("!subonly", "viewer_fay", badge("founder"))).toBe("Thanks for subscribing");
+    expect(await ask("!regonly", "viewer_anna")).toBe("Hello regular");
+    expect(await mod("!regonly")).toBe("Hello regular");
+  });
+
+  test("the cooldown holds for the whole channel; moderators are not held to it", async () => {
+    await start();
+    expect(await mod("!addcom -cd=5 !hype Hype!")).toBe(REPLIES.added("hype"));
+    expect(await ask("!hype")).toBe("Hype!");
+    const cooling = say("!hype", "viewer_bob");
+    await expectSilent(cooling);
+    expect(await mod("!hype")).toBe("Hype!");
+  });
+
+  test("$(count) counts each answer, moderators adjust it, and it survives a restart", async () => {
+    await start();
+    expect(await mod("!addcom !deaths Deaths: $(count)")).toBe(REPLIES.added("deaths"));
+    expect(await mod("!addcom !plain no count here")).toBe(REPLIES.added("plain"));
+    expect(await mod("!deaths")).toBe("Deaths: 1");
+    expect(await mod("!deaths")).toBe("Deaths: 2");
+    expect(await mod("!deaths +")).toBe("!deaths's count is now 3.");
+    expect(await mod("!deaths +5")).toBe("!deaths's count is now 8.");
+    expect(await mod("!deaths -")).toBe("!deaths's count is now 7.");
+    expect(await mod("!deaths = 12")).toBe("!deaths's count is now 12.");
+    expect(await mod("!deaths = twelve")).toMatch(/^Usage: !deaths \+ \| - /);
+    expect(await mod("!deaths +999999")).toMatch(/^Usage: !deaths/);
+    // A viewer's "+" is a use like any other: the count goes up by one, and "+" is only their words.
+    expect(await ask("!deaths +")).toBe("Deaths: 13");
+    expect(await mod("!plain")).toBe("no count here");
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "plain"))?.count).toBe(0);
+
+    await h.ctx.close();
+    second = await startServerOnSameData(h);
+    const ctx = second;
+    await waitFor(async () => (await ctx.chat.status(h.account.id)).state === "connected");
+    expect(await mod("!deaths")).toBe("Deaths: 14");
+  });
+
+  test("quotes: add (with the game being played), read by number, search, random, delete", async () => {
+    await start();
+    expect(await mod("!quote")).toBe("There are no quotes yet; moderators add one with !addquote.");
+    expect(await mod("!addquote Never gonna give you up")).toBe("Quote #1 has been added.");
+    expect(await mod("!addquote I am not a cat")).toBe("Quote #2 has been added.");
+    const day = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(Date.now());
+    expect(await ask("!quote 1")).toBe(`Quote #1: "Never gonna give you up" (Just Chatting, ${day})`);
+    expect(await ask("!quote #2", "viewer_bob")).toBe(`Quote #2: "I am not a cat" (Just Chatting, ${day})`);
+    expect(await ask("!quote CAT", "viewer_carla")).toBe(
+      `Quote #2: "I am not a cat" (Just Chatting, ${day})`,
+    );
+    expect(await ask("!quote https://evil.example/free-subs", "viewer_dave")).toBe(
+      "No quote holds those words.",
+    );
+    expect(await mod("!quote")).toMatch(/^Quote #[12]: /);
+    expect(await mod("!delquote 1")).toBe("Quote #1 has been deleted.");
+    expect(await mod("!quote 1")).toBe("Quote #1 does not exist.");
+    expect(await mod("!delquote 1")).toBe("Quote #1 does not exist.");
+    expect(await mod("!delquote one")).toBe("Usage: !delquote number");
+    expect(await mod("!addquote")).toBe("Usage: !addquote text of the quote");
+    expect(await mod("!addquote third")).toBe("Quote #3 has been added.");
+    const stored = (await listQuotes(h.ctx.db, h.account.id)).items;
+    expect(stored.map((q) => [q.number, q.text, q.game])).toEqual([
+      [2, "I am not a cat", "Just Chatting"],
+      [3, "third", "Just Chatting"],
+    ]);
+  });
+
+  test("malformed !commands lines get a usage reply and change nothing", async () => {
+    await start();
+    expect(await mod("!commands add")).toBe(USAGE.add);
+    expect(await mod("!commands frobnicate !x hi")).toBe(USAGE.any);
+    expect(await mod("!commands add !nothing")).toBe(`A new command needs a response. ${USAGE.add}`);
+    expect(await mod("!commands add !x -cd=2 hi")).toMatch(/^A cooldown is a whole number of seconds/);
+    expect(await mod("!commands add !x -ul=king hi")).toMatch(/^A user level is one of/);
+    expect(await mod("!commands edit !x")).toBe(USAGE.edit);
+    expect(await mod("!commands delete !x extra words")).toBe(USAGE.delete);
+    expect(await mod("!commands edit !ghost hi")).toBe(REPLIES.notFound("ghost"));
+    for (const troll of TROLL_TEXTS.slice(0, 4)) {
+      const reply = await mod(`!commands add ${troll} hi`);
+      expect(reply).toBe(`${NAME_RULE} ${USAGE.add}`);
+      expectNoEcho(reply ?? "");
+    }
+    expect(await listCustomCommands(h.ctx.db, h.account.id)).toEqual([]);
+  });
+
+  test("trolls: chatter text is never re-expanded nor leads a reply; links and odd Unicode as arguments", async () => {
+    await start();
+    expect(await mod("!addcom !echo You said: $(query)")).toBe(REPLIES.added("echo"));
+    expect(await mod("!addcom !say $(query)")).toBe(REPLIES.added("say"));
+    expect(await mod("!addcom !discord Join us at discord.gg/x")).toBe(REPLIES.added("discord"));
+    expect(await mod("!addcom !hug $(user) hugs $(touser)")).toBe(REPLIES.added("hug"));
+    expect(await mod("!echo $(count) $(user) $(urlfetch https://evil.example)")).toBe(
+      "You said: $(count) $(user) $(urlfetch https://evil.example)",
+    );
+    expect(await mod("!say /ban viewer_anna")).toBe("ban viewer_anna");
+    expect(await mod("!say .timeout viewer_anna")).toBe("timeout viewer_anna");
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "echo"))?.count).toBe(0);
+    for (const troll of TROLL_TEXTS) {
+      expect(await mod(`!discord ${troll}`)).toBe("Join us at discord.gg/x");
+      // $(touser) takes a first word only when it is login-shaped ("free" of "free subs …" is one).
+      if (/^[A-Za-z0-9_]+(\s|$)/u.test(troll)) continue;
+      const hug = await mod(`!hug ${troll}`);
+      expect(hug).toBe("mod_mia hugs mod_mia");
+      expectNoEcho(hug ?? "");
+    }
+  });
+});
