@@ -68,14 +68,15 @@ async function expanded(
     ? await incrementCommandCount(ctx.db, account.id, command.name)
     : command.count;
   if (count === undefined) return null;
+  const caller = { login: event.chatterLogin, displayName: event.chatterName };
   const text = await expandResponse(command.response, {
-    caller: { login: event.chatterLogin, displayName: event.chatterName },
+    caller,
     channel: account.displayName,
     args,
     count,
     random: ctx.random,
     clock: ctx.clock,
-    resolvers: variableResolvers(ctx, account),
+    resolvers: variableResolvers(ctx, account, caller),
   });
   if (command.aliasTarget !== null) return { kind: "alias", line: `!${command.aliasTarget} ${text}`.trim() };
   return text === "" ? null : { kind: "reply", text };

@@ -12,7 +12,7 @@ export type CountChange = { kind: "add"; by: number } | { kind: "set"; value: nu
 export const MAX_COUNT_STEP = 1000;
 
 const STEP = /^([+-])(\d{0,9})$/u;
-const SET = /^=(-?\d{1,10})?$/u;
+const SET = /^=(-?\d{1,12})?$/u;
 
 export const COUNT_USAGE = (name: string) =>
   `Usage: ${shownName(name)} + | - | +n | -n | = number (n up to ${MAX_COUNT_STEP}).`;
@@ -35,7 +35,7 @@ export function parseCountLine(words: readonly string[]): CountChange | null {
   if (!set) return null;
   const typed = set[1] ?? (words.length === 2 ? words[1] : undefined);
   if (typed === undefined || words.length > (set[1] === undefined ? 2 : 1)) return { kind: "usage" };
-  const value = /^-?\d{1,10}$/u.test(typed) ? Number(typed) : Number.NaN;
+  const value = /^-?\d{1,12}$/u.test(typed) ? Number(typed) : Number.NaN;
   const { min, max } = CHAT_BOT_LIMITS.count;
   return value >= min && value <= max ? { kind: "set", value } : { kind: "usage" };
 }

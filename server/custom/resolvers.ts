@@ -20,7 +20,15 @@ import type { VariableResolvers } from "./variables.ts";
 /** `$(followage)` and `$(uptime)` say this many units (`3 months, 2 days`). */
 const PRECISION = 2;
 
-export function variableResolvers(ctx: Context, account: Account): VariableResolvers {
+/**
+ * `caller` is who ran the command: `$(followage)` without a name asks about them by their display
+ * name (variables.ts shows that), which is not always login-shaped (`데모시청자`), so it is mapped back.
+ */
+export function variableResolvers(
+  ctx: Context,
+  account: Account,
+  caller?: { login: string; displayName: string },
+): VariableResolvers {
   return {
     async uptime() {
       const streams = await asChannelOwner(ctx, account, (api, token) =>
@@ -35,7 +43,9 @@ export function variableResolvers(ctx: Context, account: Account): VariableResol
       return (await channelInfo(ctx, account, account.twitchUserId))?.game_name ?? "";
     },
     async followage(login: string) {
-      return (await followage(ctx, account, { user: login, precision: PRECISION })).text;
+      const user = caller && login.toLowerCase() === caller.displayName.toLowerCase() ? caller.login : login;
+      const input = { channel: account.login, user, precision: PRECISION };
+      return (await followage(ctx, account, input)).text;
     },
     async gameCommand(command: GameCommandName) {
       const settings = await commandSettings(ctx, account.id, command);
