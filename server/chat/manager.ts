@@ -1,4 +1,5 @@
 import { listChatEnabledAccounts, loadChatBot, readChatSettings, writeChatState } from "../../db/chat.ts";
+import { ChatTimers } from "../custom/timers.ts";
 import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
 import { ChatDispatch } from "./dispatch.ts";
@@ -35,6 +36,7 @@ class ChatManager implements ChatRuntime {
   readonly #channels: ChatChannels;
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
+  readonly #timers: ChatTimers;
   /** Syncs run one at a time, so two for one account never make two channels. */
   #syncs: Promise<void> = Promise.resolve();
   #passing = false;
@@ -48,6 +50,7 @@ class ChatManager implements ChatRuntime {
   ) {
     this.#channels = new ChatChannels(ctx);
     this.#tokens = new SpeakerTokens(ctx);
+    this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
     const dispatch = new ChatDispatch(ctx, this.#channels, options.claimMessage);
     this.#readers = new ChatReaders(
       ctx,
@@ -61,6 +64,7 @@ class ChatManager implements ChatRuntime {
   /** Connects every account that has chat on, and again whenever another process changed the data. */
   start(): void {
     void this.#syncAll();
+    this.#timers.start();
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -92,6 +96,7 @@ class ChatManager implements ChatRuntime {
     const channels = this.#channels;
     if (channels.closed) return;
     channels.close();
+    this.#timers.stop();
     this.#unsubscribe();
     // What is under way finishes first, within the same few seconds.
     await settledWithin(CLOSE_WAIT_MS, Promise.all([this.#syncs, channels.writes]));

@@ -1,0 +1,69 @@
+import type { Account } from "../../db/accounts.ts";
+import { asChannelOwner } from "../bot/upstream.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Context } from "../runtime.ts";
+
+/** Whether a channel is live, as Helix Get Streams said at `checkedAt`. */
+export interface LiveStatus {
+  checkedAt: number;
+  /** When the stream began (Unix ms); null while offline, or when Twitch could not be asked. */
+  startedAt: number | null;
+  /** The stream's category, for `$(game)`; empty while offline. */
+  game: string;
+}
+
+/** Helix is asked about a channel at most this often. */
+export const LIVE_CHECK_MS = 60_000;
+
+const OFFLINE = { startedAt: null, game: "" } as const;
+
+/**
+ * Whether each channel is live, for its timers: Helix Get Streams with the streamer's token, asked at
+ * most once a minute per channel (the chat connection reads chat messages only, so there is no
+ * stream.online event to wait for). A channel Twitch cannot be asked about counts as offline until the
+ * next look: a timer that cannot know the stream is live stays quiet.
+ */
+export class StreamWatch {
+  readonly #status = new Map<number, LiveStatus>();
+  /** Channels whose last look failed: the failure is logged once, not every minute. */
+  readonly #failing = new Set<number>();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The channel's status, asking Twitch first when the last answer is a minute old. */
+  async status(account: Account): Promise<LiveStatus> {
+    const now = this.clock.now();
+    const known = this.#status.get(account.id);
+    if (known && now - known.checkedAt < LIVE_CHECK_MS && now >= known.checkedAt) return known;
+    const status = { checkedAt: now, ...(await this.#ask(account)) };
+    this.#status.set(account.id, status);
+    return status;
+  }
+
+  /** Forgets channels no longer held. */
+  keepOnly(accountIds: ReadonlySet<number>): void {
+    for (const id of this.#status.keys()) if (!accountIds.has(id)) this.#status.delete(id);
+    for (const id of this.#failing) if (!accountIds.has(id)) this.#failing.delete(id);
+  }
+
+  async #ask(account: Account): Promise<Omit<LiveStatus, "checkedAt">> {
+    try {
+      const stream = (
+        await asChannelOwner(this.ctx, account, (api, token) => api.streams(token, [account.twitchUserId]))
+      )[0];
+      this.#failing.delete(account.id);
+      const startedAt = stream ? Date.parse(stream.started_at) : Number.NaN;
+      if (!stream || !Number.isFinite(startedAt)) return OFFLINE;
+      return { startedAt, game: stream.game_name };
+    } catch (error) {
+      if (!this.#failing.has(account.id)) {
+        this.#failing.add(account.id);
+        this.ctx.log.info("timers cannot tell whether the channel is live", { accountId: account.id, error });
+      }
+      return OFFLINE;
+    }
+  }
+}
