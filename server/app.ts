@@ -15,9 +15,14 @@ import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { chatPanelRoutes } from "./panel/chat.ts";
 import { commandRoutes } from "./panel/commands.ts";
+import { customCommandToolRoutes } from "./panel/custom-command-tools.ts";
+import { customCommandRoutes } from "./panel/custom-commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
+import { quoteRoutes } from "./panel/quotes.ts";
+import { regularRoutes } from "./panel/regulars.ts";
 import { securityRoutes } from "./panel/security.ts";
+import { timerRoutes } from "./panel/timers.ts";
 import type { Context } from "./runtime.ts";
 import { webRoutes } from "./web/routes.ts";
 
@@ -51,6 +56,11 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(heavyRoutes(ctx))
     .use(commandRoutes(ctx))
     .use(chatPanelRoutes(ctx))
+    .use(customCommandToolRoutes(ctx))
+    .use(customCommandRoutes(ctx))
+    .use(quoteRoutes(ctx))
+    .use(timerRoutes(ctx))
+    .use(regularRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
     .use(botRoutes(ctx))

@@ -43,6 +43,17 @@ describe("public pages", () => {
       "/auth/logout",
       "/api/system/validate",
       "/api/dashboard/profile",
+      "/api/dashboard/custom-commands",
+      "/api/dashboard/custom-commands/{name}",
+      "/api/dashboard/custom-commands/{name}/count",
+      "/api/dashboard/custom-commands/test",
+      "/api/dashboard/custom-commands/import",
+      "/api/dashboard/quotes",
+      "/api/dashboard/quotes/{number}",
+      "/api/dashboard/timers",
+      "/api/dashboard/timers/{id}",
+      "/api/dashboard/regulars",
+      "/api/dashboard/regulars/{login}",
     ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
