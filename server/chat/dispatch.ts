@@ -59,6 +59,9 @@ export class ChatDispatch {
 
   async #answer(channel: Channel, event: ChatMessageEvent): Promise<void> {
     const { ctx } = this;
+    // Writes by other processes (an instance beside this one on the same SQLite file, the CLI) drop
+    // the caches this line reads, as a request's first layer does (http/external-changes.ts).
+    ctx.externalChanges.check();
     const account = await ctx.accounts.account(channel.accountId);
     if (!account) return;
     const triggers = triggerTable(

@@ -3,6 +3,7 @@
  * what moderators and viewers see in chat, and what is stored.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { storeChatBot } from "../../../db/chat.ts";
 import {
   addCustomCommand,
   editCustomCommand,
@@ -79,6 +80,25 @@ describe("custom commands in native chat", () => {
     await expectSilent(gone);
   });
 
+  test("the broadcaster manages commands and quotes too (with a separate bot account speaking)", async () => {
+    h = await startChatHarness();
+    const scopes = ["user:read:chat", "user:write:chat", "user:read:moderated_channels"];
+    const issued = h.sim.issueUserToken("modbob", scopes);
+    const bot = { twitchUserId: SIM_IDS.bob, login: "modbob", displayName: "ModBob", ...issued, scopes };
+    await storeChatBot(
+      h.ctx.db,
+      h.ctx.secrets,
+      h.account.id,
+      { ...bot, expiresAt: Date.now() + 3_600_000, needsReauth: false },
+      Date.now(),
+    );
+    await h.startChat({ scopes: ["user:read:email"] });
+    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    expect(await ask("!addcom !socials twitter.com/cuebot", "cuebotdemo")).toBe(REPLIES.added("socials"));
+    expect(await ask("!addquote Chat is always right", "cuebotdemo")).toBe("Quote #1 has been added.");
+    expect(await ask("!socials", "viewer_bob")).toBe("twitter.com/cuebot");
+  });
+
   test("anyone else's management lines change nothing and get no reply", async () => {
     await start();
     const lines = [
@@ -139,6 +159,15 @@ describe("custom commands in native chat", () => {
     const cooling = say("!hype", "viewer_bob");
     await expectSilent(cooling);
     expect(await mod("!hype")).toBe("Hype!");
+  });
+
+  test("chat budgets hold for the chat bot too: a viewer's fourth answer within 30 s is not sent", async () => {
+    await start();
+    const none = "There are no quotes yet; moderators add one with !addquote.";
+    for (let i = 0; i < 3; i++) expect(await ask("!quote")).toBe(none);
+    const fourth = say("!quote");
+    await expectSilent(fourth);
+    expect(await ask("!quote", "viewer_bob")).toBe(none);
   });
 
   test("$(count) counts each answer, moderators adjust it, and it survives a restart", async () => {
@@ -228,6 +257,11 @@ describe("custom commands in native chat", () => {
     expect(await mod("!say /ban viewer_anna")).toBe("ban viewer_anna");
     expect(await mod("!say .timeout viewer_anna")).toBe("timeout viewer_anna");
     expect((await getCustomCommand(h.ctx.db, h.account.id, "echo"))?.count).toBe(0);
+    // Floods: a 10,000-character line is answered as any other, a 10,000-character response refused.
+    expect(await mod(`!discord ${"x".repeat(10_000)}`)).toBe("Join us at discord.gg/x");
+    expect((await mod(`!echo ${"y".repeat(10_000)}`))?.length).toBeLessThanOrEqual(500);
+    expect(await mod(`!addcom !long ${"z".repeat(10_000)}`)).toBe("A response is at most 500 characters.");
+    expect(await getCustomCommand(h.ctx.db, h.account.id, "long")).toBeUndefined();
     for (const troll of TROLL_TEXTS) {
       expect(await mod(`!discord ${troll}`)).toBe("Join us at discord.gg/x");
       // $(touser) takes a first word only when it is login-shaped ("free" of "free subs …" is one).
