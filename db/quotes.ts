@@ -51,14 +51,18 @@ const searchTextOf = (text: string) => text.toLowerCase();
 /** LIKE's own characters in a search term, taken literally. */
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A control character (NUL included): no stored quote holds one, and PostgreSQL refuses NUL. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
 /**
  * What a search term asks: undefined for every quote (blank), null for none (longer than any quote
- * can be), else the LIKE pattern.
+ * can be, or holding a control character), else the LIKE pattern.
  */
 function patternOf(matching: string | undefined): string | undefined | null {
   const term = matching?.trim() ?? "";
   if (term === "") return undefined;
   if (codePoints(term) > CHAT_BOT_LIMITS.textLength) return null;
+  if (CONTROL_CHARACTER.test(term)) return null;
   return `%${escapeLike(searchTextOf(term))}%`;
 }
 

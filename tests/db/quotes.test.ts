@@ -170,6 +170,16 @@ describe.skipIf(engineMissing)(`quotes (${engine})`, () => {
     for (const text of TROLL_TEXTS) expect(await found(text)).toEqual([]);
   });
 
+  test("search: a term with a control character (NUL included) matches nothing, never an error", async () => {
+    const account = await accountWith(["a b quote", "tab here", "plain"]);
+    for (const matching of ["\u0000", "a\u0000", "ta\tb", "x\u001b[31m", "\u007f", "\u0085"]) {
+      expect((await listQuotes(db.store, account, { matching })).items).toEqual([]);
+      expect(await countQuotes(db.store, account, matching)).toBe(0);
+      expect(await randomQuote(db.store, account, Math.random, matching)).toBeUndefined();
+    }
+    expect(await countQuotes(db.store, account, "plain")).toBe(1);
+  });
+
   test("random: one of the quotes (of the matching ones), drawn with the given source", async () => {
     const account = await accountWith(["alpha one", "beta two", "alpha three"]);
     expect(await randomQuote(db.store, await db.account(), Math.random)).toBeUndefined();
