@@ -104,11 +104,21 @@ export class ChatDispatch {
     const outcome = await run(line, event);
     if (outcome?.kind !== "alias") return outcome?.text ?? null;
     const aliased: ChatMessageEvent = { ...event, text: outcome.line, replyParentLogin: null };
-    const call = matchCommand(aliased, triggers);
-    if (call) return await this.#run(account, call.command, call.args, aliased);
-    const next = await readCustomLine(this.ctx, account, aliased, builtIns);
-    const target = next && (await run(next, aliased));
-    return target?.kind === "reply" ? target.text : null;
+    let reply: string | null = null;
+    try {
+      const call = matchCommand(aliased, triggers);
+      if (call) reply = await this.#run(account, call.command, call.args, aliased);
+      else {
+        const next = await readCustomLine(this.ctx, account, aliased, builtIns);
+        const target = next && (await run(next, aliased));
+        if (target?.kind === "alias") await target.giveBack();
+        reply = target?.kind === "reply" ? target.text : null;
+      }
+    } finally {
+      // A line that answered nothing (or failed) keeps no alias cooling down.
+      if (!reply) await outcome.giveBack();
+    }
+    return reply;
   }
 
   async #run(

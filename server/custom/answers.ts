@@ -14,8 +14,19 @@ import { admits, type UserLevel } from "./levels.ts";
 import { variableResolvers } from "./resolvers.ts";
 import { expandResponse, usesCount } from "./variables.ts";
 
-/** What a custom line comes to: a reply to send, a line an alias runs instead, or nothing. */
-export type CustomOutcome = { kind: "reply"; text: string } | { kind: "alias"; line: string } | null;
+/**
+ * What a custom line comes to: a reply to send, a line an alias runs instead, or nothing. An alias
+ * holds its own cooldown claim; `giveBack` returns it when its line answers nothing (the target on
+ * cooldown, refused by the budgets, gone, or itself an alias), so a line that said nothing never
+ * keeps the alias cooling down for the whole channel.
+ */
+export type CustomOutcome =
+  | { kind: "reply"; text: string }
+  | { kind: "alias"; line: string; giveBack: () => Promise<void> }
+  | null;
+
+/** A response filled in: the reply, or the line an alias runs; null when the command is gone. */
+type Expanded = { kind: "reply"; text: string } | { kind: "alias"; line: string } | null;
 
 /**
  * The cooldown's key in `ctx.cooldowns`: built-in commands use their bare names, which never hold a
@@ -49,8 +60,11 @@ export async function answerCustomCommand(
       return null;
     }
     const outcome = await expanded(run, command, args);
-    if (outcome === null) await ctx.cooldowns.release(account.id, key, seconds, now);
-    return outcome;
+    const giveBack = async () => {
+      await ctx.cooldowns.release(account.id, key, seconds, now);
+    };
+    if (outcome === null) await giveBack();
+    return outcome?.kind === "alias" ? { ...outcome, giveBack } : outcome;
   } catch (error) {
     await Promise.resolve(ctx.cooldowns.release(account.id, key, seconds, now)).catch(() => undefined);
     throw error;
@@ -58,11 +72,7 @@ export async function answerCustomCommand(
 }
 
 /** The response filled in, `$(count)` counted first when it shows; null when the command is gone. */
-async function expanded(
-  run: CustomRun,
-  command: CustomCommand,
-  args: readonly string[],
-): Promise<CustomOutcome> {
+async function expanded(run: CustomRun, command: CustomCommand, args: readonly string[]): Promise<Expanded> {
   const { ctx, account, event } = run;
   const count = usesCount(command.response)
     ? await incrementCommandCount(ctx.db, account.id, command.name)

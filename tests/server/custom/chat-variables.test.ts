@@ -3,7 +3,7 @@
  * (`-a=!other`) in native chat, and counts exact when two servers on one database count at once.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { getCustomCommand } from "../../../db/custom-commands.ts";
+import { editCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
 import type { ChatMessageEvent } from "../../../server/chat/eventsub-message.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
@@ -65,6 +65,28 @@ describe("custom commands' variables and aliases in native chat", () => {
     expect(await h.replyTo(viewer, 10)).toBeNull();
     expect(await getCustomCommand(h.ctx.db, h.account.id, "pwned")).toBeUndefined();
     expect(await ask("!hello", "viewer_dave")).toBe("Hello there");
+  });
+
+  test("an alias whose line answers nothing keeps no cooldown: the target cooling down, missing or an alias", async () => {
+    await start();
+    // Added from chat, each with Nightbot's default 30 s cooldown.
+    expect(await mod("!addcom !discord Join us at discord.gg/x")).toBe(REPLIES.added("discord"));
+    expect(await mod("!addcom !d2 -a=!discord")).toBe(REPLIES.added("d2"));
+    expect(await mod("!addcom !later -a=!notyet")).toBe(REPLIES.added("later"));
+    expect(await mod("!addcom !chain -a=!d2")).toBe(REPLIES.added("chain"));
+    expect(await ask("!discord")).toBe("Join us at discord.gg/x");
+    // !discord is cooling down, !notyet does not exist, and an alias reached through an alias answers
+    // nothing: none of these lines keeps its alias (or !d2 behind !chain) cooling down.
+    const silent = [
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_bob", text: "!d2" }),
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_bob", text: "!later" }),
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_bob", text: "!chain" }),
+    ];
+    expect(await mod("!addcom !notyet Now it exists")).toBe(REPLIES.added("notyet"));
+    for (const id of silent) expect(await h.replyTo(id, 10)).toBeNull();
+    await editCustomCommand(h.ctx.db, h.account.id, "discord", { cooldownSeconds: 0 }, Date.now());
+    expect(await ask("!d2", "viewer_carla")).toBe("Join us at discord.gg/x");
+    expect(await ask("!later", "viewer_dave")).toBe("Now it exists");
   });
 
   test("50 concurrent !deaths + on two servers sharing the database end at exactly +50", async () => {
