@@ -72,11 +72,16 @@ export class ChatTimers {
     this.#tickMs = TIMER_TICK_SECONDS * (options.secondMs ?? 1000);
   }
 
-  /** Looks at every channel every tick until `stop`; edits by other processes are read at once. */
+  /** Looks at every channel every tick until `stop`; edits (this process's and others') are read at once. */
   start(): void {
     if (this.#started || this.#stopped) return;
     this.#started = true;
-    this.#unsubscribe = this.ctx.externalChanges.subscribe(() => this.forget());
+    const external = this.ctx.externalChanges.subscribe(() => this.forget());
+    const own = this.ctx.chatBot.onTimersChanged((accountId) => this.forget(accountId));
+    this.#unsubscribe = () => {
+      external();
+      own();
+    };
     this.#schedule();
   }
 

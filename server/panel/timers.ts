@@ -19,7 +19,8 @@ import { authenticatePanel } from "./guard.ts";
 /**
  * The dashboard's timers (issue 24; Nightbot's timers): a message posted every 5–60 minutes while
  * the channel is live, once at least `minChatLines` chat lines were written since the last post.
- * db/timers.ts checks every value; posting them is native chat's part.
+ * db/timers.ts checks every value; posting them is native chat's part, told of every change here
+ * (`ctx.chatBot.timersChanged`) so its cache never posts a disabled, deleted or old timer.
  */
 
 const FIELDS = ["name", "message", "intervalMinutes", "minChatLines", "enabled"] as const;
@@ -74,6 +75,7 @@ export function timerRoutes(ctx: Context) {
           intervalMinutes: integerField(fields, "intervalMinutes", true)!,
         };
         const added = await refusalsAnswered(() => addTimer(ctx.db, account.id, timer, ctx.clock.now()));
+        ctx.chatBot.timersChanged(account.id);
         return { status: 200 as const, data: added };
       },
       {
@@ -93,6 +95,7 @@ export function timerRoutes(ctx: Context) {
           editTimer(ctx.db, account.id, id, changes, ctx.clock.now()),
         );
         if (!timer) throw noSuchTimer(id);
+        ctx.chatBot.timersChanged(account.id);
         return { status: 200 as const, data: timer };
       },
       {
@@ -105,6 +108,7 @@ export function timerRoutes(ctx: Context) {
       async ({ principal: { account }, params }) => {
         const id = rowNumberParam(params.id, "id");
         if (!(await deleteTimer(ctx.db, account.id, id))) throw noSuchTimer(id);
+        ctx.chatBot.timersChanged(account.id);
         return { status: 200 as const, data: { id, deleted: true } };
       },
       { detail: panelDetail("Delete a timer") },

@@ -185,6 +185,29 @@ describe("timers in chat, through the simulator", () => {
     expect(posted()).toHaveLength(1);
   });
 
+  test("a timer disabled in this process just before it is due never posts from the cache", async () => {
+    await setUp();
+    const t0 = clock.now();
+    goLive(t0);
+    const disabled = await addTimer(
+      h.ctx.db,
+      h.account.id,
+      { name: "a", message: "disabled text", intervalMinutes: 5, minChatLines: 0 },
+      t0,
+    );
+    timers.start();
+    // A look half a minute before it is due reads the timers into the cache.
+    await lookAfter(4.5 * MIN);
+    await editTimer(h.ctx.db, h.account.id, disabled.id, { enabled: false }, clock.now());
+    h.ctx.chatBot.timersChanged(h.account.id);
+    await lookAfter(0.5 * MIN);
+    await lookAfter(0);
+    expect(posted()).toEqual([]);
+    // After stop, this process's changes reach the stopped runtime no more (nothing left subscribed).
+    timers.stop();
+    h.ctx.chatBot.timersChanged(h.account.id);
+  });
+
   test("a flood of chat lines, for this channel and for channels not held, posts one timer once", async () => {
     await setUp();
     const t0 = clock.now();

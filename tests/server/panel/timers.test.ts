@@ -49,6 +49,24 @@ describe("timers on the dashboard", () => {
     expect((await stored()).map((t) => t.name)).toEqual(["hydrate"]);
   });
 
+  test("every change tells native chat's timers of this process, for this channel only; a refusal does not", async () => {
+    h = await startBotHarness();
+    const told: number[] = [];
+    const unsubscribe = h.ctx.chatBot.onTimersChanged((accountId) => told.push(accountId));
+    const id = (await call<Timer>(h, "POST", BASE, SOCIALS)).body.data.id;
+    expect(told).toEqual([h.account.id]);
+    await call(h, "PUT", `${BASE}/${id}`, { enabled: false });
+    expect(told).toEqual([h.account.id, h.account.id]);
+    expect((await call(h, "PUT", `${BASE}/${id}`, { intervalMinutes: 1 })).status).toBe(400);
+    expect((await call(h, "DELETE", `${BASE}/${id + 1000}`)).status).toBe(404);
+    expect(told).toHaveLength(2);
+    await call(h, "DELETE", `${BASE}/${id}`);
+    expect(told).toEqual([h.account.id, h.account.id, h.account.id]);
+    unsubscribe();
+    await call(h, "POST", BASE, SOCIALS);
+    expect(told).toHaveLength(3);
+  });
+
   test("bad inputs are refused naming their field, and nothing changes", async () => {
     h = await startBotHarness();
     const id = (await call<Timer>(h, "POST", BASE, SOCIALS)).body.data.id;
