@@ -6,7 +6,8 @@
  * (resolvers.ts). An alias (`-a=!other`) answers with the line to run instead.
  */
 import type { Account } from "../../db/accounts.ts";
-import { type CustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
+import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
+import { type CustomCommand, getCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
 import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { Context } from "../runtime.ts";
@@ -74,9 +75,7 @@ export async function answerCustomCommand(
 /** The response filled in, `$(count)` counted first when it shows; null when the command is gone. */
 async function expanded(run: CustomRun, command: CustomCommand, args: readonly string[]): Promise<Expanded> {
   const { ctx, account, event } = run;
-  const count = usesCount(command.response)
-    ? await incrementCommandCount(ctx.db, account.id, command.name)
-    : command.count;
+  const count = usesCount(command.response) ? await countedUse(ctx, account.id, command.name) : command.count;
   if (count === undefined) return null;
   const caller = { login: event.chatterLogin, displayName: event.chatterName };
   const text = await expandResponse(command.response, {
@@ -90,4 +89,17 @@ async function expanded(run: CustomRun, command: CustomCommand, args: readonly s
   });
   if (command.aliasTarget !== null) return { kind: "alias", line: `!${command.aliasTarget} ${text}`.trim() };
   return text === "" ? null : { kind: "reply", text };
+}
+
+/**
+ * The count after this use; undefined when the command is gone. A count at the column's maximum stays
+ * there (the store refuses to pass it): the command still answers, showing the stored count.
+ */
+async function countedUse(ctx: Context, accountId: number, name: string): Promise<number | undefined> {
+  try {
+    return await incrementCommandCount(ctx.db, accountId, name);
+  } catch (error) {
+    if (!(error instanceof ChatBotDataError)) throw error;
+    return (await getCustomCommand(ctx.db, accountId, name))?.count;
+  }
 }

@@ -194,6 +194,16 @@ describe("custom commands in native chat", () => {
     expect(await mod("!deaths")).toBe("Deaths: 14");
   });
 
+  test("a count at the column's maximum stays there, and the command still answers with it", async () => {
+    await start();
+    const max = 2_147_483_647;
+    expect(await mod("!addcom !deaths Deaths: $(count)")).toBe(REPLIES.added("deaths"));
+    await editCustomCommand(h.ctx.db, h.account.id, "deaths", { count: max }, Date.now());
+    expect(await ask("!deaths")).toBe(`Deaths: ${max}`);
+    expect(await mod("!deaths")).toBe(`Deaths: ${max}`);
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "deaths"))?.count).toBe(max);
+  });
+
   test("quotes: add (with the game being played), read by number, search, random, delete", async () => {
     await start();
     expect(await mod("!quote")).toBe("There are no quotes yet; moderators add one with !addquote.");
