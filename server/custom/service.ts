@@ -97,10 +97,41 @@ export async function runCustomLine(
   line: CustomLine,
 ): Promise<CustomOutcome> {
   if (line.kind === "answer") return await answerCustomCommand(run, line.command, line.args);
+  if (line.kind === "quote" && !changesQuotes(line.request))
+    return await readQuote(run, line.request, line.level);
   // Changes and quotes: a line past the chat budgets is not answered and changes nothing.
   if (!(await run.admit())) return null;
   const text = await changeOrQuote(run, line);
   return text === "" ? null : { kind: "reply", text: chatLine(text) };
+}
+
+/**
+ * `!quote`'s cooldown: one claim for the whole channel (in `ctx.cooldowns`, so it holds across
+ * instances) that viewers are held to, moderators and the broadcaster not, so a flood of `!quote`
+ * cannot fill chat with quotes. Its key is apart from the built-ins' bare names and never a custom
+ * command's (`!quote` is read as a quote line before any custom command).
+ */
+export const QUOTE_COOLDOWN = { key: "custom:quote", seconds: 5 } as const;
+
+/** A viewer's `!quote`, `!quote n` or `!quote words`, within the quote cooldown and chat's budgets. */
+async function readQuote(run: CustomRun, request: QuoteRequest, level: UserLevel): Promise<CustomOutcome> {
+  const { ctx, account } = run;
+  const now = ctx.clock.now();
+  const seconds = admits("moderator", level) ? 0 : QUOTE_COOLDOWN.seconds;
+  const giveBack = async () => {
+    await ctx.cooldowns.release(account.id, QUOTE_COOLDOWN.key, seconds, now);
+  };
+  if ((await ctx.cooldowns.claim(account.id, QUOTE_COOLDOWN.key, seconds, now)) > 0) return null;
+  try {
+    if (!(await run.admit())) {
+      await giveBack();
+      return null;
+    }
+    return { kind: "reply", text: chatLine(await answerQuoteLine(ctx, account, request)) };
+  } catch (error) {
+    await giveBack().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function changeOrQuote(

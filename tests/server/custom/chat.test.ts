@@ -163,12 +163,26 @@ describe("custom commands in native chat", () => {
 
   test("chat budgets hold for the chat bot too: a viewer's fourth answer within 30 s is not sent", async () => {
     await start();
-    const none = "There are no quotes yet; moderators add one with !addquote.";
-    for (let i = 0; i < 3; i++) expect(await ask("!quote")).toBe(none);
-    const fourth = say("!quote");
+    for (const name of ["a", "b", "c", "d"])
+      expect(await mod(`!addcom !${name} ${name}!`)).toBe(REPLIES.added(name));
+    for (const name of ["a", "b", "c"]) expect(await ask(`!${name}`)).toBe(`${name}!`);
+    const fourth = say("!d");
     await expectSilent(fourth);
-    expect(await ask("!quote", "viewer_bob")).toBe(none);
+    // The refused line kept no cooldown: another viewer is answered at once.
+    expect(await ask("!d", "viewer_bob")).toBe("d!");
   });
+
+  test("!quote holds viewers to a 5 s cooldown for the whole channel; moderators are not held to it", async () => {
+    await start();
+    const none = "There are no quotes yet; moderators add one with !addquote.";
+    expect(await ask("!quote")).toBe(none);
+    const flood = ["!quote", "!quote 1", "!quote words"].map((text) => say(text, "viewer_bob"));
+    await expectSilent(...flood);
+    expect(await mod("!quote")).toBe(none);
+    expect(await ask("!quote", "viewer_carla", badge("broadcaster"))).toBe(none);
+    await Bun.sleep(5100);
+    expect(await ask("!quote", "viewer_bob")).toBe(none);
+  }, 15_000);
 
   test("$(count) counts each answer, moderators adjust it, and it survives a restart", async () => {
     await start();
@@ -216,13 +230,10 @@ describe("custom commands in native chat", () => {
       timeZone: "UTC",
     }).format(Date.now());
     expect(await ask("!quote 1")).toBe(`Quote #1: "Never gonna give you up" (Just Chatting, ${day})`);
-    expect(await ask("!quote #2", "viewer_bob")).toBe(`Quote #2: "I am not a cat" (Just Chatting, ${day})`);
-    expect(await ask("!quote CAT", "viewer_carla")).toBe(
-      `Quote #2: "I am not a cat" (Just Chatting, ${day})`,
-    );
-    expect(await ask("!quote https://evil.example/free-subs", "viewer_dave")).toBe(
-      "No quote holds those words.",
-    );
+    // Viewers share !quote's 5 s cooldown; moderators are not held to it.
+    expect(await mod("!quote #2")).toBe(`Quote #2: "I am not a cat" (Just Chatting, ${day})`);
+    expect(await mod("!quote CAT")).toBe(`Quote #2: "I am not a cat" (Just Chatting, ${day})`);
+    expect(await mod("!quote https://evil.example/free-subs")).toBe("No quote holds those words.");
     expect(await mod("!quote")).toMatch(/^Quote #[12]: /);
     expect(await mod("!delquote 1")).toBe("Quote #1 has been deleted.");
     expect(await mod("!quote 1")).toBe("Quote #1 does not exist.");
