@@ -30,6 +30,7 @@ import { admits, callerLevel, mayManage, type UserLevel } from "./levels.ts";
 import { type ManagementParse, parseManagementLine } from "./management.ts";
 import { answerQuoteLine } from "./quote-answers.ts";
 import { changesQuotes, parseQuoteLine, QUOTE_TRIGGERS, type QuoteRequest } from "./quote-lines.ts";
+import { usesCount } from "./variables.ts";
 
 export type { CustomOutcome } from "./answers.ts";
 
@@ -83,7 +84,9 @@ export async function readCustomLine(
   const command = (await ctx.chatBot.commands(account.id)).get(trigger);
   if (!command) return null;
   const args = words.slice(1).filter((word) => word !== "");
-  const change = manages ? parseCountLine(args) : null;
+  // Only a counter's count is a moderator's to adjust: elsewhere `+`, `-` and `= n` are just words.
+  const counter = command.aliasTarget === null && usesCount(command.response);
+  const change = manages && counter ? parseCountLine(args) : null;
   if (change) return { kind: "count", name: command.name, change, level };
   return admits(command.userLevel, level) ? { kind: "answer", command, args, level } : null;
 }

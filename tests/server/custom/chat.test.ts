@@ -208,6 +208,20 @@ describe("custom commands in native chat", () => {
     expect(await mod("!deaths")).toBe("Deaths: 14");
   });
 
+  test("counter forms (+, -, = n) adjust only a counter: elsewhere they are words, for an alias too", async () => {
+    await start();
+    expect(await mod("!addcom !hug $(user) hugs $(query)")).toBe(REPLIES.added("hug"));
+    expect(await mod("!addcom !deaths Deaths: $(count)")).toBe(REPLIES.added("deaths"));
+    expect(await mod("!addcom !d -a=!deaths")).toBe(REPLIES.added("d"));
+    expect(await mod("!hug -2")).toBe("mod_mia hugs -2");
+    expect(await mod("!hug = 5")).toBe("mod_mia hugs = 5");
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "hug"))?.count).toBe(0);
+    // The alias's own count never changes: it passes the words on to !deaths, run as the same chatter.
+    expect(await mod("!d +5")).toBe("!deaths's count is now 5.");
+    expect(await ask("!d +5")).toBe("Deaths: 6");
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "d"))?.count).toBe(0);
+  });
+
   test("a count at the column's maximum stays there, and the command still answers with it", async () => {
     await start();
     const max = 2_147_483_647;
