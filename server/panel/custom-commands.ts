@@ -5,6 +5,7 @@ import {
   type CustomCommandChanges,
   deleteCustomCommand,
   editCustomCommand,
+  getCustomCommand,
   listCustomCommands,
   type NewCustomCommand,
   setCommandCount,
@@ -14,6 +15,7 @@ import { ALIAS_PASS_THROUGH } from "../custom/management.ts";
 import type { Context } from "../runtime.ts";
 import {
   bodyObject,
+  fieldError,
   integerField,
   type JsonObject,
   nullableTextField,
@@ -65,6 +67,28 @@ function newCommandOf(body: unknown): NewCustomCommand {
   return { cooldownSeconds: DEFAULT_COOLDOWN_SECONDS, ...options, name, response };
 }
 
+/**
+ * An edit that clears an alias without a response of its own, when the stored response is only the
+ * pass-through an alias is given (`$(query)`): refused naming `response`, or the command would echo
+ * whatever the chatter types. (Chat cannot clear an alias: `-a=` always names a command.)
+ */
+async function refuseBareUnaliasing(
+  ctx: Context,
+  accountId: number,
+  name: string,
+  changes: CustomCommandChanges,
+): Promise<void> {
+  if (changes.aliasTarget !== null || changes.response !== undefined) return;
+  const stored = await getCustomCommand(ctx.db, accountId, name);
+  if (stored?.aliasTarget != null && stored.response === ALIAS_PASS_THROUGH) {
+    throw fieldError(
+      "body field",
+      "response",
+      "is needed: without its alias the command would repeat what the chatter types; give the command its own response.",
+    );
+  }
+}
+
 /** Custom commands on the dashboard: list, add, edit, delete, set a counter. */
 export function customCommandRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-custom-commands", prefix: "/api/dashboard" })
@@ -111,6 +135,7 @@ export function customCommandRoutes(ctx: Context) {
       async ({ principal: { account }, params, body }) => {
         const name = commandNameParam(params.name);
         const changes = optionsOf(bodyObject(body, OPTION_FIELDS, EDIT_EXAMPLE));
+        await refuseBareUnaliasing(ctx, account.id, name, changes);
         const edited = await refusalsAnswered(() =>
           editCustomCommand(ctx.db, account.id, name, changes, ctx.clock.now()),
         );

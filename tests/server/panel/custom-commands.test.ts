@@ -59,6 +59,17 @@ describe("custom commands on the dashboard", () => {
       (await call<CustomCommand>(h, "PUT", `${BASE}/discord`, { aliasTarget: null })).body.data.aliasTarget,
     ).toBe(null);
 
+    // An alias added without a response passes the caller's words on: clearing its alias needs a
+    // response of its own, or the command would echo the chatter.
+    expect((await call(h, "POST", BASE, { name: "so2", aliasTarget: "!deaths" })).status).toBe(200);
+    const bare = await call(h, "PUT", `${BASE}/so2`, { aliasTarget: null });
+    expectRefusal(bare, 400, "bad_request", "response");
+    expect(bare.body.error.message).toContain("give the command its own response");
+    expect((await stored()).find((c) => c.name === "so2")).toMatchObject({ aliasTarget: "deaths" });
+    const own = await call<CustomCommand>(h, "PUT", `${BASE}/so2`, { aliasTarget: null, response: "Hi" });
+    expect(own.body.data).toMatchObject({ aliasTarget: null, response: "Hi" });
+    expect((await call(h, "DELETE", `${BASE}/so2`)).status).toBe(200);
+
     const counter = await call(h, "PUT", `${BASE}/deaths/count`, { count: 12 });
     expect(counter).toMatchObject({ status: 200, body: { data: { name: "deaths", count: 12 } } });
     expect((await stored()).find((c) => c.name === "deaths")?.count).toBe(12);
