@@ -4,13 +4,17 @@ import type { View } from "./view.ts";
 import { botSetupView } from "./views/bot-setup.ts";
 import { chatView } from "./views/chat.ts";
 import { commandsView } from "./views/commands.ts";
+import { customCommandsView } from "./views/custom-commands.ts";
 import { overlaysView } from "./views/overlays.ts";
 import { overviewView } from "./views/overview.ts";
 import { securityView } from "./views/security.ts";
+import { timersQuotesView } from "./views/timers-quotes.ts";
 
 export const VIEWS: readonly View[] = [
   overviewView,
   commandsView,
+  customCommandsView,
+  timersQuotesView,
   chatView,
   botSetupView,
   overlaysView,
