@@ -22,6 +22,8 @@ export interface NewCustomCommand {
   response: string;
   userLevel?: string;
   cooldownSeconds?: number;
+  /** Per chatter, on top of the global cooldown: 0 (none, the default) or 5–300 seconds. */
+  userCooldownSeconds?: number;
   /** Nightbot's `-a=!other`, with or without its "!"; null or absent for none. */
   aliasTarget?: string | null;
   count?: number;
@@ -56,6 +58,9 @@ function checkedChanges(name: string, changes: CustomCommandChanges) {
     ...(changes.userLevel !== undefined ? { userLevel: checkUserLevel(changes.userLevel) } : {}),
     ...(changes.cooldownSeconds !== undefined
       ? { cooldownSeconds: checkCooldown(changes.cooldownSeconds) }
+      : {}),
+    ...(changes.userCooldownSeconds !== undefined
+      ? { userCooldownSeconds: checkCooldown(changes.userCooldownSeconds, "userCooldownSeconds") }
       : {}),
     ...(changes.aliasTarget !== undefined ? { aliasTarget: checkAlias(changes.aliasTarget, name) } : {}),
     ...(changes.count !== undefined ? { count: checkCount(changes.count) } : {}),
@@ -121,6 +126,7 @@ export async function addCustomCommand(
     response: checkText(input.response, "response", "The response"),
     userLevel: checkUserLevel(input.userLevel ?? "everyone"),
     cooldownSeconds: checkCooldown(input.cooldownSeconds ?? 0),
+    userCooldownSeconds: checkCooldown(input.userCooldownSeconds ?? 0, "userCooldownSeconds"),
     aliasTarget: checkAlias(input.aliasTarget, name),
     count: checkCount(input.count ?? 0),
     createdAt: now,

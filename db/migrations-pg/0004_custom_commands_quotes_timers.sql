@@ -8,6 +8,7 @@ CREATE TABLE "custom_commands" (
 	"response" text NOT NULL,
 	"user_level" text DEFAULT 'everyone' NOT NULL,
 	"cooldown_seconds" integer DEFAULT 0 NOT NULL,
+	"user_cooldown_seconds" integer DEFAULT 0 NOT NULL,
 	"alias_target" text,
 	"count" integer DEFAULT 0 NOT NULL,
 	"created_at" bigint NOT NULL,
@@ -61,7 +62,7 @@ CREATE INDEX "regulars_account_login_idx" ON "regulars" USING btree ("account_id
 CREATE UNIQUE INDEX "timers_account_name_idx" ON "timers" USING btree ("account_id","name");--> statement-breakpoint
 CREATE TRIGGER "custom_commands_insert_delete_cache_changes" AFTER INSERT OR DELETE ON "custom_commands" FOR EACH ROW EXECUTE FUNCTION cuebot_notify_cache_change();
 --> statement-breakpoint
-CREATE TRIGGER "custom_commands_update_cache_changes" AFTER UPDATE OF "account_id", "name", "response", "user_level", "cooldown_seconds", "alias_target" ON "custom_commands" FOR EACH ROW WHEN (OLD."account_id" IS DISTINCT FROM NEW."account_id" OR OLD."name" IS DISTINCT FROM NEW."name" OR OLD."response" IS DISTINCT FROM NEW."response" OR OLD."user_level" IS DISTINCT FROM NEW."user_level" OR OLD."cooldown_seconds" IS DISTINCT FROM NEW."cooldown_seconds" OR OLD."alias_target" IS DISTINCT FROM NEW."alias_target") EXECUTE FUNCTION cuebot_notify_cache_change();
+CREATE TRIGGER "custom_commands_update_cache_changes" AFTER UPDATE OF "account_id", "name", "response", "user_level", "cooldown_seconds", "user_cooldown_seconds", "alias_target" ON "custom_commands" FOR EACH ROW WHEN (OLD."account_id" IS DISTINCT FROM NEW."account_id" OR OLD."name" IS DISTINCT FROM NEW."name" OR OLD."response" IS DISTINCT FROM NEW."response" OR OLD."user_level" IS DISTINCT FROM NEW."user_level" OR OLD."cooldown_seconds" IS DISTINCT FROM NEW."cooldown_seconds" OR OLD."user_cooldown_seconds" IS DISTINCT FROM NEW."user_cooldown_seconds" OR OLD."alias_target" IS DISTINCT FROM NEW."alias_target") EXECUTE FUNCTION cuebot_notify_cache_change();
 --> statement-breakpoint
 CREATE TRIGGER "regulars_insert_delete_cache_changes" AFTER INSERT OR DELETE ON "regulars" FOR EACH ROW EXECUTE FUNCTION cuebot_notify_cache_change();
 --> statement-breakpoint

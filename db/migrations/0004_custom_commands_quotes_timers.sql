@@ -8,6 +8,7 @@ CREATE TABLE `custom_commands` (
 	`response` text NOT NULL,
 	`user_level` text DEFAULT 'everyone' NOT NULL,
 	`cooldown_seconds` integer DEFAULT 0 NOT NULL,
+	`user_cooldown_seconds` integer DEFAULT 0 NOT NULL,
 	`alias_target` text,
 	`count` integer DEFAULT 0 NOT NULL,
 	`created_at` integer NOT NULL,
@@ -63,7 +64,7 @@ CREATE TRIGGER `custom_commands_insert_cache_changes` AFTER INSERT ON `custom_co
 --> statement-breakpoint
 CREATE TRIGGER `custom_commands_delete_cache_changes` AFTER DELETE ON `custom_commands` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `custom_commands_update_cache_changes` AFTER UPDATE OF `account_id`, `name`, `response`, `user_level`, `cooldown_seconds`, `alias_target` ON `custom_commands` WHEN OLD.`account_id` IS NOT NEW.`account_id` OR OLD.`name` IS NOT NEW.`name` OR OLD.`response` IS NOT NEW.`response` OR OLD.`user_level` IS NOT NEW.`user_level` OR OLD.`cooldown_seconds` IS NOT NEW.`cooldown_seconds` OR OLD.`alias_target` IS NOT NEW.`alias_target` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `custom_commands_update_cache_changes` AFTER UPDATE OF `account_id`, `name`, `response`, `user_level`, `cooldown_seconds`, `user_cooldown_seconds`, `alias_target` ON `custom_commands` WHEN OLD.`account_id` IS NOT NEW.`account_id` OR OLD.`name` IS NOT NEW.`name` OR OLD.`response` IS NOT NEW.`response` OR OLD.`user_level` IS NOT NEW.`user_level` OR OLD.`cooldown_seconds` IS NOT NEW.`cooldown_seconds` OR OLD.`user_cooldown_seconds` IS NOT NEW.`user_cooldown_seconds` OR OLD.`alias_target` IS NOT NEW.`alias_target` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `regulars_insert_cache_changes` AFTER INSERT ON `regulars` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint

@@ -154,6 +154,7 @@ export const customCommands = pgTable(
     response: text("response").notNull(),
     userLevel: text("user_level", { enum: USER_LEVELS }).notNull().default("everyone"),
     cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    userCooldownSeconds: integer("user_cooldown_seconds").notNull().default(0),
     aliasTarget: text("alias_target"),
     count: integer("count").notNull().default(0),
     createdAt: createdAt(),

@@ -177,6 +177,8 @@ export const customCommands = sqliteTable(
     userLevel: text("user_level", { enum: USER_LEVELS }).notNull().default("everyone"),
     /** 0 (none) or 5–300. */
     cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    /** Per chatter, on top of the global one: 0 (none) or 5–300; moderators and the broadcaster exempt. */
+    userCooldownSeconds: integer("user_cooldown_seconds").notNull().default(0),
     /** Nightbot's `-a=!other`: the command runs `!other` with its response as input. */
     aliasTarget: text("alias_target"),
     /** `$(count)`: how many times the command answered (or what a moderator set). */

@@ -25,7 +25,7 @@ describe.skipIf(engineMissing)(
       await addCustomCommand(
         db.store,
         account,
-        { name: "deaths", response: "$(count)", userLevel: "moderator" },
+        { name: "deaths", response: "$(count)", userLevel: "moderator", userCooldownSeconds: 60 },
         AT,
       );
       await incrementCommandCount(db.store, account, "deaths");
@@ -52,6 +52,7 @@ describe.skipIf(engineMissing)(
           response: "$(count)",
           userLevel: "moderator",
           cooldownSeconds: 0,
+          userCooldownSeconds: 60,
           aliasTarget: null,
           count: 1,
           createdAt: ISO_AT,

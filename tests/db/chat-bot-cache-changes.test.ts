@@ -90,6 +90,12 @@ describe.skipIf(engineMissing)(`what a chat line reads tells the servers when it
     expect(
       await watch.flushes(() => editCustomCommand(db.store, account, "deaths", { cooldownSeconds: 5 }, AT)),
     ).toBe(false);
+    // The per-user cooldown is part of the definition chat caches.
+    expect(
+      await watch.flushes(() =>
+        editCustomCommand(db.store, account, "deaths", { userCooldownSeconds: 60 }, AT),
+      ),
+    ).toBe(true);
     expect(await watch.flushes(() => incrementCommandCount(db.store, account, "deaths"))).toBe(false);
     expect(await watch.flushes(() => setCommandCount(db.store, account, "deaths", 40))).toBe(false);
   });

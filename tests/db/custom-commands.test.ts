@@ -37,6 +37,7 @@ describe.skipIf(engineMissing)(`custom commands (${engine})`, () => {
       response: "Join us: discord.gg/x",
       userLevel: "everyone",
       cooldownSeconds: 0,
+      userCooldownSeconds: 0,
       aliasTarget: null,
       count: 0,
       createdAt: AT,
@@ -212,6 +213,48 @@ describe.skipIf(engineMissing)(`custom commands (${engine})`, () => {
     }
   });
 
+  test("the per-user cooldown: 0 or 5–300, kept apart from the global one, refused naming its field", async () => {
+    const account = await db.account();
+    const added = await addCustomCommand(
+      db.store,
+      account,
+      { name: "hug", response: "hugs", cooldownSeconds: 5, userCooldownSeconds: 120 },
+      AT,
+    );
+    expect(added).toMatchObject({ cooldownSeconds: 5, userCooldownSeconds: 120 });
+    expect(await getCustomCommand(db.store, account, "hug")).toMatchObject({ userCooldownSeconds: 120 });
+    for (const userCooldownSeconds of [1, 4, 301, 2.5, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const error = await refusal(() =>
+        addCustomCommand(db.store, account, { name: "x", response: "y", userCooldownSeconds }, AT),
+      );
+      expect([error.field, error.message]).toEqual([
+        "userCooldownSeconds",
+        "A cooldown is 0 (none) or 5 to 300 seconds.",
+      ]);
+      const refusedEdit = await refusal(() =>
+        editCustomCommand(db.store, account, "hug", { response: "changed", userCooldownSeconds }, AT + 1),
+      );
+      expect(refusedEdit.field).toBe("userCooldownSeconds");
+    }
+    expect(await getCustomCommand(db.store, account, "x")).toBeUndefined();
+    expect(await getCustomCommand(db.store, account, "hug")).toMatchObject({
+      response: "hugs",
+      userCooldownSeconds: 120,
+      updatedAt: AT,
+    });
+    // An edit naming only the global cooldown keeps the per-user one, and the reverse.
+    expect(await editCustomCommand(db.store, account, "hug", { cooldownSeconds: 0 }, AT + 2)).toMatchObject({
+      cooldownSeconds: 0,
+      userCooldownSeconds: 120,
+    });
+    expect(
+      await editCustomCommand(db.store, account, "hug", { userCooldownSeconds: 300 }, AT + 3),
+    ).toMatchObject({ cooldownSeconds: 0, userCooldownSeconds: 300 });
+    expect(
+      await editCustomCommand(db.store, account, "hug", { userCooldownSeconds: 0 }, AT + 4),
+    ).toMatchObject({ cooldownSeconds: 0, userCooldownSeconds: 0, updatedAt: AT + 4 });
+  });
+
   test("an edit changes what it names and keeps the rest", async () => {
     const account = await db.account();
     await addCustomCommand(
@@ -239,6 +282,7 @@ describe.skipIf(engineMissing)(`custom commands (${engine})`, () => {
       response: "died $(count) times",
       userLevel: "regular",
       cooldownSeconds: 30,
+      userCooldownSeconds: 0,
       aliasTarget: "other",
       count: 4,
       createdAt: AT,
