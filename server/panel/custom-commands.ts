@@ -34,7 +34,14 @@ import { authenticatePanel } from "./guard.ts";
  * from the store on each use. The live preview and the import are in custom-command-tools.ts.
  */
 
-const OPTION_FIELDS = ["response", "userLevel", "cooldownSeconds", "aliasTarget", "count"] as const;
+const OPTION_FIELDS = [
+  "response",
+  "userLevel",
+  "cooldownSeconds",
+  "userCooldownSeconds",
+  "aliasTarget",
+  "count",
+] as const;
 const ADD_EXAMPLE = '{"name": "!discord", "response": "Join us at discord.gg/example"}';
 const EDIT_EXAMPLE = '{"response": "New text", "cooldownSeconds": 30}';
 
@@ -44,11 +51,13 @@ function optionsOf(body: JsonObject): CustomCommandChanges {
   const response = textField(body, "response");
   const userLevel = textField(body, "userLevel");
   const cooldownSeconds = integerField(body, "cooldownSeconds");
+  const userCooldownSeconds = integerField(body, "userCooldownSeconds");
   const aliasTarget = nullableTextField(body, "aliasTarget");
   const count = integerField(body, "count");
   if (response !== undefined) changes.response = response;
   if (userLevel !== undefined) changes.userLevel = userLevel;
   if (cooldownSeconds !== undefined) changes.cooldownSeconds = cooldownSeconds;
+  if (userCooldownSeconds !== undefined) changes.userCooldownSeconds = userCooldownSeconds;
   if (aliasTarget !== undefined) changes.aliasTarget = aliasTarget;
   if (count !== undefined) changes.count = count;
   return changes;
@@ -105,7 +114,7 @@ export function customCommandRoutes(ctx: Context) {
       {
         detail: panelDetail(
           "This channel's custom commands, by name, each with its count",
-          "`data: {items: [{name, response, userLevel, cooldownSeconds, aliasTarget, count, createdAt, updatedAt}], limit}`.",
+          "`data: {items: [{name, response, userLevel, cooldownSeconds, userCooldownSeconds, aliasTarget, count, createdAt, updatedAt}], limit}`.",
         ),
       },
     )
@@ -126,7 +135,7 @@ export function customCommandRoutes(ctx: Context) {
         body: t.Unknown({ description: ADD_EXAMPLE }),
         detail: panelDetail(
           "Add a custom command",
-          "Fields: `name` (`!discord` or `discord`), `response` (≤ 500 characters, Nightbot's variables; an alias without one passes the caller's words on), optional `userLevel` (everyone, subscriber, regular, twitch_vip, moderator, owner), `cooldownSeconds` (0 or 5–300, default 30), `aliasTarget` (another command's name, or null), `count`. A name taken by a built-in command that is on is refused (409 `builtin_command`), a taken name with 409 `already_exists`.",
+          "Fields: `name` (`!discord` or `discord`), `response` (≤ 500 characters, Nightbot's variables; an alias without one passes the caller's words on), optional `userLevel` (everyone, subscriber, regular, twitch_vip, moderator, owner), `cooldownSeconds` (0 or 5–300, default 30: once the command answers, nobody below moderator gets an answer until it passes), `userCooldownSeconds` (0 or 5–300, default 0: once the command answers a chatter, that chatter gets no answer from it until it passes; moderators and the broadcaster exempt; the global cooldown still holds for everyone else), `aliasTarget` (another command's name, or null), `count`. A name taken by a built-in command that is on is refused (409 `builtin_command`), a taken name with 409 `already_exists`.",
         ),
       },
     )

@@ -97,6 +97,55 @@ describe("custom commands on the dashboard", () => {
     expect(await known()).toEqual(["bye"]);
   });
 
+  test("the per-user cooldown: 0 unless given, listed, edited apart from the global one, on /docs", async () => {
+    h = await startBotHarness();
+    const plain = await call<CustomCommand>(h, "POST", BASE, { name: "discord", response: "a" });
+    expect(plain.body.data).toMatchObject({ cooldownSeconds: 30, userCooldownSeconds: 0 });
+    const added = await call<CustomCommand>(h, "POST", BASE, {
+      name: "hug",
+      response: "$(user) hugs $(touser)",
+      cooldownSeconds: 0,
+      userCooldownSeconds: 60,
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.data).toMatchObject({ name: "hug", cooldownSeconds: 0, userCooldownSeconds: 60 });
+    expect((await list()).items.map((c) => [c.name, c.cooldownSeconds, c.userCooldownSeconds])).toEqual([
+      ["discord", 30, 0],
+      ["hug", 0, 60],
+    ]);
+
+    const global = await call<CustomCommand>(h, "PUT", `${BASE}/hug`, { cooldownSeconds: 10 });
+    expect(global.body.data).toMatchObject({ cooldownSeconds: 10, userCooldownSeconds: 60 });
+    const perUser = await call<CustomCommand>(h, "PUT", `${BASE}/hug`, { userCooldownSeconds: 300 });
+    expect(perUser.body.data).toMatchObject({ cooldownSeconds: 10, userCooldownSeconds: 300 });
+    const off = await call<CustomCommand>(h, "PUT", `${BASE}/hug`, { userCooldownSeconds: 0 });
+    expect(off.body.data).toMatchObject({ cooldownSeconds: 10, userCooldownSeconds: 0 });
+
+    for (const value of [3, 301, -5, 1.5, "60", null, true]) {
+      const refusedAdd = await call(h, "POST", BASE, {
+        name: "pat",
+        response: "x",
+        userCooldownSeconds: value,
+      });
+      expectRefusal(refusedAdd, 400, "bad_request", "userCooldownSeconds");
+      const refusedEdit = await call(h, "PUT", `${BASE}/hug`, {
+        response: "changed",
+        userCooldownSeconds: value,
+      });
+      expectRefusal(refusedEdit, 400, "bad_request", "userCooldownSeconds");
+    }
+    expect((await stored()).map((c) => [c.name, c.response, c.userCooldownSeconds])).toEqual([
+      ["discord", "a", 0],
+      ["hug", "$(user) hugs $(touser)", 0],
+    ]);
+
+    const doc = (await (await h.request("/docs/json")).json()) as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    expect(doc.paths[BASE]!.get!.description).toContain("userCooldownSeconds");
+    expect(doc.paths[BASE]!.post!.description).toContain("`userCooldownSeconds` (0 or 5–300, default 0");
+  });
+
   test("every bad input is refused naming its field, and nothing is stored", async () => {
     h = await startBotHarness();
     const bad: [unknown, string][] = [
