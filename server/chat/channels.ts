@@ -2,6 +2,7 @@ import { writeChatState } from "../../db/chat.ts";
 import type { Context } from "../runtime.ts";
 import type { SeenMessages } from "./dedupe.ts";
 import type { EventSubConnection } from "./eventsub-connection.ts";
+import type { OwnLines } from "./own-lines.ts";
 import type { ChannelSendQueue } from "./send-queue.ts";
 import type { ChatState } from "./status.ts";
 
@@ -21,6 +22,8 @@ export interface Channel {
   reason: string | null;
   /** Replies waiting for their turn under Twitch's sending limits (chat/sending.ts). */
   queue: ChannelSendQueue;
+  /** What the queue sent lately, so its echoes are known as cuebot's own (chat/own-lines.ts). */
+  ownLines: OwnLines;
   /** The socket reading this channel, or null while none does (chat/readers.ts). */
   connection: Reader | null;
 }

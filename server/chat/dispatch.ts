@@ -11,7 +11,7 @@ import type { Channel, ChatChannels, Reader } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 import type { NotificationFrame } from "./readers.ts";
-import { isForUs, matchCommand, type TriggerTable, triggerTable } from "./triggers.ts";
+import { matchCommand, type TriggerTable, triggerTable, typedHere } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
 const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES, "vip"];
@@ -45,16 +45,21 @@ export class ChatDispatch {
       .map((id) => this.channels.byAccount.get(id))
       .find((c) => c?.broadcasterId === event.broadcasterId);
     if (!channel) return;
-    if (event.chatterId === channel.speaker.userId) {
-      // Our own line, echoed: its badges tell whether we may send at the privileged pace.
-      channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));
-      return;
-    }
-    if (!isForUs(event, channel.speaker.userId)) return;
-    this.ctx.chatLines.noteChatLine(channel.accountId);
-    void this.#answer(channel, event).catch((error: unknown) =>
+    const fromSpeaker = event.chatterId === channel.speaker.userId;
+    // The speaker's line: its badges tell whether we may send at the privileged pace.
+    if (fromSpeaker) channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));
+    // A bot account only ever says cuebot's lines; the streamer also types their own.
+    if ((fromSpeaker && channel.speaker.kind === "bot") || !typedHere(event)) return;
+    void this.#read(channel, event, fromSpeaker).catch((error: unknown) =>
       this.ctx.log.warn("a chat command failed", { error }),
     );
+  }
+
+  /** A line typed in the channel: counted for timers and answered, unless it is our own echo (no loops). */
+  async #read(channel: Channel, event: ChatMessageEvent, fromSpeaker: boolean): Promise<void> {
+    if (fromSpeaker && (await channel.ownLines.isOwn(event))) return;
+    this.ctx.chatLines.noteChatLine(channel.accountId);
+    await this.#answer(channel, event);
   }
 
   async #answer(channel: Channel, event: ChatMessageEvent): Promise<void> {

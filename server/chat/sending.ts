@@ -3,6 +3,7 @@ import { REPLY_DROPPED } from "../../db/events.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type { Channel, Speaker } from "./channels.ts";
+import { OwnLines } from "./own-lines.ts";
 import { ChannelSendQueue, type QueuedReply } from "./send-queue.ts";
 import type { SpeakerTokens } from "./speaker-tokens.ts";
 
@@ -27,19 +28,28 @@ export function openChannel(
     since: now(),
     reason: null,
     connection: null,
+    ownLines: new OwnLines(now),
     queue: new ChannelSendQueue({
       now,
       async send(text, replyTo) {
         if (!helix) throw new HelixError(null, "Twitch is not configured on this server.");
-        const result = await tokens.withToken(channel, (token) =>
-          helix.sendChatMessage(token, {
-            broadcasterId: channel.broadcasterId,
-            senderId: channel.speaker.userId,
-            text,
-            replyParentMessageId: replyTo,
-          }),
-        );
-        return { isSent: result.is_sent, dropReason: result.drop_reason };
+        // Remembered before the call: its echo may arrive before Helix answers.
+        const own = channel.ownLines.sending(text);
+        try {
+          const result = await tokens.withToken(channel, (token) =>
+            helix.sendChatMessage(token, {
+              broadcasterId: channel.broadcasterId,
+              senderId: channel.speaker.userId,
+              text,
+              replyParentMessageId: replyTo,
+            }),
+          );
+          own.sent(result.message_id, result.is_sent);
+          return { isSent: result.is_sent, dropReason: result.drop_reason };
+        } catch (error) {
+          own.failed();
+          throw error;
+        }
       },
       onDropped(reply: QueuedReply, code: string, message: string) {
         ctx.log.info("a chat reply was not delivered", { accountId: account.id, code, message });

@@ -60,5 +60,10 @@ export function matchCommand(
  */
 export function isForUs(event: ChatMessageEvent, senderId: string): boolean {
   if (event.chatterId === senderId) return false;
+  return typedHere(event);
+}
+
+/** In shared chat, whether the message was typed in this channel (not only relayed into it). */
+export function typedHere(event: ChatMessageEvent): boolean {
   return event.sourceBroadcasterId === null || event.sourceBroadcasterId === event.broadcasterId;
 }

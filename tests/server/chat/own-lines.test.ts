@@ -1,0 +1,114 @@
+/**
+ * cuebot's own lines known by what it sent, not by who spoke (issue 24): when cuebot speaks as the
+ * streamer, the streamer's own commands are answered and cuebot's echoes never are, even a reply that
+ * starts with `!`.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { OWN_LINE_MS, OwnLines } from "../../../server/chat/own-lines.ts";
+import { REPLIES } from "../../../server/custom/changes.ts";
+import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+
+const echo = (messageId: string, text: string, replyParentLogin: string | null = null) => ({
+  messageId,
+  text,
+  replyParentLogin,
+});
+
+describe("OwnLines", () => {
+  test("an echo arriving before Helix answers is known by its text, once", async () => {
+    let now = 1_000;
+    const lines = new OwnLines(() => now);
+    const send = lines.sending("Command  !x added. ");
+    expect(await lines.isOwn(echo("m1", "Command !x added."))).toBe(true);
+    // Redelivered: still ours. The same text typed by the streamer afterwards is theirs.
+    expect(await lines.isOwn(echo("m1", "Command !x added."))).toBe(true);
+    send.sent("m1", true);
+    now += 1_000;
+    expect(await lines.isOwn(echo("m2", "Command !x added."))).toBe(false);
+  });
+
+  test("an echo after Helix answered is known by its message id, whatever Twitch did to its text", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("hello there").sent("m1", true);
+    expect(await lines.isOwn(echo("m1", "@viewer_anna hello there", "viewer_anna"))).toBe(true);
+    expect(await lines.isOwn(echo("m9", "hello there"))).toBe(false);
+  });
+
+  test("a reply's @parent prefix is not part of what was sent", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("!pong");
+    expect(await lines.isOwn(echo("m1", "@viewer_anna !pong", "viewer_anna"))).toBe(true);
+  });
+
+  test("a streamer's line during a send waits for the send's message id, then is theirs", async () => {
+    const lines = new OwnLines(() => 0);
+    const send = lines.sending("a reply");
+    const judged = lines.isOwn(echo("s1", "!deaths +"));
+    send.sent("m1", true);
+    expect(await judged).toBe(false);
+    expect(await lines.isOwn(echo("m1", "something else"))).toBe(true);
+  });
+
+  test("a line Twitch dropped is forgotten; lines are forgotten after the window", async () => {
+    let now = 0;
+    const lines = new OwnLines(() => now);
+    lines.sending("dropped").sent("", false);
+    expect(await lines.isOwn(echo("s1", "dropped"))).toBe(false);
+    lines.sending("old").sent("m1", true);
+    lines.sending("older in flight");
+    now = OWN_LINE_MS + 1;
+    expect(await lines.isOwn(echo("m1", "old"))).toBe(false);
+    expect(await lines.isOwn(echo("s2", "older in flight"))).toBe(false);
+  });
+});
+
+describe("native chat: cuebot speaks as the streamer", () => {
+  let h: ChatHarness;
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  async function start(): Promise<void> {
+    h = await startChatHarness();
+    await h.startChat();
+    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  }
+
+  const say = (text: string, user = "cuebotdemo") => h.sim.chat.say({ channel: "cuebotdemo", user, text });
+  const ask = async (text: string, user = "cuebotdemo") =>
+    (await h.replyTo(say(text, user), 3000))?.text ?? null;
+  const sentCount = () => h.sim.chat.sent().filter((s) => s.isSent).length;
+
+  test("the streamer adds !discord with !addcom, it answers them and a viewer", async () => {
+    await start();
+    expect(await ask("!addcom !discord Join us: discord.gg/cuebot")).toBe(REPLIES.added("discord"));
+    expect(await ask("!discord")).toBe("Join us: discord.gg/cuebot");
+    expect(await ask("!discord", "viewer_anna")).toBe("Join us: discord.gg/cuebot");
+    expect(await ask("!addcom !deaths Deaths: $(count)")).toBe(REPLIES.added("deaths"));
+    expect(await ask("!deaths +")).toMatch(/1/);
+  });
+
+  test("replies that start with ! are never answered: no loop between two commands naming each other", async () => {
+    await start();
+    expect(await ask("!addcom !ping !pong")).toBe(REPLIES.added("ping"));
+    expect(await ask("!addcom !pong !ping")).toBe(REPLIES.added("pong"));
+    expect(await ask("!addcom !toss !coinflip")).toBe(REPLIES.added("toss"));
+    const before = sentCount();
+    expect(await ask("!ping")).toBe("!pong");
+    expect(await ask("!toss")).toBe("!coinflip");
+    await Bun.sleep(400);
+    // Two replies, and none to their echoes (the broadcaster is held to no cooldown: a loop would run).
+    expect(sentCount()).toBe(before + 2);
+    // The streamer typing the same text themselves is answered.
+    expect(await ask("!pong")).toBe("!ping");
+  });
+
+  test("a reply repeating the very line that asked for it is answered once", async () => {
+    await start();
+    expect(await ask("!addcom !hello !hello")).toBe(REPLIES.added("hello"));
+    const before = sentCount();
+    expect(await ask("!hello")).toBe("!hello");
+    await Bun.sleep(300);
+    expect(sentCount()).toBe(before + 1);
+  });
+});
