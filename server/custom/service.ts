@@ -3,8 +3,9 @@
  * chat line that is not a built-in command asks of a channel's custom commands, counters and quotes,
  * read first (`readCustomLine`: cheap, from the cache, deciding whether there is anything to answer
  * before an instance claims the message) and then run (`runCustomLine`). Management lines
- * (management.ts, changes.ts), counter forms (count-lines.ts) and quote changes are the broadcaster's
- * and moderators'; anyone else's change nothing and get no reply. Built-in commands keep priority:
+ * (management.ts, changes.ts), counter forms (count-lines.ts), `!regulars` (regular-lines.ts) and
+ * quote changes are the broadcaster's and moderators'; anyone else's change nothing and get no reply.
+ * Built-in commands keep priority:
  * chat/dispatch.ts asks here only for a line no enabled built-in takes, and an add refuses their
  * names and aliases. Every reply is one line and passes native chat's budgets (`admit`).
  */
@@ -30,6 +31,8 @@ import { admits, callerLevel, mayManage, type UserLevel } from "./levels.ts";
 import { type ManagementParse, parseManagementLine } from "./management.ts";
 import { answerQuoteLine } from "./quote-answers.ts";
 import { changesQuotes, parseQuoteLine, QUOTE_TRIGGERS, type QuoteRequest } from "./quote-lines.ts";
+import { parseRegularLine, REGULAR_TRIGGERS, type RegularRequest } from "./regular-lines.ts";
+import { changeRegulars } from "./regulars-chat.ts";
 import { usesCount } from "./variables.ts";
 
 export type { CustomOutcome } from "./answers.ts";
@@ -38,6 +41,7 @@ export type { CustomOutcome } from "./answers.ts";
 export type CustomLine =
   | { kind: "manage"; parse: ManagementParse; level: UserLevel }
   | { kind: "quote"; request: QuoteRequest; level: UserLevel }
+  | { kind: "regulars"; request: RegularRequest; level: UserLevel }
   | { kind: "count"; name: string; change: CountChange; level: UserLevel }
   | { kind: "answer"; command: CustomCommand; args: string[]; level: UserLevel };
 
@@ -81,6 +85,9 @@ export async function readCustomLine(
   const rest = text.slice(1 + trigger.length).trim();
   const request = parseQuoteLine(trigger, rest);
   if (request) return changesQuotes(request) && !manages ? null : { kind: "quote", request, level };
+  // `!regulars` is the broadcaster's and moderators'; anyone else's line may be a custom command's.
+  const regulars = manages ? parseRegularLine(trigger, rest) : null;
+  if (regulars) return { kind: "regulars", request: regulars, level };
   const command = (await ctx.chatBot.commands(account.id)).get(trigger);
   if (!command) return null;
   const args = words.slice(1).filter((word) => word !== "");
@@ -149,6 +156,8 @@ async function changeOrQuote(
       return await answerQuoteLine(ctx, account, line.request);
     case "count":
       return await adjustCount(ctx, account, line.name, line.change);
+    case "regulars":
+      return await changeRegulars(ctx, account, line.request);
   }
 }
 
@@ -167,7 +176,7 @@ async function manage(
     getCustomCommand(ctx.db, account.id, operation.name),
     countCustomCommands(ctx.db, account.id),
   ]);
-  const builtInsOn = new Set([...builtIns, ...QUOTE_TRIGGERS]);
+  const builtInsOn = new Set([...builtIns, ...QUOTE_TRIGGERS, ...REGULAR_TRIGGERS]);
   const change = planChange(operation, { exists: existing !== undefined, total, builtInsOn });
   try {
     return await applyChange(ctx, account, change);
