@@ -1,7 +1,7 @@
 /**
- * A viewer's `!name`: a custom command answered within its cooldown (per command, for the whole
- * channel, in `ctx.cooldowns` so it holds across instances; moderators and the broadcaster are not
- * held to it, as in Nightbot), native chat's budgets (`admit`), with `$(count)` counted in the store
+ * A viewer's `!name`: a custom command answered within its cooldowns (per command for the whole
+ * channel, and per chatter where the streamer set one; in `ctx.cooldowns` so they hold across
+ * instances; moderators and the broadcaster are not held to them, as in Nightbot), native chat's budgets (`admit`), with `$(count)` counted in the store
  * only when the response shows it, and its variables filled in (variables.ts) from the resolvers
  * (resolvers.ts). An alias (`-a=!other`) answers with the line to run instead.
  */
@@ -35,6 +35,15 @@ type Expanded = { kind: "reply"; text: string } | { kind: "alias"; line: string 
  */
 export const cooldownKey = (name: string) => `custom:${name}`;
 
+/** The per-user cooldown's key: the chatter's Twitch user id, so a rename does not reset it. */
+export const userCooldownKey = (name: string, twitchUserId: string) => `custom:${name}:user:${twitchUserId}`;
+
+/** One cooldown a run holds while it answers. */
+interface Claim {
+  key: string;
+  seconds: number;
+}
+
 export interface CustomRun {
   ctx: Context;
   account: Account;
@@ -49,27 +58,59 @@ export async function answerCustomCommand(
   command: CustomCommand,
   args: readonly string[],
 ): Promise<CustomOutcome> {
-  const { ctx, account, level } = run;
+  const { ctx, account } = run;
   const now = ctx.clock.now();
-  const seconds = admits("moderator", level) ? 0 : command.cooldownSeconds;
-  const key = cooldownKey(command.name);
-  if ((await ctx.cooldowns.claim(account.id, key, seconds, now)) > 0) return null;
+  const claims = claimsOf(run, command);
+  if (!(await claimAll(ctx, account.id, claims, now))) return null;
+  const giveBack = () => releaseAll(ctx, account.id, claims, now);
   try {
     // An alias's budget is asked by the line it runs; anything else asks before it counts.
     if (command.aliasTarget === null && !(await run.admit())) {
-      await ctx.cooldowns.release(account.id, key, seconds, now);
+      await giveBack();
       return null;
     }
     const outcome = await expanded(run, command, args);
-    const giveBack = async () => {
-      await ctx.cooldowns.release(account.id, key, seconds, now);
-    };
     if (outcome === null) await giveBack();
     return outcome?.kind === "alias" ? { ...outcome, giveBack } : outcome;
   } catch (error) {
-    await Promise.resolve(ctx.cooldowns.release(account.id, key, seconds, now)).catch(() => undefined);
+    await giveBack().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The cooldowns this run must claim: the chatter's own first, so a chatter still resting never
+ * touches (nor briefly holds) the channel's; none for moderators and the broadcaster.
+ */
+function claimsOf(run: CustomRun, command: CustomCommand): Claim[] {
+  if (admits("moderator", run.level)) return [];
+  const claims = [
+    { key: userCooldownKey(command.name, run.event.chatterId), seconds: command.userCooldownSeconds },
+    { key: cooldownKey(command.name), seconds: command.cooldownSeconds },
+  ];
+  return claims.filter((claim) => claim.seconds > 0);
+}
+
+/** Claims each in turn; when one is still resting (or the store fails), the ones taken go back. */
+async function claimAll(ctx: Context, accountId: number, claims: readonly Claim[], now: number) {
+  const taken: Claim[] = [];
+  try {
+    for (const claim of claims) {
+      if ((await ctx.cooldowns.claim(accountId, claim.key, claim.seconds, now)) > 0) {
+        await releaseAll(ctx, accountId, taken, now);
+        return false;
+      }
+      taken.push(claim);
+    }
+    return true;
+  } catch (error) {
+    await releaseAll(ctx, accountId, taken, now).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function releaseAll(ctx: Context, accountId: number, claims: readonly Claim[], now: number) {
+  for (const claim of claims) await ctx.cooldowns.release(accountId, claim.key, claim.seconds, now);
 }
 
 /** The response filled in, `$(count)` counted first when it shows; null when the command is gone. */

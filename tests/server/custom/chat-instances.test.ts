@@ -1,7 +1,7 @@
 /**
  * The chat bot on two instances sharing Redis and the database (as leader.test.ts runs them): counts
- * exact under concurrent `!deaths +`, a custom command's cooldown claimed on one holding on the other,
- * and its key apart from the built-ins'.
+ * exact under concurrent `!deaths +`, a custom command's cooldown (global or per user) claimed on one
+ * holding on the other, and its key apart from the built-ins'.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
@@ -74,6 +74,17 @@ describe.skipIf(!redisAvailable)("the chat bot on two instances", () => {
     return outcome?.kind === "reply" ? outcome.text : null;
   }
 
+  /** Each instance hears of a new command (PostgreSQL's notification, SQLite's data_version). */
+  async function expectHeardOf(name: string): Promise<void> {
+    for (const { ctx } of instances) {
+      const seen = await waitFor(() => {
+        ctx.externalChanges.check();
+        return Promise.resolve(ctx.chatBot.commands(h.account.id)).then((commands) => commands.has(name));
+      });
+      expect(seen).toBe(true);
+    }
+  }
+
   test("50 concurrent !deaths + split over both end at exactly +50, each reply a distinct count", async () => {
     await addCustomCommand(
       h.ctx.db,
@@ -99,19 +110,31 @@ describe.skipIf(!redisAvailable)("the chat bot on two instances", () => {
       { name: "dice", response: "custom dice", cooldownSeconds: 60 },
       Date.now(),
     );
-    // Each instance hears of the new command (PostgreSQL's notification, SQLite's data_version).
-    for (const { ctx } of instances) {
-      const seen = await waitFor(() => {
-        ctx.externalChanges.check();
-        return Promise.resolve(ctx.chatBot.commands(h.account.id)).then((commands) => commands.has("dice"));
-      });
-      expect(seen).toBe(true);
-    }
+    await expectHeardOf("dice");
     // The built-in !dice resting on instance 0 does not rest the custom one (the built-in is off here).
     const { ctx } = instances[0] as { ctx: Context };
     expect(await ctx.cooldowns.claim(h.account.id, "dice", 60, Date.now())).toBe(0);
     expect(await on(0, line("!dice", VIEWER))).toBe("custom dice");
     expect(await on(1, line("!dice", VIEWER))).toBeNull();
     expect(await on(1, line("!dice", MOD))).toBe("custom dice");
+  });
+
+  test("a per-user cooldown claimed on one instance holds for that chatter on the other, not for others", async () => {
+    await addCustomCommand(
+      h.ctx.db,
+      h.account.id,
+      { name: "hug", response: "$(user) hugs", cooldownSeconds: 0, userCooldownSeconds: 60 },
+      Date.now(),
+    );
+    await expectHeardOf("hug");
+    // Another chatter (the line's chatter id follows the login's length).
+    const OTHER = { login: "viewer_annie", badges: [] };
+    expect(await on(0, line("!hug", VIEWER))).toBe("viewer_zed hugs");
+    expect(await on(1, line("!hug", VIEWER))).toBeNull();
+    expect(await on(0, line("!hug", VIEWER))).toBeNull();
+    expect(await on(1, line("!hug", OTHER))).toBe("viewer_annie hugs");
+    expect(await on(0, line("!hug", OTHER))).toBeNull();
+    expect(await on(1, line("!hug", MOD))).toBe("mod_mia hugs");
+    expect(await on(0, line("!hug", MOD))).toBe("mod_mia hugs");
   });
 });
