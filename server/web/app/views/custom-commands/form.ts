@@ -1,0 +1,207 @@
+// The form that adds a custom command or edits one: name (when adding), response (with the
+// variables it may use and a live preview), user level, cooldown and alias. The browser checks what it
+// can at the field; the server's refusals land at the field they name; a failed save keeps every
+// character typed.
+import { errorMessage, sendData } from "../../lib/api.ts";
+import { fill, h } from "../../lib/dom.ts";
+import { type Field, field, showServerError, textInput, validLocally } from "../../lib/form-fields.ts";
+import { announce } from "../../lib/states.ts";
+import { checkedBy, cooldownInput, levelSelect, selectField, showRefusal } from "./fields.ts";
+import {
+  ALIAS_PASS_THROUGH,
+  API,
+  type CustomCommand,
+  commandPath,
+  LIMITS,
+  NAME_PATTERN,
+  shown,
+  type UserLevel,
+} from "./model.ts";
+import { previewPanel } from "./preview.ts";
+import { variablesHelp } from "./variables.ts";
+
+export interface FormOptions {
+  /** The command edited; a new one is added when absent. */
+  command?: CustomCommand;
+  /** Who the preview answers at first. */
+  viewer: string;
+  onSaved: (saved: CustomCommand) => void;
+}
+
+/** The inputs of one form, read back as the API's body. */
+interface Inputs {
+  name: HTMLInputElement;
+  response: HTMLTextAreaElement;
+  level: HTMLSelectElement;
+  cooldown: HTMLInputElement;
+  alias: HTMLInputElement;
+}
+
+const NAME_RULE = `! and 1 to ${LIMITS.nameLength} letters a–z, digits or _, like !discord`;
+
+function nameRule(input: HTMLInputElement): () => string {
+  return () => {
+    const value = input.value.trim();
+    if (value === "" || value === "!") return "Give the command a name, like !discord.";
+    return NAME_PATTERN.test(value) ? "" : `A name is ${NAME_RULE}.`;
+  };
+}
+
+function inputsOf(command: CustomCommand | undefined): Inputs {
+  const name = textInput(command ? shown(command.name) : "", LIMITS.nameLength + 1, {
+    placeholder: "!discord",
+    spellcheck: "false",
+    readonly: command !== undefined,
+  });
+  const response = h(
+    "textarea",
+    { rows: 3, maxlength: LIMITS.textLength, spellcheck: "true" },
+    command?.response ?? "",
+  );
+  const alias = textInput(command?.aliasTarget ? shown(command.aliasTarget) : "", LIMITS.nameLength + 1, {
+    placeholder: "none",
+    spellcheck: "false",
+  });
+  const inputs: Inputs = {
+    name,
+    response,
+    level: levelSelect(command?.userLevel ?? "everyone"),
+    cooldown: cooldownInput(command?.cooldownSeconds ?? LIMITS.defaultCooldown),
+    alias,
+  };
+  if (!command) checkedBy(name, nameRule(name));
+  checkedBy(alias, () =>
+    alias.value.trim() === "" || NAME_PATTERN.test(alias.value.trim())
+      ? ""
+      : `An alias names another command: ${NAME_RULE}.`,
+  );
+  const responseRule = () =>
+    response.value.trim() === "" && alias.value.trim() === ""
+      ? "Type what the command answers (or make it an alias of another command)."
+      : "";
+  checkedBy(response, responseRule);
+  alias.addEventListener("input", () => response.setCustomValidity(responseRule()));
+  return inputs;
+}
+
+/** The body the API takes: an alias without text of its own passes the caller's words on. */
+function bodyOf(inputs: Inputs, editing: boolean): Record<string, unknown> {
+  const alias = inputs.alias.value.trim().replace(/^!/, "").toLowerCase();
+  const response = inputs.response.value;
+  const body: Record<string, unknown> = {
+    userLevel: inputs.level.value,
+    cooldownSeconds: inputs.cooldown.valueAsNumber,
+  };
+  if (response.trim() !== "") body.response = response;
+  else if (editing) body.response = ALIAS_PASS_THROUGH;
+  if (alias !== "") body.aliasTarget = alias;
+  else if (editing) body.aliasTarget = null;
+  if (!editing) body.name = inputs.name.value.trim();
+  return body;
+}
+
+/** "123 / 500 characters", kept current. */
+function lengthCounter(response: HTMLTextAreaElement): HTMLElement {
+  const counter = h("span", { class: "cc-length" });
+  const update = () => {
+    counter.textContent = `${[...response.value].length} / ${LIMITS.textLength} characters`;
+  };
+  response.addEventListener("input", update);
+  update();
+  return counter;
+}
+
+function fieldsOf(inputs: Inputs, fields: Field[], editing: boolean): Node[] {
+  return [
+    editing
+      ? null
+      : field("name", "Name", inputs.name, fields, document.createTextNode(`${NAME_RULE}; any case`)),
+    field("response", "Response", inputs.response, fields, lengthCounter(inputs.response)),
+    variablesHelp(),
+    h(
+      "div",
+      { class: "field-row" },
+      selectField("Who can use it", inputs.level, "and everyone above that level"),
+      field(
+        "cooldownSeconds",
+        "Cooldown (seconds)",
+        inputs.cooldown,
+        fields,
+        document.createTextNode("0 for none, or 5–300; for the whole chat"),
+      ),
+      field(
+        "aliasTarget",
+        "Alias of (optional)",
+        inputs.alias,
+        fields,
+        document.createTextNode("runs that command, with this response as its input"),
+      ),
+    ),
+  ].filter((node): node is HTMLElement => node !== null);
+}
+
+/** Resets an add form after a save, for the next command. */
+function reset(inputs: Inputs, fields: Field[]): void {
+  inputs.name.value = "";
+  inputs.response.value = "";
+  inputs.alias.value = "";
+  inputs.level.value = "everyone";
+  inputs.cooldown.value = String(LIMITS.defaultCooldown);
+  for (const input of [inputs.name, inputs.response, inputs.alias, inputs.cooldown])
+    input.dispatchEvent(new Event("input"));
+  for (const f of fields) f.error.textContent = "";
+}
+
+async function save(options: FormOptions, inputs: Inputs): Promise<CustomCommand> {
+  const editing = options.command !== undefined;
+  const body = bodyOf(inputs, editing);
+  return options.command
+    ? await sendData<CustomCommand>("PUT", commandPath(options.command.name), body)
+    : await sendData<CustomCommand>("POST", API, body);
+}
+
+/** The add (or edit) form with its preview; `options.onSaved` gets the command as stored. */
+export function commandForm(options: FormOptions): HTMLFormElement {
+  const editing = options.command !== undefined;
+  const fields: Field[] = [];
+  const inputs = inputsOf(options.command);
+  const parts = fieldsOf(inputs, fields, editing);
+  const preview = previewPanel(
+    {
+      response: () => inputs.response.value,
+      userLevel: () => inputs.level.value as UserLevel,
+      ...(options.command ? { name: options.command.name } : {}),
+    },
+    options.viewer,
+    fields,
+  );
+  inputs.response.addEventListener("input", preview.schedule);
+  inputs.level.addEventListener("change", preview.schedule);
+  const status = h("p", { class: "save-status", role: "status" });
+  const form = h(
+    "form",
+    { class: "cc-form", novalidate: true },
+    ...parts,
+    preview.element,
+    h("div", { class: "row" }, h("button", { type: "submit" }, editing ? "Save changes" : "Add command")),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fill(status);
+    if (!validLocally(fields)) return;
+    try {
+      const saved = await save(options, inputs);
+      if (!editing) reset(inputs, fields);
+      fill(status, h("span", { class: "ok-text" }, editing ? "Saved." : `${shown(saved.name)} added.`));
+      announce(editing ? `${shown(saved.name)} saved.` : `${shown(saved.name)} added.`);
+      options.onSaved(saved);
+    } catch (error) {
+      // What was typed stays in the form: fix the field and save again.
+      if (editing) showServerError(error, status, fields);
+      else showRefusal(error, status, fields, "name");
+      announce(`Not saved. ${errorMessage(error)}`, "error");
+    }
+  });
+  return form;
+}

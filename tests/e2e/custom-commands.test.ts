@@ -1,0 +1,262 @@
+// The Custom commands view (issue 24) in a real Chromium against `cuebot serve --demo`: adding with
+// errors at the field, editing with the live preview, a counter, deleting, the Nightbot import through
+// its dialog, the regulars; then the view at 360 and 1280 px, light and dark.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import {
+  axeViolations,
+  type DemoServer,
+  haveChromium,
+  horizontalOverflow,
+  launchChromium,
+  logIn,
+  type PageWatch,
+  screenshotPath,
+  startDemoServer,
+  watchPage,
+} from "../helpers/browser.ts";
+
+const NIGHTBOT_LIST = readFileSync(
+  join(import.meta.dir, "..", "fixtures", "chat-bots", "nightbot-commands.json"),
+  "utf8",
+);
+
+let server: DemoServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let watch: PageWatch;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await logIn(context, server.base);
+  watch = watchPage(page, server.base);
+}, 40_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Polls the element's text until it matches. */
+async function textOf(where: Locator, matches: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await where.textContent().catch(() => "")) ?? "";
+    if (matches(text)) return text;
+    await Bun.sleep(50);
+  }
+  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
+}
+
+/** The input of the field the API calls `path`, inside `scope`. */
+const input = (scope: Locator, path: string) => scope.locator(`[data-field="${path}"]`);
+/** The error line of that field. */
+const errorOf = (scope: Locator, path: string) =>
+  scope.locator(`.field:has([data-field="${path}"]) .field-error`);
+const item = (name: string) => page.locator(`#cc-commands li[data-command="${name}"]`);
+
+async function openView(): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(`${server.base}/dashboard#/custom-commands`);
+  await page.locator("#cc-commands .cc-list, #cc-commands .cc-empty").first().waitFor();
+  await page.locator("#cc-regulars ul, #cc-regulars .state-empty").first().waitFor();
+}
+
+async function confirm(label: string): Promise<void> {
+  const dialog = page.locator("dialog[open]");
+  await dialog.getByRole("button", { name: label }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
+describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serve --demo)", () => {
+  test("add: a bad name is refused at the field with everything typed kept; fixed, the command is listed", async () => {
+    await openView();
+    const add = page.locator("#cc-add");
+    await input(add, "name").fill("!bad name!");
+    await input(add, "response").fill("Join us at discord.gg/example");
+    await add.getByRole("button", { name: "Add command" }).click();
+    expect(await errorOf(add, "name").textContent()).toContain("A name is ! and 1 to 32 letters");
+    expect(await input(add, "name").getAttribute("aria-invalid")).toBe("true");
+    expect(await input(add, "name").inputValue()).toBe("!bad name!");
+    expect(await input(add, "response").inputValue()).toBe("Join us at discord.gg/example");
+
+    // The server's refusal lands at the same field: a built-in that is on keeps its name.
+    await input(add, "name").fill("!followage");
+    await add.getByRole("button", { name: "Add command" }).click();
+    expect(await textOf(errorOf(add, "name"), (t) => t.length > 0)).toContain("!followage");
+    expect(await input(add, "response").inputValue()).toBe("Join us at discord.gg/example");
+
+    await input(add, "name").fill("!Discord");
+    await add.getByRole("button", { name: "Add command" }).click();
+    expect(await textOf(add.locator(".save-status").last(), (t) => t !== "")).toBe("!discord added.");
+    expect(await item("discord").locator(".cc-response").textContent()).toBe("Join us at discord.gg/example");
+    expect(await item("discord").locator(".cc-meta").textContent()).toContain("30 s cooldown");
+    // The form is ready for the next command.
+    expect(await input(add, "name").inputValue()).toBe("");
+  }, 30_000);
+
+  test("edit in a dialog, with the preview showing the reply a chosen viewer would get", async () => {
+    await item("discord").getByRole("button", { name: "Edit !discord" }).click();
+    const dialog = page.locator("dialog[open]");
+    expect(await dialog.locator("h2").textContent()).toBe("Edit !discord");
+    await input(dialog, "response").fill("Hi $(user), $(touser) says join discord.gg/example");
+    await input(dialog, "user").fill("lurker_eve");
+    await input(dialog, "args").fill("@subdave");
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    const reply = await textOf(dialog.locator(".cc-preview-text"), (t) => t.includes("lurker_eve"));
+    expect(reply).toBe("Hi lurker_eve, subdave says join discord.gg/example");
+
+    // Below the command's level, chat answers nothing, and the preview says so.
+    await dialog.locator("select").first().selectOption("moderator");
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    expect(await textOf(dialog.locator(".cc-preview-out"), (t) => t.includes("below"))).toContain(
+      "chat gives no reply",
+    );
+    await input(dialog, "cooldownSeconds").fill("3");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    expect(await errorOf(dialog, "cooldownSeconds").textContent()).toContain("5 to 300");
+    await input(dialog, "cooldownSeconds").fill("60");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await textOf(item("discord").locator(".cc-response"), (t) => t.startsWith("Hi $(user)"));
+    expect(await item("discord").locator(".cc-meta").textContent()).toContain("moderators+");
+    expect(await item("discord").locator(".cc-meta").textContent()).toContain("60 s cooldown");
+    // Focus comes back to the command's Edit button.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Edit !discord",
+    );
+  }, 30_000);
+
+  test("a counter: its count is set in place, kept across a reload, and the preview counts from it", async () => {
+    const add = page.locator("#cc-add");
+    await input(add, "name").fill("!deaths");
+    await input(add, "response").fill("The streamer has died $(count) times.");
+    await add.getByRole("button", { name: "Add command" }).click();
+    const deaths = item("deaths");
+    await deaths.waitFor();
+    expect(await deaths.locator(".cc-count").textContent()).toBe("count 0");
+    await input(deaths, "count").fill("12");
+    await deaths.getByRole("button", { name: "Set count" }).click();
+    expect(await textOf(deaths.locator(".cc-count"), (t) => t === "count 12")).toBe("count 12");
+
+    await openView();
+    expect(await item("deaths").locator(".cc-count").textContent()).toBe("count 12");
+    await item("deaths").getByRole("button", { name: "Edit !deaths" }).click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    expect(await textOf(dialog.locator(".cc-preview-text"), (t) => t !== "")).toBe(
+      "The streamer has died 13 times.",
+    );
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
+  }, 30_000);
+
+  test("delete asks first; confirmed, the command is gone", async () => {
+    await item("discord").getByRole("button", { name: "Delete !discord" }).click();
+    await confirm("Cancel");
+    expect(await item("discord").count()).toBe(1);
+    await item("discord").getByRole("button", { name: "Delete !discord" }).click();
+    await confirm("Delete");
+    await item("discord").waitFor({ state: "detached" });
+    const listed = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const names = ((await listed.json()) as { data: { items: { name: string }[] } }).data.items.map(
+      (c) => c.name,
+    );
+    expect(names).not.toContain("discord");
+    expect(names).toContain("deaths");
+  }, 30_000);
+
+  test("import a Nightbot list: the preview lists what happens, nothing stored until Import", async () => {
+    await page.click("#cc-import");
+    const dialog = page.locator("dialog[open]");
+    await input(dialog, "body").fill("{not json");
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    expect(await errorOf(dialog, "body").textContent()).toContain("This is not JSON");
+
+    await input(dialog, "body").fill(NIGHTBOT_LIST);
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await dialog.locator(".cc-import-add li").first().waitFor();
+    const planned = await dialog.locator(".cc-import-add li").allTextContents();
+    expect(planned.some((line) => line.startsWith("!discord"))).toBe(true);
+    expect(planned.some((line) => line.startsWith("!lurk"))).toBe(true);
+    // !deaths exists (added above), !followage is a built-in that is on; a 600 s cooldown is cut to fit.
+    const conflicts = await dialog.locator(".cc-import-conflicts").textContent();
+    expect(conflicts).toContain("!deaths");
+    expect(conflicts).toContain("!followage");
+    expect(await dialog.locator(".cc-import-adjusted").textContent()).toContain(
+      "!vipsonly Its cooldown of 600 s becomes 300 s.",
+    );
+    expect(await item("lurk").count()).toBe(0);
+
+    const apply = dialog.locator(".cc-import-apply");
+    expect(await apply.textContent()).toBe(`Import ${planned.length} commands`);
+    await apply.click();
+    expect(await textOf(dialog.locator(".cc-import-summary"), (t) => t.startsWith("Imported"))).toBe(
+      `Imported ${planned.length} commands from Nightbot.`,
+    );
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await item("lurk").waitFor();
+    expect(await item("lurk").locator(".cc-response").textContent()).toBe(
+      "$(user) is now lurking. Enjoy the stream!",
+    );
+    // The imported counter kept its count; the existing !deaths was not replaced.
+    expect(await item("deaths").locator(".cc-count").textContent()).toBe("count 12");
+  }, 30_000);
+
+  test("regulars: an unknown login is refused at the field; a viewer is added, then removed", async () => {
+    const card = page.locator("#cc-regulars");
+    await input(card, "login").fill("no_such_viewer_xyz");
+    await card.getByRole("button", { name: "Add regular" }).click();
+    expect(await textOf(errorOf(card, "login"), (t) => t !== "")).toContain("no_such_viewer_xyz");
+    expect(await input(card, "login").inputValue()).toBe("no_such_viewer_xyz");
+
+    await input(card, "login").fill("@viewer_anna");
+    await card.getByRole("button", { name: "Add regular" }).click();
+    await card.locator('li[data-login="viewer_anna"]').waitFor();
+    await card.getByRole("button", { name: "Remove viewer_anna" }).click();
+    await confirm("Remove");
+    await card.locator('li[data-login="viewer_anna"]').waitFor({ state: "detached" });
+    await card.locator(".state-empty").waitFor();
+  }, 30_000);
+
+  test("at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, screenshots", async () => {
+    await input(page.locator("#cc-regulars"), "login").fill("modbob");
+    await page.locator("#cc-regulars").getByRole("button", { name: "Add regular" }).click();
+    await page.locator('#cc-regulars li[data-login="modbob"]').waitFor();
+    await openView();
+    await page.locator("#cc-add details summary").click();
+    for (const [width, height] of [
+      [1280, 800],
+      [360, 740],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const name = `${width}${scheme === "dark" ? "-dark" : ""}`;
+        expect(await horizontalOverflow(page)).toBe(0);
+        expect(await axeViolations(page)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`custom-commands-${name}`), fullPage: true });
+      }
+      await item("deaths").getByRole("button", { name: "Edit !deaths" }).click();
+      const dialog = page.locator("dialog[open]");
+      await dialog.getByRole("button", { name: "Preview" }).click();
+      await dialog.locator(".cc-preview-text").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`custom-commands-edit-${width}-dark`) });
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+    // Chromium logs each refused request; the only ones are the two refusals asked for above.
+    expect(watch.problems).toEqual([
+      "console error: Failed to load resource: the server responded with a status of 409 (Conflict)",
+      "console error: Failed to load resource: the server responded with a status of 404 (Not Found)",
+    ]);
+  }, 90_000);
+});
