@@ -2,7 +2,7 @@ import type { DatabaseHandle } from "../db/sqlite/connection.ts";
 import { DatabaseWorker } from "../db/sqlite/database-worker.ts";
 import { WriteBehindEventSink } from "../db/sqlite/write-behind-event-sink.ts";
 import type { App } from "./app.ts";
-import { MAX_BODY_BYTES } from "./http/body-limit.ts";
+import { BODY_CEILING_BYTES } from "./http/body-limit.ts";
 import type { Context } from "./runtime.ts";
 
 export interface RunningServer {
@@ -68,12 +68,12 @@ function startDatabaseWorker(ctx: Context, database: DatabaseHandle): DatabaseWo
 
 export function listen(ctx: Context, app: App): RunningServer {
   try {
-    // The most Bun reads of a body no route asks for (the body-limit layer caps those that are read
-    // at 64 KiB, announced or chunked); a larger announced one gets Bun's own empty 413.
+    // The most Bun reads of an announced body (the body-limit layer caps those that are read at 64
+    // KiB, 1 MiB for the import, announced or chunked); a larger announced one gets Bun's own empty 413.
     app.listen({
       hostname: ctx.config.host,
       port: ctx.config.port,
-      maxRequestBodySize: MAX_BODY_BYTES * 4,
+      maxRequestBodySize: BODY_CEILING_BYTES,
       // Elysia turns SO_REUSEPORT on: a second cuebot would then share the port silently and split
       // the traffic (and the sessions) with the first. A busy port must be an error.
       reusePort: false,

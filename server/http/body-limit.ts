@@ -4,21 +4,49 @@ import { asHandle, type Handle, oncePerHandler } from "./handler-wrap.ts";
 import { syncHook } from "./sync-hook.ts";
 
 /**
- * Nothing cuebot accepts in a body is larger than an overlay state (16 KiB) plus room. A body
- * announced larger is refused before a byte of it is read. A body sent without a length (chunked) is
- * read up to the cap before any layer or route runs, whether the route reads a body or not, and
- * refused once it passes the cap; the route then reads the bytes already read. Bun's
- * maxRequestBodySize (listen.ts) is the ceiling of what Bun itself reads of an announced body.
+ * Nothing cuebot accepts in a body is larger than an overlay state (16 KiB) plus room, but for the
+ * routes of LARGE_BODY_ROUTES. A body announced larger than its route's cap is refused before a byte
+ * of it is read. A body sent without a length (chunked) is read up to the cap before any layer or
+ * route runs, whether the route reads a body or not, and refused once it passes the cap; the route
+ * then reads the bytes already read. Bun's maxRequestBodySize (listen.ts, BODY_CEILING_BYTES) is the
+ * ceiling of what Bun itself reads of an announced body.
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const TOO_LARGE_MESSAGE = `Request bodies may be at most ${MAX_BODY_BYTES / 1024} KiB.`;
+/**
+ * The dashboard's import of a Nightbot or StreamElements list (panel/custom-command-tools.ts): up to
+ * 1,000 commands of 500-character messages, ~600 KiB of JSON at worst, in one request.
+ */
+export const IMPORT_BODY_BYTES = 1024 * 1024;
+
+/** Routes (method and path) whose bodies may be larger than MAX_BODY_BYTES, and their caps. */
+const LARGE_BODY_ROUTES: ReadonlyMap<string, number> = new Map([
+  ["POST /api/dashboard/custom-commands/import", IMPORT_BODY_BYTES],
+]);
+
+/**
+ * What Bun reads at most of an announced body (listen.ts): twice the largest cap, so a body somewhat
+ * over a cap still gets the contract's 413 from this layer; past it, Bun's own empty 413.
+ */
+export const BODY_CEILING_BYTES = 2 * Math.max(MAX_BODY_BYTES, ...LARGE_BODY_ROUTES.values());
+
+/** The cap on this request's body. */
+export function bodyCapOf(request: Request): number {
+  const url = request.url;
+  // Only a path that can name a large route is parsed: the hot paths never pay for the URL.
+  if (!url.includes("/api/dashboard/")) return MAX_BODY_BYTES;
+  const path = new URL(url).pathname.replace(/\/+$/u, "");
+  return LARGE_BODY_ROUTES.get(`${request.method} ${path}`) ?? MAX_BODY_BYTES;
+}
+
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
 
 /** The rest of a refused body is not worth reading: the connection closes after the answer. */
 const CLOSE = { connection: "close" };
 
-function payloadTooLarge(): Response {
-  return jsonError(413, "payload_too_large", TOO_LARGE_MESSAGE, CLOSE);
+function payloadTooLarge(cap: number): Response {
+  return jsonError(413, "payload_too_large", `Request bodies may be at most ${sizeText(cap)}.`, CLOSE);
 }
 
 /**
@@ -50,7 +78,10 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBu
 }
 
 /** The body's bytes, read as they arrive; undefined once they pass the cap (the read stops there). */
-async function readCapped(body: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  cap: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -58,7 +89,7 @@ async function readCapped(body: ReadableStream<Uint8Array>): Promise<Uint8Array<
     const { done, value } = await reader.read();
     if (done) return concat(chunks, size);
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > cap) {
       void reader.cancel().catch(() => undefined);
       return undefined;
     }
@@ -86,12 +117,13 @@ function serveBodyFrom(request: Request, bytes: Uint8Array<ArrayBuffer>): void {
 /** Reads a chunked body up to the cap, then runs the request, or answers 413 past the cap. */
 const readBodyFirst = oncePerHandler((handle: Handle) => async (request: Request) => {
   let bytes: Uint8Array<ArrayBuffer> | undefined;
+  const cap = bodyCapOf(request);
   try {
-    bytes = request.body === null ? new Uint8Array(0) : await readCapped(request.body);
+    bytes = request.body === null ? new Uint8Array(0) : await readCapped(request.body, cap);
   } catch {
     return bodyUnreadable();
   }
-  if (bytes === undefined) return payloadTooLarge();
+  if (bytes === undefined) return payloadTooLarge(cap);
   serveBodyFrom(request, bytes);
   return handle(request);
 });
@@ -104,7 +136,9 @@ function chunkedBody(handle: Handle, method: string): Handle {
 /** Announced bodies are judged by their length, before authentication and body parsing. */
 function checkAnnouncedLength(request: Request): Response | undefined {
   const length = request.headers.get("content-length");
-  return length !== null && Number(length) > MAX_BODY_BYTES ? payloadTooLarge() : undefined;
+  if (length === null || Number(length) <= MAX_BODY_BYTES) return undefined;
+  const cap = bodyCapOf(request);
+  return Number(length) > cap ? payloadTooLarge(cap) : undefined;
 }
 
 /**

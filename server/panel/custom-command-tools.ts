@@ -6,6 +6,7 @@ import type { UserLevel } from "../../db/schema-enums.ts";
 import { admits } from "../custom/levels.ts";
 import { variableResolvers } from "../custom/resolvers.ts";
 import { expandResponse, usesCount } from "../custom/variables.ts";
+import { IMPORT_BODY_BYTES } from "../http/body-limit.ts";
 import type { Context } from "../runtime.ts";
 import { bodyObject, fieldError, panelDetail, refusalsAnswered, textField } from "./chat-bot-input.ts";
 import { IMPORT_EXAMPLE, importPlan, importRequestOf, storeImport } from "./custom-command-import.ts";
@@ -145,7 +146,8 @@ export function customCommandToolRoutes(ctx: Context) {
         body: t.Unknown({ description: IMPORT_EXAMPLE }),
         detail: panelDetail(
           "Import a Nightbot or StreamElements command list: the plan first, then (apply: true) the commands stored",
-          "`body` is the list as the bot's API returns it (Nightbot `GET /1/commands`: `{commands: […]}`; StreamElements `GET /bot/commands/{channel}`: `[…]`); `format` is nightbot, streamelements or detect (default). Without `apply` (or false) nothing is stored: `data: {format, add, adjusted, conflicts, unsupported, applied: false}`. With `apply: true` the `add` list is stored in one transaction, all or nothing, and `data.stored` lists the commands as stored. Existing and built-in commands are never replaced.",
+          "`body` is the list as the bot's API returns it (Nightbot `GET /1/commands`: `{commands: […]}`; StreamElements `GET /bot/commands/{channel}`: `[…]`); `format` is nightbot, streamelements or detect (default). Without `apply` (or false) nothing is stored: `data: {format, add, adjusted, conflicts, unsupported, applied: false}`. With `apply: true` the `add` list is stored in one transaction, all or nothing, and `data.stored` lists the commands as stored. Existing and built-in commands are never replaced." +
+            ` The body may be up to ${IMPORT_BODY_BYTES / 1024 / 1024} MiB (other routes: 64 KiB); a larger one is 413 \`payload_too_large\`.`,
         ),
       },
     );

@@ -259,8 +259,8 @@ describe("requests Bun refuses before cuebot sees them (README, Limits)", () => 
     ["a request line that is not HTTP", "HELLO\r\n\r\n", 400],
     ["an unknown HTTP version", "GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n", 505],
     [
-      "a body announced over 256 KiB (Bun's ceiling)",
-      "POST /api/dashboard/overlay/state HTTP/1.1\r\nHost: localhost\r\nContent-Length: 300000\r\n\r\n",
+      "a body announced over 2 MiB (Bun's ceiling)",
+      "POST /api/dashboard/overlay/state HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2097153\r\n\r\n",
       413,
     ],
   ];

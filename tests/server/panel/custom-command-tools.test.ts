@@ -266,13 +266,13 @@ describe("POST /api/dashboard/custom-commands/import", () => {
     expect((await stored()).map((c) => c.name)).toEqual(["fine"]);
   });
 
-  test("limits: over 1000 commands is refused whole, a body over 64 KiB is 413, a full channel takes the rest as unsupported", async () => {
+  test("limits: over 1000 commands is refused whole, a body over 1 MiB is 413, a full channel takes the rest as unsupported", async () => {
     h = await startBotHarness();
     const many = { commands: Array.from({ length: 1001 }, (_, i) => ({ name: `!c${i}`, message: "x" })) };
     const tooMany = await call(h, "POST", IMPORT, { body: many, apply: true });
     expectRefusal(tooMany, 400, "bad_request");
     expect(tooMany.body.error.message).toContain("1000");
-    const huge = JSON.stringify({ body: { commands: [{ name: "!big", message: "y".repeat(70 * 1024) }] } });
+    const huge = JSON.stringify({ body: { commands: [{ name: "!big", message: "y".repeat(1100 * 1024) }] } });
     const refused = await h.panel(IMPORT, {
       method: "POST",
       body: huge,
