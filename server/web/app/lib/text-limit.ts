@@ -1,0 +1,51 @@
+// Length limits the way the server counts them: in code points (an emoji is one character, as on
+// Twitch), shown as a counter under the field and checked by the browser's own validity, so a text
+// that is too long gets its error at the field and is never cut short behind the streamer's back
+// (as `maxlength` would do to a paste).
+import { h } from "./dom.ts";
+
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export interface LimitOptions {
+  /** Refuse line breaks too (a chat line is one line). */
+  oneLine?: boolean;
+}
+
+/** Why `text` cannot be sent, or "" when it can. */
+function problemOf(text: string, max: number, options: LimitOptions): string {
+  const length = codePointLength(text.trim());
+  if (length > max) return `At most ${max} characters (this has ${length}).`;
+  if (options.oneLine && /[\r\n]/.test(text)) return "One line only: remove the line breaks.";
+  return "";
+}
+
+/**
+ * Keeps `input`'s validity in step with its length and answers the counter ("12 / 500") to put in
+ * the field's hint. With `oneLine`, Enter submits the form instead of starting a second line.
+ */
+export function limitLength(
+  input: HTMLInputElement | HTMLTextAreaElement,
+  max: number,
+  options: LimitOptions = {},
+): HTMLElement {
+  const counter = h("span", { class: "counter" });
+  const update = () => {
+    input.setCustomValidity(problemOf(input.value, max, options));
+    counter.textContent = `${codePointLength(input.value.trim())} / ${max}`;
+  };
+  input.addEventListener("input", update);
+  if (options.oneLine && input instanceof HTMLTextAreaElement) {
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        input.form?.requestSubmit();
+      }
+    });
+  }
+  update();
+  return counter;
+}

@@ -1,0 +1,74 @@
+// The add and edit forms of timers and quotes share their behaviour: the browser's checks at each
+// field, then the request; a refusal lands at the field it names and everything typed stays; a
+// success is said in the form's status line and announced. An edit form also has Cancel (and Escape).
+import { errorMessage } from "../../lib/api.ts";
+import { fill, h } from "../../lib/dom.ts";
+import { type Field, validLocally } from "../../lib/form-fields.ts";
+import { showSaveError } from "../../lib/save-error.ts";
+import { announce } from "../../lib/states.ts";
+
+export interface ItemFormOptions {
+  /** The form's inputs (built with form-fields' `field`, registered in `fields`). */
+  parts: Node[];
+  fields: Field[];
+  submitLabel: string;
+  /** Sends what the form holds; answers the sentence that says what was done. */
+  save: () => Promise<string>;
+  /** An edit form's way back; Escape does the same. */
+  cancel?: () => void;
+  /** The field a 409 "already exists" belongs to. */
+  nameField?: string;
+  /** The form's accessible name ("Add a timer", "Edit quote #3"). */
+  label: string;
+  /** An add form starts again empty (its defaults) once saved. */
+  resetAfterSave?: boolean;
+}
+
+/** Back to the values the form was built with; the counters and checks follow. */
+function resetFields(form: HTMLFormElement, fields: Field[]): void {
+  form.reset();
+  for (const f of fields) f.input.dispatchEvent(new Event("input"));
+}
+
+export function itemForm(options: ItemFormOptions): HTMLFormElement {
+  const status = h("p", { class: "save-status", role: "status" });
+  const submit = h("button", { type: "submit" }, options.submitLabel);
+  const cancel = options.cancel
+    ? h("button", { type: "button", class: "secondary", onclick: options.cancel }, "Cancel")
+    : null;
+  const form = h(
+    "form",
+    { class: "tq-form", novalidate: true, "aria-label": options.label },
+    ...options.parts,
+    h("div", { class: "row" }, submit, cancel),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fill(status);
+    if (!validLocally(options.fields)) return;
+    submit.disabled = true;
+    try {
+      const done = await options.save();
+      if (options.resetAfterSave) resetFields(form, options.fields);
+      fill(status, h("span", { class: "ok-text" }, done));
+      announce(done);
+    } catch (error) {
+      // What was typed stays in the form: fix the field and send again.
+      showSaveError(error, status, options.fields, options.nameField);
+      announce(`Not saved. ${errorMessage(error)}`, "error");
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  if (options.cancel) {
+    const cancelled = options.cancel;
+    form.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        cancelled();
+      }
+    });
+  }
+  return form;
+}

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import {
+  axeViolations,
+  type DemoServer,
+  haveChromium,
+  horizontalOverflow,
+  launchChromium,
+  logIn,
+  type PageWatch,
+  screenshotPath,
+  startDemoServer,
+  watchPage,
+} from "../helpers/browser.ts";
+
+let server: DemoServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let watch: PageWatch;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await logIn(context, server.base);
+  watch = watchPage(page, server.base);
+}, 40_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Polls the element's text until it matches. */
+async function textOf(locator: Locator, matches: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = "";
+  while (Date.now() < deadline) {
+    text =
+      (await locator
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => "")) ?? "";
+    if (matches(text)) return text;
+    await Bun.sleep(50);
+  }
+  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
+}
+
+/** A full load of the view, its lists arrived. */
+async function openView(): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(`${server.base}/dashboard#/timers-quotes`);
+  await page.locator("#timer-count:not(:empty)").waitFor();
+  await page.locator("#quote-count:not(:empty)").waitFor();
+  expect(await page.locator(".state-error").count()).toBe(0);
+}
+
+/** What the panel API says now, as the streamer's session. */
+async function api<T>(path: string): Promise<T> {
+  const response = await page.request.get(`${server.base}/api/dashboard/${path}`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+interface TimerShape {
+  name: string;
+  message: string;
+  intervalMinutes: number;
+  minChatLines: number;
+  enabled: boolean;
+}
+
+async function storedTimer(name: string): Promise<TimerShape | undefined> {
+  return (await api<{ items: TimerShape[] }>("timers")).items.find((t) => t.name === name);
+}
+
+async function confirmDelete(): Promise<void> {
+  const dialog = page.locator("dialog[open]");
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
+describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)", () => {
+  test("a timer: a bad interval is refused at its field with what was typed kept, then added, turned off, edited and deleted", async () => {
+    await openView();
+    expect(await page.locator("#view-timers-quotes").textContent()).toContain(
+      "only while your stream is live",
+    );
+    expect(await page.locator("#view-timers-quotes a[href='#/chat']").count()).toBeGreaterThan(0);
+    const add = page.locator("form[aria-label='Add a timer']");
+    await add.getByLabel("Name").fill("e2e-socials");
+    await add.getByLabel("Message").fill("Follow me on X: @cuebotdemo");
+    await add.getByLabel("Every (minutes)").fill("3");
+    await add.getByRole("button", { name: "Add the timer" }).click();
+    const every = add.getByLabel("Every (minutes)");
+    expect(await every.getAttribute("aria-invalid")).toBe("true");
+    expect(await add.locator(".field-error").nth(2).textContent()).not.toBe("");
+    expect(await add.getByLabel("Name").inputValue()).toBe("e2e-socials");
+    expect(await add.getByLabel("Message").inputValue()).toBe("Follow me on X: @cuebotdemo");
+    expect(await every.inputValue()).toBe("3");
+    expect(await storedTimer("e2e-socials")).toBeUndefined();
+
+    await every.fill("15");
+    await add.getByRole("button", { name: "Add the timer" }).click();
+    const row = page.locator("#timer-list li", { hasText: "e2e-socials" });
+    expect(await textOf(row, (t) => t.includes("Every 15 min"))).toContain("after 2 chat lines");
+    expect(await row.locator(".badge").textContent()).toBe("On");
+    expect(await storedTimer("e2e-socials")).toMatchObject({
+      intervalMinutes: 15,
+      minChatLines: 2,
+      enabled: true,
+    });
+    // The add form starts again empty.
+    expect(await add.getByLabel("Name").inputValue()).toBe("");
+
+    // The same name again: the server's refusal lands at the name, and the message stays typed.
+    await add.getByLabel("Name").fill("e2e-socials");
+    await add.getByLabel("Message").fill("A second one");
+    await add.getByRole("button", { name: "Add the timer" }).click();
+    const name = add.getByLabel("Name");
+    await textOf(add.locator(".field-error").first(), (t) => t.includes("already exists"));
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    expect(await add.getByLabel("Message").inputValue()).toBe("A second one");
+
+    await row.getByRole("checkbox", { name: "On timer e2e-socials" }).uncheck();
+    await textOf(row.locator(".badge"), (t) => t === "Off");
+    expect((await storedTimer("e2e-socials"))?.enabled).toBe(false);
+
+    await row.getByRole("button", { name: "Edit timer e2e-socials" }).click();
+    const edit = page.locator("form[aria-label='Edit timer e2e-socials']");
+    await edit.getByLabel("Message").fill("Discord: discord.gg/example");
+    await edit.getByLabel("Every (minutes)").fill("30");
+    await edit.getByLabel("After chat lines").fill("5");
+    await edit.getByRole("button", { name: "Save" }).click();
+    expect(await textOf(row, (t) => t.includes("Every 30 min"))).toContain("Discord: discord.gg/example");
+    expect(await row.textContent()).toContain("after 5 chat lines");
+    expect(await storedTimer("e2e-socials")).toMatchObject({
+      message: "Discord: discord.gg/example",
+      intervalMinutes: 30,
+      minChatLines: 5,
+      enabled: false,
+    });
+
+    await row.getByRole("button", { name: "Delete timer e2e-socials" }).click();
+    await confirmDelete();
+    await row.waitFor({ state: "detached" });
+    expect(await storedTimer("e2e-socials")).toBeUndefined();
+  }, 60_000);
+
+  test("quotes: add (a too long one refused at its field), search, edit, delete, and page through more than a page", async () => {
+    await openView();
+    const add = page.locator("form[aria-label='Add a quote']");
+    const tooLong = `${"a".repeat(501)}`;
+    await add.getByLabel("Quote").fill(tooLong);
+    await add.getByRole("button", { name: "Add the quote" }).click();
+    expect(await add.getByLabel("Quote").getAttribute("aria-invalid")).toBe("true");
+    expect(await add.locator(".field-error").first().textContent()).toContain("At most 500 characters");
+    expect(await add.getByLabel("Quote").inputValue()).toBe(tooLong);
+
+    await add.getByLabel("Quote").fill("I never miss, said the zebracorn.");
+    await add.getByLabel("Game").fill("VALORANT");
+    await add.getByRole("button", { name: "Add the quote" }).click();
+    await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
+    const added = Number(/#(\d+)/.exec((await add.locator(".save-status").textContent()) ?? "")![1]);
+
+    // More than a page (20), a chatter's markup among them: it shows as text, never as markup.
+    for (let i = 1; i <= 22; i++) {
+      const text = i === 7 ? "<b>bold</b> <img src=x> from chat" : `Filler quote number ${i}`;
+      const response = await page.request.post(`${server.base}/api/dashboard/quotes`, {
+        headers: { origin: server.base },
+        data: { text, game: null },
+      });
+      expect(response.status()).toBe(200);
+    }
+
+    await page.getByLabel("Search quotes").fill("ZEBRACORN");
+    await textOf(page.locator("#quote-count"), (t) => t === "1 quote holds “ZEBRACORN”");
+    const found = page.locator("#quote-list li");
+    expect(await found.count()).toBe(1);
+    expect(await found.textContent()).toContain(`#${added}`);
+    expect(await found.textContent()).toContain("VALORANT");
+
+    await found.getByRole("button", { name: `Edit quote #${added}` }).click();
+    const edit = page.locator(`form[aria-label='Edit quote #${added}']`);
+    await edit.getByLabel("Quote").fill("I never miss, said the zebracorn, missing.");
+    await edit.getByLabel("Game").fill("");
+    await edit.getByRole("button", { name: "Save" }).click();
+    const row = page.locator(`#quote-list li[data-quote='${added}']`);
+    expect(await textOf(row, (t) => t.includes("missing."))).not.toContain("VALORANT");
+    const stored = await api<{ items: { text: string; game: string | null }[] }>("quotes?search=zebracorn");
+    expect(stored.items).toMatchObject([{ text: "I never miss, said the zebracorn, missing.", game: null }]);
+
+    await page.getByLabel("Search quotes").fill("from chat");
+    await textOf(page.locator("#quote-count"), (t) => t === "1 quote holds “from chat”");
+    const markup = page.locator("#quote-list li .tq-text");
+    expect(await markup.textContent()).toBe("<b>bold</b> <img src=x> from chat");
+    expect(await page.locator("#quote-list li b, #quote-list li img").count()).toBe(0);
+
+    await page.getByLabel("Search quotes").fill("");
+    const count = await textOf(page.locator("#quote-count"), (t) => t.includes("of at most 10,000"));
+    const total = Number(/^(\d+)/.exec(count)![1]);
+    expect(total).toBeGreaterThan(20);
+    const pager = page.locator("nav[aria-label='Quote pages']");
+    expect(await pager.locator("#quote-page").textContent()).toBe(`Page 1 of ${Math.ceil(total / 20)}`);
+    expect(await page.locator("#quote-list li").count()).toBe(20);
+    const firstOnPage1 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    await pager.getByRole("button", { name: "Next" }).click();
+    await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 2"));
+    await page.locator("#quote-list li").first().waitFor();
+    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).not.toBe(firstOnPage1);
+    await pager.getByRole("button", { name: "Previous" }).click();
+    await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1"));
+    await textOf(page.locator("#quote-list li").first(), () => true);
+    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
+
+    const doomed = page.locator(`#quote-list li[data-quote='${added}']`);
+    await page.getByLabel("Search quotes").fill("zebracorn");
+    await doomed.getByRole("button", { name: `Delete quote #${added}` }).click();
+    await confirmDelete();
+    await textOf(page.locator("#quote-count"), (t) => t.startsWith("0 quotes"));
+    expect(await page.locator("#quotes").textContent()).toBe("No quote holds “zebracorn”.");
+    expect((await api<{ total: number }>("quotes")).total).toBe(total - 1);
+  }, 60_000);
+
+  test("the view at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, nothing broken", async () => {
+    // The refusals asked for above are the only failed requests the browser logged.
+    expect(watch.problems.filter((p) => !p.includes("status of 409"))).toEqual([]);
+    const fresh = await context.newPage();
+    const seen = watchPage(fresh, server.base);
+    page = fresh;
+    for (const [name, width, height] of [
+      ["1280", 1280, 800],
+      ["360", 360, 740],
+    ] as const) {
+      await fresh.setViewportSize({ width, height });
+      for (const scheme of ["light", "dark"] as const) {
+        await fresh.emulateMedia({ colorScheme: scheme });
+        await openView();
+        await page.locator("#quote-list li").first().waitFor();
+        expect(await horizontalOverflow(fresh)).toBe(0);
+        expect(await axeViolations(fresh)).toEqual([]);
+        const suffix = scheme === "dark" ? `${name}-dark` : name;
+        await fresh.screenshot({ path: screenshotPath(`timers-quotes-${suffix}`), fullPage: true });
+      }
+    }
+    expect(seen.problems).toEqual([]);
+  }, 90_000);
+});
