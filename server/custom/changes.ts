@@ -34,6 +34,8 @@ export interface CustomCommand {
   response: string;
   level: UserLevel;
   cooldownSeconds: number;
+  /** Per chatter, 0 for none: StreamElements has one, Nightbot and chat's syntax do not. */
+  userCooldownSeconds: number;
   aliasOf: string | null;
   count: number;
 }

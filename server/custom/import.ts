@@ -16,10 +16,10 @@ import { parseCommandName } from "./names.ts";
  * bot has a file export of its own. A field of the wrong type is the whole body's error (400 naming its
  * path); a field of the right type that cuebot cannot express refuses that one command only.
  *
- * Decisions: a cooldown is clamped into 5–300 s (0 stays 0, "none") and the change is listed under
- * `adjusted`, because refusing a command for a 2 s cooldown would only send the streamer to edit it
- * by hand; so is whatever else is dropped to fit (StreamElements' per-user cooldown, aliases,
- * keywords, cost). Levels round up to the next cuebot level, so nobody gains access. An import never
+ * Decisions: a cooldown, global or StreamElements' per-user one, is clamped into 5–300 s (0 stays 0,
+ * "none") and the change is listed under `adjusted`, because refusing a command for a 2 s cooldown
+ * would only send the streamer to edit it by hand; so is whatever else is dropped to fit (aliases,
+ * keywords, cost). Nightbot's list has no per-user cooldown: its commands get none. Levels round up to the next cuebot level, so nobody gains access. An import never
  * replaces a command, existing or built-in; the first of two same-named commands wins, even when it
  * is itself refused. A StreamElements command that is off is refused, as storing it would turn it on.
  * Past the channel's 500 commands, the rest of the file is refused one by one, in the file's order.
@@ -65,6 +65,8 @@ interface SourceCommand {
   message: string;
   level: CustomLevel;
   cooldownSeconds: number;
+  /** Per chatter (StreamElements' `cooldown.user`); 0 for none. */
+  userCooldownSeconds: number;
   /** The command it runs (`-a=`), as stored, or null. */
   aliasOf: string | null;
   count: number;
@@ -173,6 +175,7 @@ function readNightbot(body: unknown): SourceCommand[] {
       message: stringOf(field(entry, "message"), `${path}.message`),
       level: DEFAULT_LEVEL,
       cooldownSeconds: cooldownOf(coolDown, notes),
+      userCooldownSeconds: 0,
       aliasOf: null,
       count: optionalNumber(entry, "count", path, 0),
       notes,
@@ -214,11 +217,11 @@ function readStreamElements(body: unknown): SourceCommand[] {
       message: stringOf(field(entry, "reply"), `${path}.reply`),
       level: streamElementsLevel(optionalNumber(entry, "accessLevel", path, 100), notes),
       cooldownSeconds: cooldownOf(global, notes),
+      userCooldownSeconds: cooldownOf(perUser, notes, "per-user cooldown"),
       aliasOf: null,
       count: 0,
       notes,
     };
-    if (perUser > 0) notes.push(`its per-user cooldown of ${Math.round(perUser)} s is not carried over`);
     // StreamElements keeps a command's count in a counter of the same name, which this list lacks.
     if (/\$[({]\s*count\s*[)}]/i.test(command.message)) notes.push("its count starts again at 0");
     streamElementsExtras(entry, path, command);
@@ -270,10 +273,10 @@ function streamElementsLevel(accessLevel: number, notes: string[]): CustomLevel 
   return "owner";
 }
 
-function cooldownOf(seconds: number, notes: string[]): number {
+function cooldownOf(seconds: number, notes: string[], what = "cooldown"): number {
   const rounded = Math.round(seconds);
   const clamped = rounded <= 0 ? 0 : Math.min(MAX_COOLDOWN_SECONDS, Math.max(MIN_COOLDOWN_SECONDS, rounded));
-  if (clamped !== seconds) notes.push(`its cooldown of ${seconds} s becomes ${clamped} s`);
+  if (clamped !== seconds) notes.push(`its ${what} of ${seconds} s becomes ${clamped} s`);
   return clamped;
 }
 
@@ -281,7 +284,7 @@ type Checked = { ok: true; command: CustomCommand; notes: string[] } | { ok: fal
 
 /** The command in cuebot's model: its response rewritten into cuebot's variables and measured. */
 function checkedCommand(name: string, source: SourceCommand): Checked {
-  const { level, cooldownSeconds, aliasOf, count } = source;
+  const { level, cooldownSeconds, userCooldownSeconds, aliasOf, count } = source;
   if (aliasOf === name) return { ok: false, why: "It is an alias of itself." };
   if (CONTROL.test(source.message)) return { ok: false, why: "Its response holds control characters." };
   const notes = [...source.notes];
@@ -300,7 +303,7 @@ function checkedCommand(name: string, source: SourceCommand): Checked {
   if (length > MAX_RESPONSE_LENGTH) return { ok: false, why: tooLong(length) };
   return {
     ok: true,
-    command: { name, response: translated.text, level, cooldownSeconds, aliasOf, count },
+    command: { name, response: translated.text, level, cooldownSeconds, userCooldownSeconds, aliasOf, count },
     notes,
   };
 }

@@ -52,6 +52,7 @@ function storeInput(command: PlannedCommand) {
     response: command.response === "" && command.aliasOf ? ALIAS_PASS_THROUGH : command.response,
     userLevel: command.level,
     cooldownSeconds: command.cooldownSeconds,
+    userCooldownSeconds: command.userCooldownSeconds,
     aliasTarget: command.aliasOf,
     count: command.count,
   };

@@ -81,6 +81,7 @@ describe("a Nightbot list as GET /1/commands returns it", () => {
       response: "Join the community Discord: https://discord.gg/example",
       level: "everyone",
       cooldownSeconds: 30,
+      userCooldownSeconds: 0,
       aliasOf: null,
       count: 0,
     });
@@ -161,12 +162,12 @@ describe("a StreamElements list as GET /bot/commands/{channel} returns it", () =
   });
 
   test("what is dropped or changed to fit is listed beside the command", () => {
-    expect(whyOf(result.adjusted, "discord")).toBe(
-      "Its per-user cooldown of 15 s is not carried over; its aliases (1) are not carried over.",
-    );
+    expect(whyOf(result.adjusted, "discord")).toBe("Its aliases (1) are not carried over.");
+    // Its per-user cooldown of 15 s is carried over as it is, beside the global 5 s.
+    expect(byName.get("discord")).toMatchObject({ cooldownSeconds: 5, userCooldownSeconds: 15 });
     expect(whyOf(result.adjusted, "dice")).toBe("Its cooldown of 3 s becomes 5 s.");
     expect(whyOf(result.adjusted, "smonly")).toBe("Access level 1000 (super moderator) becomes owner.");
-    expect(whyOf(result.adjusted, "test")).toContain("it no longer answers to keywords or a regex");
+    expect(whyOf(result.adjusted, "test")).toBe("It no longer answers to keywords or a regex.");
     expect(whyOf(result.adjusted, "shop")).toBe(
       "It cost 100 points and is free here; it was whispered and answers in chat here.",
     );
@@ -324,9 +325,50 @@ describe("user levels, cooldowns and counts", () => {
     ]);
   });
 
+  test("StreamElements' per-user cooldown is kept, into 0 or 5–300 s like the global one; Nightbot has none", () => {
+    const perUser = [0, 15, 2, 4.6, 300, 301, 3600, -3];
+    const body = perUser.map((user, index) => ({
+      command: `c${index}`,
+      reply: "hi",
+      cooldown: { user, global: 5 },
+    }));
+    const result = plan(body);
+    expect(result.add.map((command) => [command.cooldownSeconds, command.userCooldownSeconds])).toEqual([
+      [5, 0],
+      [5, 15],
+      [5, 5],
+      [5, 5],
+      [5, 300],
+      [5, 300],
+      [5, 300],
+      [5, 0],
+    ]);
+    expect(result.adjusted).toEqual([
+      { name: "c2", why: "Its per-user cooldown of 2 s becomes 5 s." },
+      { name: "c3", why: "Its per-user cooldown of 4.6 s becomes 5 s." },
+      { name: "c5", why: "Its per-user cooldown of 301 s becomes 300 s." },
+      { name: "c6", why: "Its per-user cooldown of 3600 s becomes 300 s." },
+      { name: "c7", why: "Its per-user cooldown of -3 s becomes 0 s." },
+    ]);
+    // A per-user cooldown of the wrong type is the body's error, naming its path.
+    expect(() => plan([{ command: "x", reply: "hi", cooldown: { user: "15", global: 5 } }])).toThrow(
+      "[0].cooldown.user",
+    );
+    const nightbotList = plan(nightbot({ name: "!x", message: "hi", coolDown: 60 }));
+    expect(nightbotList.add[0]).toMatchObject({ cooldownSeconds: 60, userCooldownSeconds: 0 });
+  });
+
   test("Nightbot's defaults fill what its list leaves out", () => {
     expect(plan(nightbot({ name: "!x", message: "hi" })).add).toEqual([
-      { name: "x", response: "hi", level: "everyone", cooldownSeconds: 30, aliasOf: null, count: 0 },
+      {
+        name: "x",
+        response: "hi",
+        level: "everyone",
+        cooldownSeconds: 30,
+        userCooldownSeconds: 0,
+        aliasOf: null,
+        count: 0,
+      },
     ]);
   });
 
@@ -354,7 +396,15 @@ describe("user levels, cooldowns and counts", () => {
       ),
     );
     expect(result.add).toEqual([
-      { name: "w", response: "", level: "everyone", cooldownSeconds: 30, aliasOf: "wins", count: 0 },
+      {
+        name: "w",
+        response: "",
+        level: "everyone",
+        cooldownSeconds: 30,
+        userCooldownSeconds: 0,
+        aliasOf: "wins",
+        count: 0,
+      },
     ]);
     expect(result.unsupported).toEqual([
       { name: "loop", why: "It is an alias of itself." },

@@ -164,6 +164,8 @@ describe("POST /api/dashboard/custom-commands/import", () => {
     });
     expect(byName.get("dc")).toMatchObject({ aliasTarget: "discord", response: "$(query)" });
     expect(byName.get("vipsonly")).toMatchObject({ userLevel: "twitch_vip", cooldownSeconds: 300 });
+    // Nightbot has no per-user cooldown: none is stored.
+    expect([...byName.values()].every((c) => c.userCooldownSeconds === 0)).toBe(true);
 
     // Once more: every command is taken now, nothing is replaced or added.
     const again = (await call<ImportData>(h, "POST", IMPORT, { body, apply: true })).body.data;
@@ -183,6 +185,10 @@ describe("POST /api/dashboard/custom-commands/import", () => {
     expect(names).not.toContain("oldcmd");
     expect(names).not.toContain("followage");
     expect(applied.unsupported.map((n) => n.name)).toContain("oldcmd");
+    // StreamElements' per-user cooldown is stored beside the global one; 0 where it had none.
+    const discord = (await stored()).find((c) => c.name === "discord");
+    expect(discord).toMatchObject({ cooldownSeconds: 5, userCooldownSeconds: 15 });
+    expect((await stored()).find((c) => c.name === "lurk")).toMatchObject({ userCooldownSeconds: 0 });
   });
 
   test("a malformed request is one 400 naming its field or path, and nothing is stored", async () => {
@@ -253,6 +259,7 @@ describe("POST /api/dashboard/custom-commands/import", () => {
       response: "r",
       level: "everyone" as const,
       cooldownSeconds: 0,
+      userCooldownSeconds: 0,
       aliasOf: null,
       count: 0,
     });
