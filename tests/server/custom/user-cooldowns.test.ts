@@ -4,7 +4,7 @@
  * the broadcaster never do, and a line that answered nothing keeps no cooldown.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { addCustomCommand, editCustomCommand } from "../../../db/custom-commands.ts";
+import { addCustomCommand, editCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
 import { userCooldownKey } from "../../../server/custom/answers.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
@@ -77,6 +77,20 @@ describe("a custom command's per-user cooldown in native chat", () => {
     expect(await ask("!hype", "viewer_bob")).toBe("Hype!");
     expect(await ask("!wave")).toBe("o/");
   }, 20_000);
+
+  test("chat's syntax has no per-user option: an add from chat has none, an edit from chat keeps it", async () => {
+    await start();
+    expect(await mod("!addcom !wave o/")).toBe(REPLIES.added("wave"));
+    expect(await getCustomCommand(h.ctx.db, h.account.id, "wave")).toMatchObject({ userCooldownSeconds: 0 });
+    await command("hug", "hug!", 0, 60);
+    expect(await mod("!editcom !hug -cd=5 -ul=subscriber A big hug")).toBe(REPLIES.edited("hug"));
+    expect(await getCustomCommand(h.ctx.db, h.account.id, "hug")).toMatchObject({
+      response: "A big hug",
+      userLevel: "subscriber",
+      cooldownSeconds: 5,
+      userCooldownSeconds: 60,
+    });
+  });
 
   test("an edit of the cooldown applies to a rest under way; 0 ends it", async () => {
     await start();
