@@ -4,6 +4,7 @@
 import { Elysia } from "elysia";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { READ_CHAT_SCOPE } from "../chat/status.ts";
+import { seedDemoChatBot } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
 import { sessionCookie } from "../http/session-auth.ts";
 import type { Context } from "../runtime.ts";
@@ -122,6 +123,10 @@ async function finishLogin(
   ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
     login: login.account.login,
   });
+  // `serve --demo`: the demo channel starts with example commands, a timer and quotes.
+  await seedDemoChatBot(ctx, login.account).catch((error: unknown) =>
+    ctx.log.warn("could not store the demo's chat-bot examples", { error }),
+  );
   // The re-consent for native chat switches it on when Twitch granted the scope; any login
   // brings new tokens, which the running chat connection picks up.
   const chatConsent = readCookie(request, PURPOSE_COOKIE) === "chat";

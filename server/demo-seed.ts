@@ -1,0 +1,56 @@
+/**
+ * `serve --demo`: the demo channel's chat bot starts with a few examples (issue 24), so a visitor sees
+ * custom commands, a counter, a timer and quotes answer in the simulated chat before adding their own.
+ * They are stored when the demo streamer's account has no custom command, timer or quote yet (its
+ * first login; a later login, or one after the visitor emptied a list, adds nothing again).
+ */
+import type { Account } from "../db/accounts.ts";
+import { addCustomCommand, countCustomCommands, type NewCustomCommand } from "../db/custom-commands.ts";
+import { addQuote, countQuotes } from "../db/quotes.ts";
+import type { NewTimer } from "../db/timers.ts";
+import { addTimer, listTimers } from "../db/timers.ts";
+import type { Context } from "./runtime.ts";
+import { DEMO_STREAMER_LOGIN } from "./sim/twitch/world.ts";
+
+/** The demo's commands: a link, a greeting with `$(user)`, a counter and a `$(touser)` one. */
+export const DEMO_COMMANDS: readonly NewCustomCommand[] = [
+  { name: "discord", response: "Join the community Discord: https://discord.gg/cuebot-demo" },
+  { name: "lurk", response: "$(user) is lurking in the shadows. Enjoy the stream!", cooldownSeconds: 5 },
+  { name: "deaths", response: "The streamer has died $(count) times so far.", cooldownSeconds: 5 },
+  { name: "hug", response: "$(user) gives $(touser) a warm hug!", cooldownSeconds: 5 },
+];
+
+export const DEMO_TIMER: NewTimer = {
+  name: "discord-reminder",
+  message: "Enjoying the stream? Type !discord to join the community.",
+  intervalMinutes: 15,
+  minChatLines: 2,
+};
+
+/** The demo's quotes, oldest first, with the game being played. */
+export const DEMO_QUOTES: readonly { text: string; game: string }[] = [
+  { text: "I'm not lost, I'm exploring.", game: "VALORANT" },
+  { text: "That was the plan all along.", game: "VALORANT" },
+  { text: "One more game, then I'll sleep.", game: "Just Chatting" },
+];
+
+/** Stores the examples on the demo streamer's account when it has none; true when it did. */
+export async function seedDemoChatBot(
+  ctx: Pick<Context, "config" | "db" | "clock" | "chatBot">,
+  account: Account,
+): Promise<boolean> {
+  if (!ctx.config.demo || account.login !== DEMO_STREAMER_LOGIN) return false;
+  const [commands, timers, quotes] = await Promise.all([
+    countCustomCommands(ctx.db, account.id),
+    listTimers(ctx.db, account.id),
+    countQuotes(ctx.db, account.id),
+  ]);
+  if (commands > 0 || timers.length > 0 || quotes > 0) return false;
+  const now = ctx.clock.now();
+  for (const command of DEMO_COMMANDS) await addCustomCommand(ctx.db, account.id, command, now);
+  await addTimer(ctx.db, account.id, DEMO_TIMER, now);
+  for (const quote of DEMO_QUOTES) await addQuote(ctx.db, account.id, quote, now);
+  ctx.chatBot.clear();
+  ctx.chatBot.timersChanged(account.id);
+  return true;
+}
