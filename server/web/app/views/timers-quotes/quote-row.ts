@@ -20,15 +20,20 @@ export function quoteRow(initial: Quote, hooks: QuoteRowHooks): HTMLLIElement {
     const actions = rowActions(`quote #${quote.number}`, edit, () => void remove(status));
     const numberId = uid("quote");
     row.setAttribute("aria-labelledby", numberId);
+    row.classList.remove("tq-editing");
     fill(
       row,
       h(
         "div",
-        { class: "tq-head" },
-        h("h3", { id: numberId, class: "tq-name tq-number" }, `#${quote.number}`),
-        h("span", { class: "tq-meta" }, [quote.game, dayText(quote.createdAt)].filter(Boolean).join(" · ")),
+        { class: "tq-body" },
+        h(
+          "div",
+          { class: "tq-head" },
+          h("h3", { id: numberId, class: "tq-name tq-number" }, `#${quote.number}`),
+          h("span", { class: "tq-meta" }, [quote.game, dayText(quote.createdAt)].filter(Boolean).join(" · ")),
+        ),
+        h("p", { class: "tq-text" }, quote.text),
       ),
-      h("p", { class: "tq-text" }, quote.text),
       actions.element,
       status,
     );
@@ -46,6 +51,7 @@ export function quoteRow(initial: Quote, hooks: QuoteRowHooks): HTMLLIElement {
       },
       cancel: () => show(true),
     });
+    row.classList.add("tq-editing");
     fill(row, h("h3", { class: "tq-name tq-number" }, `#${quote.number}`), form);
     form.querySelector<HTMLElement>("textarea")?.focus();
   }

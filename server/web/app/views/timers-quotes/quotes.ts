@@ -134,11 +134,13 @@ export function quotesSection(): HTMLElement {
       h("code", {}, "!delquote <number>"),
       ". A deleted quote's number is never given to another.",
     ),
+    // The form comes before the list here: a page of quotes is long, timers are few.
+    h("h3", { class: "tq-add" }, "Add a quote"),
+    form,
+    h("h3", { class: "tq-add" }, "Your quotes"),
     searchBox(pages, reload),
     count,
     box,
     nav.element,
-    h("h3", { class: "tq-add" }, "Add a quote"),
-    form,
   );
 }

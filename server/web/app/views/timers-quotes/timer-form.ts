@@ -61,7 +61,7 @@ function timerInputs(initial: TimerFields, fields: Field[]): { parts: Node[]; va
         "After chat lines",
         lines,
         fields,
-        h("span", {}, `at least this many since its last post (${chatLines.min}–${chatLines.max})`),
+        h("span", {}, `since its last post, ${chatLines.min} to ${chatLines.max}`),
       ),
     ),
     h("label", { class: "check" }, enabled, " On"),

@@ -55,28 +55,29 @@ export function timerRow(initial: Timer, hooks: TimerRowHooks): HTMLLIElement {
 
   const show = (focusEdit: boolean) => {
     const status = h("p", { class: "save-status", role: "status" });
-    const badge = h(
-      "span",
-      { class: `badge ${timer.enabled ? "tq-on" : "tq-off"}` },
-      timer.enabled ? "On" : "Off",
-    );
+    // The switch says "On"; only a timer that is off gets a word beside its name.
+    const badge = h("span", { class: "badge tq-off", hidden: timer.enabled }, "Off");
     const actions = rowActions(
       `timer ${timer.name}`,
       edit,
       () => void remove(status),
       enabledSwitch(timer, status, (next) => {
         timer = next;
-        badge.className = `badge ${next.enabled ? "tq-on" : "tq-off"}`;
-        badge.textContent = next.enabled ? "On" : "Off";
+        badge.hidden = next.enabled;
       }),
     );
     const nameId = uid("timer");
     row.setAttribute("aria-labelledby", nameId);
+    row.classList.remove("tq-editing");
     fill(
       row,
-      h("div", { class: "tq-head" }, h("h3", { id: nameId, class: "tq-name" }, timer.name), badge),
-      h("p", { class: "tq-text" }, timer.message),
-      h("p", { class: "tq-meta" }, rhythm(timer)),
+      h(
+        "div",
+        { class: "tq-body" },
+        h("div", { class: "tq-head" }, h("h3", { id: nameId, class: "tq-name" }, timer.name), badge),
+        h("p", { class: "tq-text" }, timer.message),
+        h("p", { class: "tq-meta" }, rhythm(timer)),
+      ),
       actions.element,
       status,
     );
@@ -94,6 +95,7 @@ export function timerRow(initial: Timer, hooks: TimerRowHooks): HTMLLIElement {
       },
       cancel: () => show(true),
     });
+    row.classList.add("tq-editing");
     fill(row, form);
     form.querySelector<HTMLElement>("input, textarea")?.focus();
   }
