@@ -80,38 +80,40 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await openView();
     const add = page.locator("#cc-add");
     await input(add, "name").fill("!bad name!");
-    await input(add, "response").fill("Join us at discord.gg/example");
+    await input(add, "response").fill("Streams Mon, Wed, Fri at 19:00 CET");
     await add.getByRole("button", { name: "Add command" }).click();
     expect(await errorOf(add, "name").textContent()).toContain("A name is ! and 1 to 32 letters");
     expect(await input(add, "name").getAttribute("aria-invalid")).toBe("true");
     expect(await input(add, "name").inputValue()).toBe("!bad name!");
-    expect(await input(add, "response").inputValue()).toBe("Join us at discord.gg/example");
+    expect(await input(add, "response").inputValue()).toBe("Streams Mon, Wed, Fri at 19:00 CET");
 
     // The server's refusal lands at the same field: a built-in that is on keeps its name.
     await input(add, "name").fill("!followage");
     await add.getByRole("button", { name: "Add command" }).click();
     expect(await textOf(errorOf(add, "name"), (t) => t.length > 0)).toContain("!followage");
-    expect(await input(add, "response").inputValue()).toBe("Join us at discord.gg/example");
+    expect(await input(add, "response").inputValue()).toBe("Streams Mon, Wed, Fri at 19:00 CET");
 
-    await input(add, "name").fill("!Discord");
+    await input(add, "name").fill("!Schedule");
     await add.getByRole("button", { name: "Add command" }).click();
-    expect(await textOf(add.locator(".save-status").last(), (t) => t !== "")).toBe("!discord added.");
-    expect(await item("discord").locator(".cc-response").textContent()).toBe("Join us at discord.gg/example");
-    expect(await item("discord").locator(".cc-meta").textContent()).toContain("30 s cooldown");
+    expect(await textOf(add.locator(".save-status").last(), (t) => t !== "")).toBe("!schedule added.");
+    expect(await item("schedule").locator(".cc-response").textContent()).toBe(
+      "Streams Mon, Wed, Fri at 19:00 CET",
+    );
+    expect(await item("schedule").locator(".cc-meta").textContent()).toContain("30 s cooldown");
     // The form is ready for the next command.
     expect(await input(add, "name").inputValue()).toBe("");
   }, 30_000);
 
   test("edit in a dialog, with the preview showing the reply a chosen viewer would get", async () => {
-    await item("discord").getByRole("button", { name: "Edit !discord" }).click();
+    await item("schedule").getByRole("button", { name: "Edit !schedule" }).click();
     const dialog = page.locator("dialog[open]");
-    expect(await dialog.locator("h2").textContent()).toBe("Edit !discord");
-    await input(dialog, "response").fill("Hi $(user), $(touser) says join discord.gg/example");
+    expect(await dialog.locator("h2").textContent()).toBe("Edit !schedule");
+    await input(dialog, "response").fill("Hi $(user), $(touser) says we stream Mon, Wed, Fri");
     await input(dialog, "user").fill("lurker_eve");
     await input(dialog, "args").fill("@subdave");
     await dialog.getByRole("button", { name: "Preview" }).click();
     const reply = await textOf(dialog.locator(".cc-preview-text"), (t) => t.includes("lurker_eve"));
-    expect(reply).toBe("Hi lurker_eve, subdave says join discord.gg/example");
+    expect(reply).toBe("Hi lurker_eve, subdave says we stream Mon, Wed, Fri");
 
     // Below the command's level, chat answers nothing, and the preview says so.
     await dialog.locator("select").first().selectOption("moderator");
@@ -123,77 +125,85 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await dialog.getByRole("button", { name: "Save changes" }).click();
     expect(await errorOf(dialog, "cooldownSeconds").textContent()).toContain("5 to 300");
     await input(dialog, "cooldownSeconds").fill("60");
+    await input(dialog, "userCooldownSeconds").fill("301");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    expect(await errorOf(dialog, "userCooldownSeconds").textContent()).not.toBe("");
+    expect(await errorOf(dialog, "cooldownSeconds").textContent()).toBe("");
+    await input(dialog, "userCooldownSeconds").fill("20");
     await dialog.getByRole("button", { name: "Save changes" }).click();
     await dialog.waitFor({ state: "detached" });
-    await textOf(item("discord").locator(".cc-response"), (t) => t.startsWith("Hi $(user)"));
-    expect(await item("discord").locator(".cc-meta").textContent()).toContain("moderators+");
-    expect(await item("discord").locator(".cc-meta").textContent()).toContain("60 s cooldown");
+    await textOf(item("schedule").locator(".cc-response"), (t) => t.startsWith("Hi $(user)"));
+    expect(await item("schedule").locator(".cc-meta").textContent()).toContain("moderators+");
+    expect(await item("schedule").locator(".cc-meta").textContent()).toContain("60 s cooldown");
+    expect(await item("schedule").locator(".cc-meta").textContent()).toContain("20 s per viewer");
     // Focus comes back to the command's Edit button.
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
-      "Edit !discord",
+      "Edit !schedule",
     );
   }, 30_000);
 
   test("a counter: its count is set in place, kept across a reload, and the preview counts from it", async () => {
     const add = page.locator("#cc-add");
-    await input(add, "name").fill("!deaths");
-    await input(add, "response").fill("The streamer has died $(count) times.");
+    await input(add, "name").fill("!wins");
+    await input(add, "response").fill("We won $(count) games today.");
     await add.getByRole("button", { name: "Add command" }).click();
-    const deaths = item("deaths");
-    await deaths.waitFor();
-    expect(await deaths.locator(".cc-count").textContent()).toBe("count 0");
-    await input(deaths, "count").fill("12");
-    await deaths.getByRole("button", { name: "Set count" }).click();
-    expect(await textOf(deaths.locator(".cc-count"), (t) => t === "count 12")).toBe("count 12");
+    const wins = item("wins");
+    await wins.waitFor();
+    expect(await wins.locator(".cc-count").textContent()).toBe("count 0");
+    await input(wins, "count").fill("12");
+    await wins.getByRole("button", { name: "Set count" }).click();
+    expect(await textOf(wins.locator(".cc-count"), (t) => t === "count 12")).toBe("count 12");
 
     await openView();
-    expect(await item("deaths").locator(".cc-count").textContent()).toBe("count 12");
-    await item("deaths").getByRole("button", { name: "Edit !deaths" }).click();
+    expect(await item("wins").locator(".cc-count").textContent()).toBe("count 12");
+    await item("wins").getByRole("button", { name: "Edit !wins" }).click();
     const dialog = page.locator("dialog[open]");
     await dialog.getByRole("button", { name: "Preview" }).click();
-    expect(await textOf(dialog.locator(".cc-preview-text"), (t) => t !== "")).toBe(
-      "The streamer has died 13 times.",
-    );
+    expect(await textOf(dialog.locator(".cc-preview-text"), (t) => t !== "")).toBe("We won 13 games today.");
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "detached" });
   }, 30_000);
 
   test("delete asks first; confirmed, the command is gone", async () => {
-    await item("discord").getByRole("button", { name: "Delete !discord" }).click();
+    await item("schedule").getByRole("button", { name: "Delete !schedule" }).click();
     await confirm("Cancel");
-    expect(await item("discord").count()).toBe(1);
-    await item("discord").getByRole("button", { name: "Delete !discord" }).click();
+    expect(await item("schedule").count()).toBe(1);
+    await item("schedule").getByRole("button", { name: "Delete !schedule" }).click();
     await confirm("Delete");
-    await item("discord").waitFor({ state: "detached" });
+    await item("schedule").waitFor({ state: "detached" });
     const listed = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
     const names = ((await listed.json()) as { data: { items: { name: string }[] } }).data.items.map(
       (c) => c.name,
     );
-    expect(names).not.toContain("discord");
-    expect(names).toContain("deaths");
+    expect(names).not.toContain("schedule");
+    expect(names).toContain("wins");
   }, 30_000);
 
   test("import a Nightbot list: the preview lists what happens, nothing stored until Import", async () => {
+    const total = async () => Number((await page.locator(".cc-total").textContent())?.split(" ")[0]);
+    const before = await total();
     await page.click("#cc-import");
     const dialog = page.locator("dialog[open]");
     await input(dialog, "body").fill("{not json");
     await dialog.getByRole("button", { name: "Preview" }).click();
     expect(await errorOf(dialog, "body").textContent()).toContain("This is not JSON");
+    expect(await input(dialog, "body").inputValue()).toBe("{not json");
 
     await input(dialog, "body").fill(NIGHTBOT_LIST);
     await dialog.getByRole("button", { name: "Preview" }).click();
     await dialog.locator(".cc-import-add li").first().waitFor();
     const planned = await dialog.locator(".cc-import-add li").allTextContents();
-    expect(planned.some((line) => line.startsWith("!discord"))).toBe(true);
-    expect(planned.some((line) => line.startsWith("!lurk"))).toBe(true);
-    // !deaths exists (added above), !followage is a built-in that is on; a 600 s cooldown is cut to fit.
+    expect(planned.some((line) => line.startsWith("!socials regulars+: Twitter:"))).toBe(true);
+    // The demo's !discord and !deaths exist, !followage is a built-in that is on; a 600 s cooldown is cut.
     const conflicts = await dialog.locator(".cc-import-conflicts").textContent();
-    expect(conflicts).toContain("!deaths");
-    expect(conflicts).toContain("!followage");
+    for (const name of ["!discord", "!deaths", "!followage"]) expect(conflicts).toContain(name);
+    expect(planned.some((line) => line.startsWith("!discord"))).toBe(false);
     expect(await dialog.locator(".cc-import-adjusted").textContent()).toContain(
       "!vipsonly Its cooldown of 600 s becomes 300 s.",
     );
-    expect(await item("lurk").count()).toBe(0);
+    // Nothing is stored by the preview.
+    expect(await item("socials").count()).toBe(0);
+    expect(await total()).toBe(before);
 
     const apply = dialog.locator(".cc-import-apply");
     expect(await apply.textContent()).toBe(`Import ${planned.length} commands`);
@@ -202,12 +212,9 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       `Imported ${planned.length} commands from Nightbot.`,
     );
     await dialog.getByRole("button", { name: "Close" }).click();
-    await item("lurk").waitFor();
-    expect(await item("lurk").locator(".cc-response").textContent()).toBe(
-      "$(user) is now lurking. Enjoy the stream!",
-    );
-    // The imported counter kept its count; the existing !deaths was not replaced.
-    expect(await item("deaths").locator(".cc-count").textContent()).toBe("count 12");
+    await item("socials").waitFor();
+    expect(await item("socials").locator(".cc-meta").textContent()).toContain("regulars+");
+    expect(await total()).toBe(before + planned.length);
   }, 30_000);
 
   test("regulars: an unknown login is refused at the field; a viewer is added, then removed", async () => {
@@ -244,7 +251,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
         expect(await axeViolations(page)).toEqual([]);
         await page.screenshot({ path: screenshotPath(`custom-commands-${name}`), fullPage: true });
       }
-      await item("deaths").getByRole("button", { name: "Edit !deaths" }).click();
+      await item("wins").getByRole("button", { name: "Edit !wins" }).click();
       const dialog = page.locator("dialog[open]");
       await dialog.getByRole("button", { name: "Preview" }).click();
       await dialog.locator(".cc-preview-text").waitFor();
@@ -259,4 +266,18 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       "console error: Failed to load resource: the server responded with a status of 404 (Not Found)",
     ]);
   }, 90_000);
+
+  test("an empty list says how to add a command, from here or from chat", async () => {
+    const listed = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const items = ((await listed.json()) as { data: { items: { name: string }[] } }).data.items;
+    for (const { name } of items) {
+      const deleted = await page.request.delete(`${server.base}/api/dashboard/custom-commands/${name}`, {
+        headers: { origin: server.base },
+      });
+      expect(deleted.status()).toBe(200);
+    }
+    await openView();
+    expect(await page.locator("#cc-commands .cc-empty").textContent()).toContain("!addcom !discord");
+    expect(await axeViolations(page)).toEqual([]);
+  }, 30_000);
 });

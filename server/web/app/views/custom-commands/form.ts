@@ -1,5 +1,5 @@
 // The form that adds a custom command or edits one: name (when adding), response (with the
-// variables it may use and a live preview), user level, cooldown and alias. The browser checks what it
+// variables it may use and a live preview), user level, alias, and the cooldowns (global, per viewer). The browser checks what it
 // can at the field; the server's refusals land at the field they name; a failed save keeps every
 // character typed.
 import { errorMessage, sendData } from "../../lib/api.ts";
@@ -34,6 +34,7 @@ interface Inputs {
   response: HTMLTextAreaElement;
   level: HTMLSelectElement;
   cooldown: HTMLInputElement;
+  userCooldown: HTMLInputElement;
   alias: HTMLInputElement;
 }
 
@@ -67,6 +68,7 @@ function inputsOf(command: CustomCommand | undefined): Inputs {
     response,
     level: levelSelect(command?.userLevel ?? "everyone"),
     cooldown: cooldownInput(command?.cooldownSeconds ?? LIMITS.defaultCooldown),
+    userCooldown: cooldownInput(command?.userCooldownSeconds ?? 0),
     alias,
   };
   if (!command) checkedBy(name, nameRule(name));
@@ -91,6 +93,7 @@ function bodyOf(inputs: Inputs, editing: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
     userLevel: inputs.level.value,
     cooldownSeconds: inputs.cooldown.valueAsNumber,
+    userCooldownSeconds: inputs.userCooldown.valueAsNumber,
   };
   if (response.trim() !== "") body.response = response;
   else if (editing) body.response = ALIAS_PASS_THROUGH;
@@ -123,6 +126,17 @@ function fieldsOf(inputs: Inputs, fields: Field[], editing: boolean): Node[] {
       { class: "field-row" },
       selectField("Who can use it", inputs.level, "and everyone above that level"),
       field(
+        "aliasTarget",
+        "Alias of (optional)",
+        inputs.alias,
+        fields,
+        document.createTextNode("runs that command, with this response as its input"),
+      ),
+    ),
+    h(
+      "div",
+      { class: "field-row" },
+      field(
         "cooldownSeconds",
         "Cooldown (seconds)",
         inputs.cooldown,
@@ -130,11 +144,11 @@ function fieldsOf(inputs: Inputs, fields: Field[], editing: boolean): Node[] {
         document.createTextNode("0 for none, or 5–300; for the whole chat"),
       ),
       field(
-        "aliasTarget",
-        "Alias of (optional)",
-        inputs.alias,
+        "userCooldownSeconds",
+        "Per-viewer cooldown (seconds)",
+        inputs.userCooldown,
         fields,
-        document.createTextNode("runs that command, with this response as its input"),
+        document.createTextNode("0 for none, or 5–300; each viewer waits this long (moderators never)"),
       ),
     ),
   ].filter((node): node is HTMLElement => node !== null);
@@ -147,7 +161,8 @@ function reset(inputs: Inputs, fields: Field[]): void {
   inputs.alias.value = "";
   inputs.level.value = "everyone";
   inputs.cooldown.value = String(LIMITS.defaultCooldown);
-  for (const input of [inputs.name, inputs.response, inputs.alias, inputs.cooldown])
+  inputs.userCooldown.value = "0";
+  for (const input of [inputs.name, inputs.response, inputs.alias, inputs.cooldown, inputs.userCooldown])
     input.dispatchEvent(new Event("input"));
   for (const f of fields) f.error.textContent = "";
 }

@@ -46,7 +46,8 @@ export interface CustomCommand {
   response: string;
   userLevel: UserLevel;
   cooldownSeconds: number;
-  userCooldownSeconds?: number;
+  /** Per viewer, on top of `cooldownSeconds`: 0 (none) or 5–300; moderators and the broadcaster exempt. */
+  userCooldownSeconds: number;
   aliasTarget: string | null;
   count: number;
   createdAt: string;

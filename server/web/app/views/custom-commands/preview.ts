@@ -43,7 +43,11 @@ export function previewPanel(source: PreviewSource, viewer: string, formFields: 
   const user = textInput(viewer, 25, { spellcheck: "false" });
   const level = levelSelect("everyone");
   const args = textInput("", 500, { placeholder: "e.g. @lurker_eve" });
-  const out = h("div", { class: "preview cc-preview-out", role: "status", "aria-live": "polite" });
+  const out = h(
+    "div",
+    { class: "preview cc-preview-out", role: "status", "aria-live": "polite" },
+    h("span", { class: "muted" }, "The reply appears here while you type, or press Preview."),
+  );
   let timer = 0;
   let asked = 0;
   const run = async () => {
