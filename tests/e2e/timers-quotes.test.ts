@@ -129,7 +129,15 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
     await row.locator(".badge", { hasText: "Off" }).waitFor({ state: "visible" });
     expect((await storedTimer("e2e-socials"))?.enabled).toBe(false);
 
+    // Escape leaves an edit unsaved, back on its Edit button.
     await row.getByRole("button", { name: "Edit timer e2e-socials" }).click();
+    await page.keyboard.type("typed but not kept");
+    await page.keyboard.press("Escape");
+    const editButton = row.getByRole("button", { name: "Edit timer e2e-socials" });
+    expect(await editButton.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(await row.textContent()).not.toContain("typed but not kept");
+
+    await editButton.click();
     const edit = page.locator("form[aria-label='Edit timer e2e-socials']");
     await edit.getByLabel("Message").fill("Discord: discord.gg/example");
     await edit.getByLabel("Every (minutes)").fill("30");
@@ -252,6 +260,16 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
         await fresh.screenshot({ path: screenshotPath(`timers-quotes-${suffix}`), fullPage: true });
       }
     }
+    // A troll's quote with no spaces to break at still fits a phone's width.
+    const long = await page.request.post(`${server.base}/api/dashboard/quotes`, {
+      headers: { origin: server.base },
+      data: { text: "W".repeat(480), game: "G".repeat(200) },
+    });
+    expect(long.status()).toBe(200);
+    await page.getByLabel("Search quotes").fill("WWWWWWWW");
+    await textOf(page.locator("#quote-count"), (t) => t.startsWith("1 quote holds"));
+    expect(await horizontalOverflow(fresh)).toBe(0);
+    await page.locator("#quote-list").screenshot({ path: screenshotPath("timers-quotes-360-dark-long") });
     expect(seen.problems).toEqual([]);
   }, 90_000);
 });

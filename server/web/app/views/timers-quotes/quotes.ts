@@ -83,7 +83,7 @@ export function quotesSection(): HTMLElement {
   const headingId = uid("quotes");
   const pages = new QuotePages();
   const count = h("p", { class: "muted tq-count", id: "quote-count", "aria-live": "polite" });
-  const box = h("div", { class: "tq-box", id: "quotes", tabindex: -1, "aria-label": "Quotes" });
+  const box = h("div", { class: "tq-box", id: "quotes", tabindex: -1 });
   const render = (page: QuotePage) => {
     count.textContent = countText(page, pages.searching);
     nav.show(page);

@@ -15,7 +15,7 @@ function rules(): HTMLElement {
   return h(
     "p",
     { class: "tq-rules" },
-    "cuebot posts a timer's message every N minutes, but only while your stream is live, only once at least M chat lines came since its last post, never two timers at once (they are spread out, at the pace of the bot's replies), and only while cuebot answers in your chat (",
+    "cuebot posts each timer's message every so many minutes, but only while your stream is live, only once at least its number of chat lines came since its last post (so it never talks to an empty chat), never two timers at once (they are spread out, at the pace of the bot's replies), and only while cuebot answers in your chat (",
     h("a", { href: "#/chat" }, "native chat"),
     ").",
   );
