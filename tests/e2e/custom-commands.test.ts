@@ -82,7 +82,9 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await input(add, "name").fill("!bad name!");
     await input(add, "response").fill("Streams Mon, Wed, Fri at 19:00 CET");
     await add.getByRole("button", { name: "Add command" }).click();
-    expect(await errorOf(add, "name").textContent()).toContain("A name is ! and 1 to 32 letters");
+    expect(await errorOf(add, "name").textContent()).toBe(
+      'A name is "!" then 1 to 32 letters a–z, digits or _, like !discord.',
+    );
     expect(await input(add, "name").getAttribute("aria-invalid")).toBe("true");
     expect(await input(add, "name").inputValue()).toBe("!bad name!");
     expect(await input(add, "response").inputValue()).toBe("Streams Mon, Wed, Fri at 19:00 CET");
@@ -199,12 +201,13 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     for (const name of ["!discord", "!deaths", "!followage"]) expect(conflicts).toContain(name);
     expect(planned.some((line) => line.startsWith("!discord"))).toBe(false);
     expect(await dialog.locator(".cc-import-adjusted").textContent()).toContain(
-      "!vipsonly Its cooldown of 600 s becomes 300 s.",
+      "!vipsonly: Its cooldown of 600 s becomes 300 s.",
     );
     // Nothing is stored by the preview.
     expect(await item("socials").count()).toBe(0);
     expect(await total()).toBe(before);
 
+    await page.screenshot({ path: screenshotPath("custom-commands-import-plan-1280") });
     const apply = dialog.locator(".cc-import-apply");
     expect(await apply.textContent()).toBe(`Import ${planned.length} commands`);
     await apply.click();
@@ -257,6 +260,13 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       await dialog.locator(".cc-preview-text").waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: screenshotPath(`custom-commands-edit-${width}-dark`) });
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await page.click("#cc-import");
+      await input(dialog, "body").fill(NIGHTBOT_LIST);
+      await dialog.getByRole("button", { name: "Preview" }).click();
+      await dialog.locator(".cc-import-conflicts").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`custom-commands-import-${width}-dark`) });
       await dialog.getByRole("button", { name: "Close" }).click();
       await page.emulateMedia({ colorScheme: "light" });
     }

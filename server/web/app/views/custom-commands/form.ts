@@ -38,7 +38,7 @@ interface Inputs {
   alias: HTMLInputElement;
 }
 
-const NAME_RULE = `! and 1 to ${LIMITS.nameLength} letters a–z, digits or _, like !discord`;
+const NAME_RULE = `"!" then 1 to ${LIMITS.nameLength} letters a–z, digits or _, like !discord`;
 
 function nameRule(input: HTMLInputElement): () => string {
   return () => {

@@ -39,7 +39,7 @@ function group(title: string, className: string, lines: Node[]): HTMLElement | n
 }
 
 function noteLine(note: ImportNote): Node {
-  return h("span", {}, h("code", {}, shown(note.name)), ` ${note.why}`);
+  return h("span", {}, h("code", {}, shown(note.name)), `: ${note.why}`);
 }
 
 function addLine(command: PlannedCommand): Node {
@@ -127,6 +127,7 @@ export function importDialog(onImported: () => void): void {
         apply: commit,
       });
       fill(out, planView(plan));
+      out.scrollIntoView({ block: "nearest" });
       apply.hidden = commit || (plan.add ?? []).length === 0;
       apply.textContent = `Import ${plan.add?.length ?? 0} commands`;
       if (commit) {

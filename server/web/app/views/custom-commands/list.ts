@@ -69,7 +69,7 @@ function counterForm(command: CustomCommand, shownCount: HTMLElement): HTMLFormE
 }
 
 function countText(command: CustomCommand): string {
-  return isCounter(command.response) ? `count ${command.count}` : `used ${command.count}×`;
+  return `count ${command.count}`;
 }
 
 function editDialog(command: CustomCommand, actions: ListActions): void {
@@ -127,7 +127,8 @@ function badges(command: CustomCommand, count: HTMLElement): HTMLElement {
       ? h("span", { class: "badge" }, `${command.userCooldownSeconds} s per viewer`)
       : null,
     command.aliasTarget ? h("span", { class: "badge" }, `alias of ${shown(command.aliasTarget)}`) : null,
-    count,
+    // A count moves only where the response shows it; another's (an imported one) is shown if set.
+    isCounter(command.response) || command.count !== 0 ? count : null,
   );
 }
 
