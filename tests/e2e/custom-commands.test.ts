@@ -236,6 +236,22 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await card.locator(".state-empty").waitFor();
   }, 30_000);
 
+  test("a response a moderator typed in chat shows as text, never as markup", async () => {
+    const markup = '<img src=x onerror="window.pwned=1"> <b>bold</b> $(user)';
+    const added = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
+      headers: { origin: server.base },
+      data: { name: "markup", response: markup },
+    });
+    expect(added.status()).toBe(200);
+    await openView();
+    expect(await item("markup").locator(".cc-response").textContent()).toBe(markup);
+    expect(await item("markup").locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => "pwned" in window)).toBe(false);
+    await item("markup").getByRole("button", { name: "Delete !markup" }).click();
+    await confirm("Delete");
+    await item("markup").waitFor({ state: "detached" });
+  }, 30_000);
+
   test("at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, screenshots", async () => {
     await input(page.locator("#cc-regulars"), "login").fill("modbob");
     await page.locator("#cc-regulars").getByRole("button", { name: "Add regular" }).click();
