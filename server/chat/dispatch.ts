@@ -27,7 +27,8 @@ const CUSTOM_COMMAND = "custom";
  * code as the bot endpoints (CONTRACT §6), within chat's own budgets, and its reply joins the
  * channel's send queue (chat/sending.ts). A line no enabled built-in takes is the chat bot's
  * (custom/service.ts: custom commands, counters, quotes), under the same budgets and queue. Refusals
- * by limits say nothing in chat.
+ * by limits say nothing in chat. cuebot's own lines are known by what the queue sent
+ * (chat/own-lines.ts), so a streamer whose account speaks for cuebot is answered like anyone else.
  */
 export class ChatDispatch {
   constructor(
