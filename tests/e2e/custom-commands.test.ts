@@ -162,8 +162,10 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     const dialog = page.locator("dialog[open]");
     await dialog.getByRole("button", { name: "Preview" }).click();
     expect(await textOf(dialog.locator(".cc-preview-text"), (t) => t !== "")).toBe("We won 13 games today.");
-    await dialog.getByRole("button", { name: "Close" }).click();
+    // Escape closes the dialog, as a keyboard user expects; nothing was saved.
+    await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
+    expect(await item("wins").locator(".cc-count").textContent()).toBe("count 12");
   }, 30_000);
 
   test("delete asks first; confirmed, the command is gone", async () => {

@@ -4,7 +4,7 @@
 // modules of views/custom-commands/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { load } from "../lib/states.ts";
+import { load, showError } from "../lib/states.ts";
 import type { App, View } from "../view.ts";
 import { commandForm } from "./custom-commands/form.ts";
 import { importDialog } from "./custom-commands/import.ts";
@@ -16,15 +16,16 @@ import { regularsCard } from "./custom-commands/regulars.ts";
 function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string) => void } {
   const headingId = uid("cc-list");
   const box = h("div", { class: "cc-list-box" });
-  const reload = (focus?: string) =>
-    void load(
-      box,
-      () => getData<CommandList>(API),
-      (list) => {
-        renderList(box, list, { viewer, reload });
-        if (focus) box.querySelector<HTMLElement>(`[data-command="${focus}"] .cc-edit`)?.focus();
-      },
-    );
+  const show = (list: CommandList, focus?: string) => {
+    renderList(box, list, { viewer, reload });
+    if (focus) box.querySelector<HTMLElement>(`[data-command="${focus}"] .cc-edit`)?.focus();
+  };
+  // After a change the list is redrawn in place (no "Loading…" in between, so the page keeps its scroll).
+  const reload = (focus?: string) => {
+    getData<CommandList>(API)
+      .then((list) => show(list, focus))
+      .catch((error: unknown) => showError(box, error, () => reload(focus)));
+  };
   const card = h(
     "section",
     { class: "card", id: "cc-commands", "aria-labelledby": headingId },
@@ -45,7 +46,11 @@ function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string)
     ),
     box,
   );
-  reload();
+  void load(
+    box,
+    () => getData<CommandList>(API),
+    (list) => show(list),
+  );
   return { card, reload };
 }
 
