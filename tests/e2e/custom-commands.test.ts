@@ -148,6 +148,8 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     const add = page.locator("#cc-add");
     await input(add, "name").fill("!wins");
     await input(add, "response").fill("We won $(count) games today.");
+    // The preview follows the typing by itself (a new command's first use is count 1).
+    expect(await textOf(add.locator(".cc-preview-text"), (t) => t !== "")).toBe("We won 1 games today.");
     await add.getByRole("button", { name: "Add command" }).click();
     const wins = item("wins");
     await wins.waitFor();
