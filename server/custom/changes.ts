@@ -9,8 +9,8 @@ import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
 import type { CustomCommandChanges, NewCustomCommand } from "../../db/custom-commands.ts";
 import { DEFAULT_LEVEL, type UserLevel } from "./levels.ts";
 import type { CommandOptions, ManagementOperation } from "./management.ts";
-import { MANAGEMENT_TRIGGERS } from "./management.ts";
 import { shownName } from "./names.ts";
+import { CHAT_BOT_TRIGGERS } from "./reserved-names.ts";
 
 /** Most custom commands a channel keeps (issue 24). */
 export const MAX_COMMANDS = CHAT_BOT_LIMITS.customCommandsPerAccount;
@@ -65,7 +65,8 @@ export const REPLIES = {
   exists: (name: string) => `The command "${shownName(name)}" already exists; change it with !commands edit.`,
   builtIn: (name: string) =>
     `${shownName(name)} is one of cuebot's own commands; turn it off in the dashboard to use the name.`,
-  reserved: (name: string) => `${shownName(name)} manages commands and cannot be a custom command.`,
+  reserved: (name: string) =>
+    `${shownName(name)} is the chat bot's own (commands, quotes, regulars) and cannot be a custom command.`,
   selfAlias: (name: string) => `${shownName(name)} cannot run itself (-a=).`,
   full: () => `This channel has ${MAX_COMMANDS} custom commands, the most it can keep; delete one first.`,
   list: () =>
@@ -92,7 +93,7 @@ export function planChange(
     const changes = editChanges(operation.options, operation.response);
     return { kind: "edit", name, changes, reply: REPLIES.edited(name) };
   }
-  if (MANAGEMENT_TRIGGERS.includes(name)) return { kind: "refuse", reply: REPLIES.reserved(name) };
+  if (CHAT_BOT_TRIGGERS.includes(name)) return { kind: "refuse", reply: REPLIES.reserved(name) };
   if (channel.exists) return { kind: "refuse", reply: REPLIES.exists(name) };
   if (channel.builtInsOn.has(name)) return { kind: "refuse", reply: REPLIES.builtIn(name) };
   if (channel.total >= MAX_COMMANDS) return { kind: "refuse", reply: REPLIES.full() };

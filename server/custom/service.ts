@@ -30,8 +30,8 @@ import { COUNT_REPLIES, COUNT_USAGE, type CountChange, parseCountLine } from "./
 import { admits, callerLevel, mayManage, type UserLevel } from "./levels.ts";
 import { type ManagementParse, parseManagementLine } from "./management.ts";
 import { answerQuoteLine } from "./quote-answers.ts";
-import { changesQuotes, parseQuoteLine, QUOTE_TRIGGERS, type QuoteRequest } from "./quote-lines.ts";
-import { parseRegularLine, REGULAR_TRIGGERS, type RegularRequest } from "./regular-lines.ts";
+import { changesQuotes, parseQuoteLine, type QuoteRequest } from "./quote-lines.ts";
+import { parseRegularLine, type RegularRequest } from "./regular-lines.ts";
 import { changeRegulars } from "./regulars-chat.ts";
 import { usesCount } from "./variables.ts";
 
@@ -176,7 +176,7 @@ async function manage(
     getCustomCommand(ctx.db, account.id, operation.name),
     countCustomCommands(ctx.db, account.id),
   ]);
-  const builtInsOn = new Set([...builtIns, ...QUOTE_TRIGGERS, ...REGULAR_TRIGGERS]);
+  const builtInsOn = new Set(builtIns);
   const change = planChange(operation, { exists: existing !== undefined, total, builtInsOn });
   try {
     return await applyChange(ctx, account, change);

@@ -4,26 +4,26 @@ import { commandSettings } from "../bot/settings.ts";
 import { triggerTable } from "../chat/triggers.ts";
 import { ApiError } from "../core/errors.ts";
 import { REPLIES } from "../custom/changes.ts";
-import { MANAGEMENT_TRIGGERS } from "../custom/management.ts";
+import { CHAT_BOT_TRIGGERS } from "../custom/reserved-names.ts";
 import type { Context } from "../runtime.ts";
 import { FIELD_HEADER, fieldError } from "./chat-bot-input.ts";
 
 /**
  * The names a custom command cannot take in this channel right now (CONTRACT §6: "built-in commands
  * cannot be replaced while they are on"): the triggers of the built-in commands that are on, names and
- * aliases, as native chat matches them (chat/triggers.ts), and the management triggers (`!commands`,
- * `!addcom`, …), which chat reads before any command.
+ * aliases, as native chat matches them (chat/triggers.ts), and the chat bot's own triggers (`!commands`,
+ * `!addcom`, `!quote`, `!regulars` …, custom/reserved-names.ts), which chat reads before any command.
  */
 export async function takenByCuebot(ctx: Context, accountId: number): Promise<ReadonlySet<string>> {
   const settings = await Promise.all(
     COMMAND_NAMES.map((command) => commandSettings(ctx, accountId, command)),
   );
-  return new Set([...triggerTable(settings).keys(), ...MANAGEMENT_TRIGGERS]);
+  return new Set([...triggerTable(settings).keys(), ...CHAT_BOT_TRIGGERS]);
 }
 
 /** Refuses a name cuebot answers itself, in the words chat uses (custom/changes.ts). */
 export async function refuseCuebotNames(ctx: Context, accountId: number, name: string): Promise<void> {
-  if (MANAGEMENT_TRIGGERS.includes(name)) {
+  if (CHAT_BOT_TRIGGERS.includes(name)) {
     throw fieldError("body field", "name", `is not accepted: ${REPLIES.reserved(name)}`);
   }
   if ((await takenByCuebot(ctx, accountId)).has(name)) {

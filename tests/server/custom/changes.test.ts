@@ -66,6 +66,8 @@ describe("what a management line changes", () => {
     expect(run("!addcom !so hi", { ...empty, builtInsOn: new Set() }).kind).toBe("add");
     expect(run("!addcom !commands hi")).toEqual({ kind: "refuse", reply: REPLIES.reserved("commands") });
     expect(run("!addcom !delcom hi").kind).toBe("refuse");
+    for (const name of ["quote", "addquote", "delquote", "regulars"])
+      expect(run(`!addcom !${name} hi`)).toEqual({ kind: "refuse", reply: REPLIES.reserved(name) });
     expect(run("!addcom !x hi", { ...empty, total: MAX_COMMANDS })).toEqual({
       kind: "refuse",
       reply: "This channel has 500 custom commands, the most it can keep; delete one first.",

@@ -117,7 +117,8 @@ describe("custom commands in native chat", () => {
     await start();
     expect(await mod("!commands add !dice no dice")).toBe(REPLIES.builtIn("dice"));
     expect(await mod("!addcom !so hello")).toBe(REPLIES.builtIn("so"));
-    expect(await mod("!addcom !quote hello")).toBe(REPLIES.builtIn("quote"));
+    expect(await mod("!addcom !quote hello")).toBe(REPLIES.reserved("quote"));
+    expect(await mod("!addcom !regulars hello")).toBe(REPLIES.reserved("regulars"));
     expect(await mod("!addcom !commands hello")).toBe(REPLIES.reserved("commands"));
     // Stored while the built-in was off (or from an import): the built-in answers once it is on.
     await addCustomCommand(h.ctx.db, h.account.id, { name: "coinflip", response: "custom flip" }, Date.now());

@@ -194,12 +194,12 @@ describe("custom commands on the dashboard", () => {
       expectRefusal(reply, 409, "builtin_command", "name");
       expect(reply.body.error.message).toContain("turn it off");
     }
-    expectRefusal(
-      await call(h, "POST", BASE, { name: "!addcom", response: "x" }),
-      400,
-      "bad_request",
-      "name",
-    );
+    // Chat reads these before any custom command: one stored under such a name would never answer.
+    for (const name of ["!addcom", "quote", "!ADDQUOTE", "regulars"]) {
+      const reply = await call(h, "POST", BASE, { name, response: "x" });
+      expectRefusal(reply, 400, "bad_request", "name");
+      expect(reply.body.error.message).toContain("chat bot's own");
+    }
     expect(await stored()).toEqual([]);
 
     const off = await h.panel("/api/dashboard/commands/shoutout", {

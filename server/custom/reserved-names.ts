@@ -1,0 +1,14 @@
+/**
+ * The names native chat reads before any custom command (issue 24): managing commands (`!commands`,
+ * `!addcom`, …), quotes (`!quote`, `!addquote`, `!delquote`) and regulars (`!regulars`). A custom
+ * command of such a name would never answer, so neither chat, the dashboard nor an import may add one.
+ */
+import { MANAGEMENT_TRIGGERS } from "./management.ts";
+import { QUOTE_TRIGGERS } from "./quote-lines.ts";
+import { REGULAR_TRIGGERS } from "./regular-lines.ts";
+
+export const CHAT_BOT_TRIGGERS: readonly string[] = [
+  ...MANAGEMENT_TRIGGERS,
+  ...QUOTE_TRIGGERS,
+  ...REGULAR_TRIGGERS,
+];
