@@ -222,6 +222,12 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await item("socials").waitFor();
     expect(await item("socials").locator(".cc-meta").textContent()).toContain("regulars+");
     expect(await total()).toBe(before + planned.length);
+    // With this many, a filter finds one by name or text.
+    await page.getByLabel("Find a command").fill("youtube");
+    expect(await page.locator("#cc-commands li.cc-item:visible").count()).toBe(1);
+    expect(await item("socials").isVisible()).toBe(true);
+    await page.getByLabel("Find a command").fill("");
+    expect(await page.locator("#cc-commands li.cc-item:visible").count()).toBe(before + planned.length);
   }, 30_000);
 
   test("regulars: an unknown login is refused at the field; a viewer is added, then removed", async () => {
