@@ -64,6 +64,8 @@ const VIEWS = [
     ready: ["#usage svg.chart", "#activity-list li", "#live-state .badge", "#top-callers li"],
   },
   { id: "commands", ready: ["#command-shoutout textarea", "#command-magic8 .answers input"] },
+  { id: "custom-commands", ready: ["#cc-commands .cc-list", "#cc-regulars ul, #cc-regulars .state-empty"] },
+  { id: "timers-quotes", ready: ["#timer-count:not(:empty)", "#quote-count:not(:empty)"] },
   { id: "bots", ready: [".line-card code.line", "#local-warning"] },
   { id: "overlays", ready: ["#overlay-url", ".preview-frame iframe"] },
   { id: "security", ready: ["#api-key", "#session-login"] },

@@ -110,7 +110,15 @@ export function regularsCard(): HTMLElement {
     "section",
     { class: "card", id: "cc-regulars", "aria-labelledby": headingId },
     h("h2", { id: headingId }, "Regulars"),
-    h("p", { class: "muted" }, "Commands for “Regulars” answer these viewers, and VIPs, moderators and you."),
+    h(
+      "p",
+      { class: "muted" },
+      "Commands for “Regulars” answer these viewers, and VIPs, moderators and you. Moderators can also type ",
+      h("code", {}, "!regulars add name"),
+      " or ",
+      h("code", {}, "!regulars delete name"),
+      " in chat.",
+    ),
     addForm(reload),
     box,
   );
