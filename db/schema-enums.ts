@@ -31,3 +31,19 @@ export function parseUserLevel(input: string): UserLevel | null {
 export function userLevelAdmits(required: UserLevel, chatter: UserLevel): boolean {
   return USER_LEVELS.indexOf(chatter) >= USER_LEVELS.indexOf(required);
 }
+
+/**
+ * Stream alerts (issue 25), in the order the dashboard lists them: a follow, a new (not gifted) sub, a
+ * resub shared in chat, a gift of N subs (one alert however many recipients), a cheer, an incoming
+ * raid, a channel-points redemption.
+ */
+export const ALERT_TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export function parseAlertType(input: string): AlertType | null {
+  return (ALERT_TYPES as readonly string[]).includes(input) ? (input as AlertType) : null;
+}
+
+/** What an uploaded alert asset is. */
+export const ALERT_ASSET_KINDS = ["image", "sound"] as const;
+export type AlertAssetKind = (typeof ALERT_ASSET_KINDS)[number];

@@ -10,6 +10,7 @@ const FEATURE_FOLDERS = [
   "identity",
   "bot",
   "chat",
+  "alerts",
   "game",
   "overlay",
   "limits",
