@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
+import { ALERT_ASSET_KINDS, ALERT_TYPES, CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
+import { byteaBuffer } from "./bytea.ts";
 import { jsonText } from "./json-text.ts";
 
 /**
@@ -19,6 +20,8 @@ const updatedAt = () => ms("updated_at").notNull();
 const flag = (name: string) => boolean(name);
 /** JSON, whose row type is its text as on SQLite (see json-text.ts). */
 const json = (name: string) => jsonText(name);
+/** Raw bytes, read as a Buffer as on SQLite (see bytea.ts). */
+const bytes = (name: string) => byteaBuffer(name);
 /** The account a row belongs to, deleted with it. */
 const accountRef = () => integer("account_id").references(() => accounts.id, { onDelete: "cascade" });
 /** The account a row belongs to, as the row's key: one row per account. */
@@ -211,4 +214,62 @@ export const timers = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("timers_account_name_idx").on(t.accountId, t.name)],
+);
+
+export const alertChannels = pgTable("alert_channels", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  updatedAt: updatedAt(),
+});
+
+export const alertAssets = pgTable(
+  "alert_assets",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: accountRef().notNull(),
+    kind: text("kind", { enum: ALERT_ASSET_KINDS }).notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: bytes("bytes").notNull(),
+    size: integer("size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("alert_assets_account_idx").on(t.accountId)],
+);
+
+export const alertSettings = pgTable(
+  "alert_settings",
+  {
+    accountId: accountRef().notNull(),
+    type: text("type", { enum: ALERT_TYPES }).notNull(),
+    enabled: flag("enabled").notNull().default(true),
+    template: text("template").notNull(),
+    minAmount: integer("min_amount").notNull().default(0),
+    durationSeconds: integer("duration_seconds").notNull().default(6),
+    volume: integer("volume").notNull().default(80),
+    imageId: integer("image_id").references(() => alertAssets.id, { onDelete: "set null" }),
+    soundId: integer("sound_id").references(() => alertAssets.id, { onDelete: "set null" }),
+    chatMessage: text("chat_message"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.type] })],
+);
+
+export const alertEvents = pgTable(
+  "alert_events",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: accountRef().notNull(),
+    type: text("type", { enum: ALERT_TYPES }).notNull(),
+    eventKey: text("event_key").notNull(),
+    fields: json("fields").notNull(),
+    test: flag("test").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("alert_events_account_key_idx").on(t.accountId, t.eventKey),
+    index("alert_events_account_id_idx").on(t.accountId, t.id),
+  ],
 );

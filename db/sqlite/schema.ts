@@ -1,5 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ALERT_ASSET_KINDS, ALERT_TYPES, CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
 
 /**
  * Column helpers, so each table says what its columns are (the same names as db/pg/schema.ts, in
@@ -12,6 +12,8 @@ const updatedAt = () => ms("updated_at").notNull();
 const flag = (name: string) => integer(name, { mode: "boolean" });
 /** JSON kept as text (jsonb on PostgreSQL). */
 const json = (name: string) => text(name);
+/** Raw bytes (bytea on PostgreSQL), read as a Buffer. */
+const bytes = (name: string) => blob(name, { mode: "buffer" });
 /** The account a row belongs to, deleted with it. */
 const accountRef = () => integer("account_id").references(() => accounts.id, { onDelete: "cascade" });
 /** The account a row belongs to, as the row's key: one row per account. */
@@ -252,4 +254,79 @@ export const timers = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("timers_account_name_idx").on(t.accountId, t.name)],
+);
+
+/**
+ * Stream alerts (issue 25): whether the streamer turned them on, and the state of the EventSub
+ * session the running server last reported (as chat_settings for native chat).
+ */
+export const alertChannels = sqliteTable("alert_channels", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  /** Why the state is `error` or `needs_consent`, in words for the streamer. */
+  reason: text("reason"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * An uploaded alert image or sound, kept in the database (not the data folder) so every instance
+ * serves it; its type was read from its bytes (db/alert-assets.ts).
+ */
+export const alertAssets = sqliteTable(
+  "alert_assets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: accountRef().notNull(),
+    kind: text("kind", { enum: ALERT_ASSET_KINDS }).notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: bytes("bytes").notNull(),
+    size: integer("size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("alert_assets_account_idx").on(t.accountId)],
+);
+
+/** One alert type's settings of an account; a type without a row has the defaults (db/alert-rules.ts). */
+export const alertSettings = sqliteTable(
+  "alert_settings",
+  {
+    accountId: accountRef().notNull(),
+    type: text("type", { enum: ALERT_TYPES }).notNull(),
+    enabled: flag("enabled").notNull().default(true),
+    template: text("template").notNull(),
+    /** cheer bits, raid viewers, gifted subs at least this (0 = any). */
+    minAmount: integer("min_amount").notNull().default(0),
+    durationSeconds: integer("duration_seconds").notNull().default(6),
+    volume: integer("volume").notNull().default(80),
+    imageId: integer("image_id").references(() => alertAssets.id, { onDelete: "set null" }),
+    soundId: integer("sound_id").references(() => alertAssets.id, { onDelete: "set null" }),
+    /** A thanks line sent in chat, or null. */
+    chatMessage: text("chat_message"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.type] })],
+);
+
+/**
+ * The alerts of an account, newest 200 kept: the history, the overlay's catch-up and, through the
+ * unique event key (the EventSub message id, or `test:<uuid>`), the dedupe across instances.
+ */
+export const alertEvents = sqliteTable(
+  "alert_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: accountRef().notNull(),
+    type: text("type", { enum: ALERT_TYPES }).notNull(),
+    eventKey: text("event_key").notNull(),
+    /** JSON object: the alert's fields (AlertFields). */
+    fields: json("fields").notNull(),
+    test: flag("test").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("alert_events_account_key_idx").on(t.accountId, t.eventKey),
+    index("alert_events_account_id_idx").on(t.accountId, t.id),
+  ],
 );
