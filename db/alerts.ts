@@ -1,0 +1,335 @@
+import { and, asc, desc, eq, gt, gte, lt } from "drizzle-orm";
+import {
+  ALERT_LIMITS,
+  type AlertFields,
+  type AlertSettings,
+  checkAlertSettingsChanges,
+  defaultAlertSettings,
+  invalidAlertInput,
+} from "./alert-rules.ts";
+import type { DataStore } from "./data-store.ts";
+import { ALERT_TYPES, type AlertAssetKind, type AlertType, type ChatState } from "./schema-enums.ts";
+import type { alertEvents, alertSettings } from "./sqlite/schema.ts";
+
+/**
+ * Stream alerts (issue 25) in the store: an account's switch and the state its EventSub session last
+ * reported, each type's settings (defaults where none were saved), and the alert history that is also
+ * the overlay's catch-up and, by its unique event key, the dedupe across instances.
+ */
+
+/** The streamer's switch and what the running server last reported. */
+export interface AlertChannel {
+  enabled: boolean;
+  state: ChatState;
+  stateSince: number | null;
+  reason: string | null;
+}
+
+export async function readAlertChannel(s: DataStore, accountId: number): Promise<AlertChannel | null> {
+  const row = await s.first((db, t) =>
+    db.select().from(t.alertChannels).where(eq(t.alertChannels.accountId, accountId)).limit(1),
+  );
+  return row
+    ? { enabled: row.enabled, state: row.state, stateSince: row.stateSince, reason: row.reason }
+    : null;
+}
+
+/** Turns alerts on or off for an account (the state is then reported by the running server). */
+export function setAlertsEnabled(
+  s: DataStore,
+  accountId: number,
+  enabled: boolean,
+  now: number,
+): Promise<void> {
+  return s.run((db, t) =>
+    db
+      .insert(t.alertChannels)
+      .values({ accountId, enabled, updatedAt: now })
+      .onConflictDoUpdate({ target: t.alertChannels.accountId, set: { enabled, updatedAt: now } }),
+  );
+}
+
+/** Records the state of the account's alert session as the running server sees it. */
+export function writeAlertState(
+  s: DataStore,
+  accountId: number,
+  state: ChatState,
+  reason: string | null,
+  now: number,
+): Promise<void> {
+  return s.run((db, t) =>
+    db
+      .insert(t.alertChannels)
+      .values({ accountId, state, stateSince: now, reason, updatedAt: now })
+      .onConflictDoUpdate({
+        target: t.alertChannels.accountId,
+        set: { state, stateSince: now, reason, updatedAt: now },
+      }),
+  );
+}
+
+/** Accounts whose streamer turned alerts on. */
+export async function listAlertEnabledAccounts(s: DataStore): Promise<number[]> {
+  const rows = await s.all((db, t) =>
+    db
+      .select({ accountId: t.alertChannels.accountId })
+      .from(t.alertChannels)
+      .where(eq(t.alertChannels.enabled, true))
+      .orderBy(asc(t.alertChannels.accountId)),
+  );
+  return rows.map((r) => r.accountId);
+}
+
+function toSettings(row: typeof alertSettings.$inferSelect): AlertSettings {
+  return {
+    enabled: row.enabled,
+    template: row.template,
+    minAmount: row.minAmount,
+    durationSeconds: row.durationSeconds,
+    volume: row.volume,
+    imageId: row.imageId,
+    soundId: row.soundId,
+    chatMessage: row.chatMessage,
+  };
+}
+
+/** Every type's settings, in ALERT_TYPES order; a type never saved has the defaults. */
+export async function readAlertSettings(
+  s: DataStore,
+  accountId: number,
+): Promise<Record<AlertType, AlertSettings>> {
+  const rows = await s.all((db, t) =>
+    db.select().from(t.alertSettings).where(eq(t.alertSettings.accountId, accountId)),
+  );
+  const stored = new Map(rows.map((row) => [row.type, toSettings(row)]));
+  return Object.fromEntries(
+    ALERT_TYPES.map((type) => [type, stored.get(type) ?? defaultAlertSettings(type)]),
+  ) as Record<AlertType, AlertSettings>;
+}
+
+function checkType(type: AlertType): AlertType {
+  if (!(ALERT_TYPES as readonly string[]).includes(type)) {
+    throw invalidAlertInput("type", `An alert type is one of: ${ALERT_TYPES.join(", ")}.`);
+  }
+  return type;
+}
+
+/** Refuses an asset id that is not one of the account's own uploads of that kind. */
+async function checkOwnAsset(
+  s: DataStore,
+  accountId: number,
+  id: number | null | undefined,
+  kind: AlertAssetKind,
+  field: string,
+): Promise<void> {
+  if (id === null || id === undefined) return;
+  const row = await s.first((db, t) =>
+    db
+      .select({ kind: t.alertAssets.kind })
+      .from(t.alertAssets)
+      .where(and(eq(t.alertAssets.accountId, accountId), eq(t.alertAssets.id, id)))
+      .limit(1),
+  );
+  if (row?.kind !== kind) throw invalidAlertInput(field, `There is no uploaded ${kind} with id ${id}.`);
+}
+
+/**
+ * Changes what `changes` names of a type's settings and keeps the rest (the defaults when the type was
+ * never saved); refused (AlertDataError naming the field) when a value is invalid or an asset is not
+ * the account's own of that kind. Answers the type's settings as now stored.
+ */
+export async function writeAlertSettings(
+  s: DataStore,
+  accountId: number,
+  type: AlertType,
+  changes: Partial<AlertSettings>,
+  now: number,
+): Promise<AlertSettings> {
+  checkType(type);
+  const set = checkAlertSettingsChanges(changes);
+  return await s.transaction(async (tx) => {
+    await checkOwnAsset(tx, accountId, set.imageId, "image", "imageId");
+    await checkOwnAsset(tx, accountId, set.soundId, "sound", "soundId");
+    const row = await tx.first((db, t) =>
+      db
+        .insert(t.alertSettings)
+        .values({ ...defaultAlertSettings(type), ...set, accountId, type, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [t.alertSettings.accountId, t.alertSettings.type],
+          set: { ...set, updatedAt: now },
+        })
+        .returning(),
+    );
+    if (!row) throw new Error("the alert settings upsert returned no row");
+    return toSettings(row);
+  });
+}
+
+/** One alert as stored: the history row. */
+export interface StoredAlertEvent {
+  /** Grows with every alert of every account: the overlay's Last-Event-ID. */
+  id: number;
+  type: AlertType;
+  eventKey: string;
+  fields: AlertFields;
+  test: boolean;
+  /** When it was recorded (Unix ms). */
+  at: number;
+}
+
+export interface NewAlertEvent {
+  accountId: number;
+  type: AlertType;
+  /** The EventSub message id (or the event's own id), `test:<uuid>` for a test: unique per account. */
+  eventKey: string;
+  fields: AlertFields;
+  test: boolean;
+  at: number;
+}
+
+const EVENT_KEY_LENGTH = 200;
+/** The largest id an integer column holds. */
+const MAX_ID = 2_147_483_647;
+/** Far above any real alert's fields (a message is ≤ 500 characters): refuses a runaway object. */
+const FIELDS_JSON_LENGTH = 16_384;
+
+function toEvent(row: typeof alertEvents.$inferSelect): StoredAlertEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    eventKey: row.eventKey,
+    fields: JSON.parse(row.fields) as AlertFields,
+    test: row.test,
+    at: row.createdAt,
+  };
+}
+
+/**
+ * The fields as JSON both databases keep: strings made well-formed and without NUL (PostgreSQL's jsonb
+ * refuses both), refused when absurdly large.
+ */
+function fieldsJson(fields: AlertFields): string {
+  const json = JSON.stringify(fields, (_key, value: unknown) =>
+    typeof value === "string" ? value.toWellFormed().replaceAll("\u0000", "") : value,
+  );
+  if (typeof json !== "string" || !json.startsWith("{"))
+    throw invalidAlertInput("fields", "An alert's fields are an object.");
+  if (json.length > FIELDS_JSON_LENGTH)
+    throw invalidAlertInput("fields", "An alert's fields are too large to keep.");
+  return json;
+}
+
+function checkEventKey(key: string): string {
+  if (
+    typeof key !== "string" ||
+    key === "" ||
+    key.length > EVENT_KEY_LENGTH ||
+    !key.isWellFormed() ||
+    key.includes("\u0000")
+  ) {
+    throw invalidAlertInput("eventKey", `An alert's event key is 1 to ${EVENT_KEY_LENGTH} characters.`);
+  }
+  return key;
+}
+
+/**
+ * Stores an alert, or answers null when the account already has one with this event key (Twitch
+ * delivered it again, or another instance stored it first). Keeps the newest 200 of the account.
+ */
+export async function recordAlertEvent(s: DataStore, event: NewAlertEvent): Promise<StoredAlertEvent | null> {
+  const row = {
+    accountId: event.accountId,
+    type: checkType(event.type),
+    eventKey: checkEventKey(event.eventKey),
+    fields: fieldsJson(event.fields),
+    test: event.test === true,
+    createdAt: event.at,
+  };
+  return await s.transaction(async (tx) => {
+    const added = await tx.first((db, t) =>
+      db.insert(t.alertEvents).values(row).onConflictDoNothing().returning(),
+    );
+    if (!added) return null;
+    await pruneAlertEvents(tx, event.accountId);
+    return toEvent(added);
+  });
+}
+
+/** Deletes all but the newest ALERT_LIMITS.eventsKept alerts of the account. */
+async function pruneAlertEvents(s: DataStore, accountId: number): Promise<void> {
+  const oldestKept = await s.first((db, t) =>
+    db
+      .select({ id: t.alertEvents.id })
+      .from(t.alertEvents)
+      .where(eq(t.alertEvents.accountId, accountId))
+      .orderBy(desc(t.alertEvents.id))
+      .limit(1)
+      .offset(ALERT_LIMITS.eventsKept - 1),
+  );
+  if (!oldestKept) return;
+  await s.run((db, t) =>
+    db
+      .delete(t.alertEvents)
+      .where(and(eq(t.alertEvents.accountId, accountId), lt(t.alertEvents.id, oldestKept.id))),
+  );
+}
+
+/** The alerts after `afterId` recorded at `sinceMs` or later, oldest first: an overlay's catch-up. */
+export async function recentAlertEvents(
+  s: DataStore,
+  accountId: number,
+  afterId: number,
+  sinceMs: number,
+): Promise<StoredAlertEvent[]> {
+  const after = Number.isSafeInteger(afterId) ? Math.min(Math.max(0, afterId), MAX_ID) : 0;
+  const since = Number.isSafeInteger(sinceMs) ? sinceMs : 0;
+  const rows = await s.all((db, t) =>
+    db
+      .select()
+      .from(t.alertEvents)
+      .where(
+        and(
+          eq(t.alertEvents.accountId, accountId),
+          gt(t.alertEvents.id, after),
+          gte(t.alertEvents.createdAt, since),
+        ),
+      )
+      .orderBy(asc(t.alertEvents.id)),
+  );
+  return rows.map(toEvent);
+}
+
+/** The account's latest alerts, newest first; `limit` is held to 1–200. */
+export async function alertHistory(
+  s: DataStore,
+  accountId: number,
+  limit: number,
+): Promise<StoredAlertEvent[]> {
+  const n = Number.isSafeInteger(limit) ? Math.min(Math.max(limit, 1), ALERT_LIMITS.eventsKept) : 50;
+  const rows = await s.all((db, t) =>
+    db
+      .select()
+      .from(t.alertEvents)
+      .where(eq(t.alertEvents.accountId, accountId))
+      .orderBy(desc(t.alertEvents.id))
+      .limit(n),
+  );
+  return rows.map(toEvent);
+}
+
+/** One of the account's alerts (for a replay), or null. */
+export async function getAlertEvent(
+  s: DataStore,
+  accountId: number,
+  id: number,
+): Promise<StoredAlertEvent | null> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return null;
+  const row = await s.first((db, t) =>
+    db
+      .select()
+      .from(t.alertEvents)
+      .where(and(eq(t.alertEvents.accountId, accountId), eq(t.alertEvents.id, id)))
+      .limit(1),
+  );
+  return row ? toEvent(row) : null;
+}
