@@ -2,23 +2,20 @@ import { Elysia, t } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { revealCredential } from "../../db/credentials.ts";
 import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
-import { StoreUnavailableError } from "../../db/store-unavailable.ts";
-import { ApiError, badRequest, containsNul } from "../core/errors.ts";
+import { badRequest, containsNul } from "../core/errors.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
+import { overlayEventStream } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
 /** Published state is small JSON (a title, a message, a theme…): 16 KiB is plenty and keeps SSE cheap. */
 export const MAX_OVERLAY_STATE_BYTES = 16 * 1024;
-/** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
-const HEARTBEAT_MS = 15_000;
-/** Open streams per account: a few scenes' browser sources; a leaked link cannot open hundreds. */
-export const MAX_OVERLAY_STREAMS = 20;
+export { MAX_OVERLAY_STREAMS } from "./routes-stream.ts";
 
 /** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
 export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
@@ -49,112 +46,33 @@ function publicState(stored: StoredOverlayState) {
 }
 
 function eventStream(ctx: Context, request: Request, account: Account): Response {
-  if (ctx.overlays.connections(account.id) >= MAX_OVERLAY_STREAMS) {
-    throw new ApiError(
-      429,
-      "too_many_overlays",
-      `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections; close unused browser sources.`,
-    );
-  }
-  const token = presentedCredentials(request).overlayToken ?? "";
-  // A rotated token (panel or CLI) or a deleted account ends the stream at the next publish or heartbeat.
-  const stillAllowed = () =>
-    andThen(ctx.accounts.byCredential("overlay-token", token), (found) => found?.id === account.id);
-  const encoder = new TextEncoder();
   const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
-  let cleanup = () => {};
-  let closed = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const end = () => {
-        closed = true;
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      const deliver = (text: string, allowed: boolean) => {
-        if (closed) return;
-        if (!allowed) return end();
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          cleanup();
-        }
-      };
-      // The check answers at once from the cache, or later from the database (after a change): a
-      // write that has to wait holds back the ones after it, so the overlay sees them in order.
-      let waiting = 0;
-      let tail: Promise<void> = Promise.resolve();
-      const write = (text: string): void => {
-        const check = waiting === 0 ? stillAllowed() : tail.then(stillAllowed);
-        if (!(check instanceof Promise)) {
-          deliver(text, check);
-          return;
-        }
-        waiting++;
-        tail = check
-          // A database that does not answer is no reason to end the stream: it goes on meanwhile.
-          .then(
-            (allowed) => deliver(text, allowed),
-            (error: unknown) => (error instanceof StoreUnavailableError ? deliver(text, true) : end()),
-          )
-          .finally(() => {
-            waiting--;
-          });
-      };
-      // Versions only grow: one already sent (a catch-up after a Redis hiccup repeats it) is skipped.
-      let sent = -1;
-      const send = (stored: StoredOverlayState) => {
-        if (sent !== -1 && stored.version <= sent) return;
-        sent = stored.version;
-        write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
-      };
-      write("retry: 3000\n\n");
-      // Refused at once (the token was rotated meanwhile): nothing to listen for.
-      if (closed) return;
-      // Listening starts before the stored state is read, so a publish in between is not missed; what
-      // arrives before the read is held, and whichever of the two is newer goes out first.
-      let loaded = false;
-      let early: StoredOverlayState | null = null;
-      const unsubscribe = ctx.overlays.subscribe(account.id, (stored) => {
+  return overlayEventStream(ctx, request, account, ctx.overlays, async (stream) => {
+    // Versions only grow: one already sent (a catch-up after a Redis hiccup repeats it) is skipped.
+    let sent = -1;
+    const send = (stored: StoredOverlayState) => {
+      if (sent !== -1 && stored.version <= sent) return;
+      sent = stored.version;
+      stream.write(`id: ${stored.version}\nevent: state\ndata: ${JSON.stringify(publicState(stored))}\n\n`);
+    };
+    // Listening starts before the stored state is read, so a publish in between is not missed; what
+    // arrives before the read is held, and whichever of the two is newer goes out first.
+    let loaded = false;
+    let early: StoredOverlayState | null = null;
+    stream.onClose(
+      ctx.overlays.subscribe(account.id, (stored) => {
         if (loaded) send(stored);
         else if (!early || stored.version > early.version) early = stored;
-      });
-      const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
-      const endOnShutdown = ctx.overlays.onShutdown(end);
-      cleanup = () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-        endOnShutdown();
-      };
-      request.signal.addEventListener("abort", () => cleanup());
-      let current: StoredOverlayState;
-      try {
-        current = await loadOverlayState(ctx.db, account.id);
-      } catch {
-        return end();
-      }
-      loaded = true;
-      // (Assigned by the listener above, which TypeScript's narrowing does not see.)
-      const held = early as StoredOverlayState | null;
-      const newest = held && held.version > current.version ? held : current;
-      // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
-      if (newest.version !== lastSeen) send(newest);
-      else sent = newest.version;
-    },
-    cancel() {
-      cleanup();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    },
+      }),
+    );
+    const current = await loadOverlayState(ctx.db, account.id);
+    loaded = true;
+    // (Assigned by the listener above, which TypeScript's narrowing does not see.)
+    const held = early as StoredOverlayState | null;
+    const newest = held && held.version > current.version ? held : current;
+    // A reconnecting overlay (Last-Event-ID) only gets the state again when it missed a publish.
+    if (newest.version !== lastSeen) send(newest);
+    else sent = newest.version;
   });
 }
 

@@ -1,0 +1,136 @@
+import type { Account } from "../../db/accounts.ts";
+import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { ApiError } from "../core/errors.ts";
+import { andThen } from "../core/maybe-promise.ts";
+import { presentedCredentials } from "../http/auth.ts";
+import type { Context } from "../runtime.ts";
+
+/** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
+const HEARTBEAT_MS = 15_000;
+/** Open streams per account and kind: a few scenes' browser sources; a leaked link cannot open hundreds. */
+export const MAX_OVERLAY_STREAMS = 20;
+
+/** One open overlay stream as its kind (state, alerts) writes to it. */
+export interface OverlayStream {
+  /** Sends an event block, once the token still opens the account; blocks go out in order. */
+  write(text: string): void;
+  /** Ends the stream (the client reconnects by itself). */
+  end(): void;
+  /** Whether it ended (the client left, the token was rotated, the server stops). */
+  readonly closed: boolean;
+  /** Runs when the stream ends (stop listening). */
+  onClose(cleanup: () => void): void;
+}
+
+/** Where the streams of a kind are counted and told about a shutdown (OverlayHub, AlertHub). */
+export interface StreamHub {
+  connections(accountId: number): number;
+  onShutdown(close: () => void): () => void;
+}
+
+/**
+ * A Server-Sent Events response for an overlay token's account: refused (429) past
+ * MAX_OVERLAY_STREAMS open ones, a heartbeat comment every 15 s, ended at shutdown, and ended at the
+ * next write once the token was rotated or the account deleted. `open` starts listening (it registers
+ * its cleanup with onClose) and sends what the overlay missed; if it throws, the stream ends.
+ */
+export function overlayEventStream(
+  ctx: Context,
+  request: Request,
+  account: Account,
+  hub: StreamHub,
+  open: (stream: OverlayStream) => Promise<void>,
+): Response {
+  if (hub.connections(account.id) >= MAX_OVERLAY_STREAMS) {
+    throw new ApiError(
+      429,
+      "too_many_overlays",
+      `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections; close unused browser sources.`,
+    );
+  }
+  const token = presentedCredentials(request).overlayToken ?? "";
+  // A rotated token (panel or CLI) or a deleted account ends the stream at the next write or heartbeat.
+  const stillAllowed = () =>
+    andThen(ctx.accounts.byCredential("overlay-token", token), (found) => found?.id === account.id);
+  const encoder = new TextEncoder();
+  const cleanups: (() => void)[] = [];
+  const cleanup = () => {
+    for (const fn of cleanups.splice(0)) fn();
+  };
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const end = () => {
+        closed = true;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      const deliver = (text: string, allowed: boolean) => {
+        if (closed) return;
+        if (!allowed) return end();
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      // The check answers at once from the cache, or later from the database (after a change): a
+      // write that has to wait holds back the ones after it, so the overlay sees them in order.
+      let waiting = 0;
+      let tail: Promise<void> = Promise.resolve();
+      const write = (text: string): void => {
+        const check = waiting === 0 ? stillAllowed() : tail.then(stillAllowed);
+        if (!(check instanceof Promise)) {
+          deliver(text, check);
+          return;
+        }
+        waiting++;
+        tail = check
+          // A database that does not answer is no reason to end the stream: it goes on meanwhile.
+          .then(
+            (allowed) => deliver(text, allowed),
+            (error: unknown) => (error instanceof StoreUnavailableError ? deliver(text, true) : end()),
+          )
+          .finally(() => {
+            waiting--;
+          });
+      };
+      write("retry: 3000\n\n");
+      // Refused at once (the token was rotated meanwhile): nothing to listen for.
+      if (closed) return;
+      const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+      cleanups.push(() => clearInterval(heartbeat), hub.onShutdown(end));
+      request.signal.addEventListener("abort", () => cleanup());
+      const stream: OverlayStream = {
+        write,
+        end,
+        get closed() {
+          return closed;
+        },
+        onClose: (fn) => {
+          if (closed) fn();
+          else cleanups.push(fn);
+        },
+      };
+      try {
+        await open(stream);
+      } catch {
+        end();
+      }
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
