@@ -24,7 +24,16 @@ export type EventSubFrame =
   | { type: "session_welcome"; id: string; at: number; sessionId: string; keepaliveSeconds: number }
   | { type: "session_keepalive"; id: string; at: number }
   | { type: "session_reconnect"; id: string; at: number; reconnectUrl: string }
-  | { type: "notification"; id: string; at: number; subscriptionType: string; event: ChatMessageEvent | null }
+  | {
+      type: "notification";
+      id: string;
+      at: number;
+      subscriptionType: string;
+      /** A chat message read (channel.chat.message only; null for other types or when malformed). */
+      event: ChatMessageEvent | null;
+      /** Other types: the `event` object as Twitch sent it, for its feature to read (null for chat). */
+      raw: unknown;
+    }
   | {
       type: "revocation";
       id: string;
@@ -97,12 +106,14 @@ export function parseFrame(raw: string | Buffer): EventSubFrame | null {
     }
     case "notification": {
       const type = str(metadata.subscription_type) ?? "";
+      const chat = type === "channel.chat.message";
       return {
         type: "notification",
         id,
         at,
         subscriptionType: type,
-        event: type === "channel.chat.message" ? chatEvent(payload.event) : null,
+        event: chat ? chatEvent(payload.event) : null,
+        raw: chat ? null : (payload.event ?? null),
       };
     }
     case "revocation": {

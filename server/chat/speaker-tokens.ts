@@ -9,6 +9,9 @@ import type { Channel } from "./channels.ts";
 /** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
+/** Whose token: the account and who speaks for it (a chat channel, or the alerts' streamer). */
+export type TokenHolder = Pick<Channel, "accountId" | "speaker">;
+
 /** The speaker's grant is gone: the streamer must act (the message says how); nothing retries. */
 export class AuthGone extends Error {}
 
@@ -20,7 +23,7 @@ export class SpeakerTokens {
   constructor(private readonly ctx: Context) {}
 
   /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
-  async tokenFor(channel: Channel, force = false): Promise<string> {
+  async tokenFor(channel: TokenHolder, force = false): Promise<string> {
     const { ctx } = this;
     const account = await ctx.accounts.account(channel.accountId);
     if (!account || account.needsReauth)
@@ -68,7 +71,7 @@ export class SpeakerTokens {
   }
 
   /** A Helix call with the speaker's token; a 401 refreshes once and retries. */
-  async withToken<T>(channel: Channel, call: (token: string) => Promise<T>): Promise<T> {
+  async withToken<T>(channel: TokenHolder, call: (token: string) => Promise<T>): Promise<T> {
     try {
       return await call(await this.tokenFor(channel));
     } catch (error) {

@@ -365,20 +365,28 @@ export class HelixApi {
   }
 
   /** Create EventSub Subscription for `channel.chat.message` on a WebSocket session (202). */
-  async subscribeChat(
+  subscribeChat(
     token: string,
     sessionId: string,
     condition: { broadcasterId: string; userId: string },
   ): Promise<{ id: string }> {
+    return this.subscribeEventSub(token, sessionId, {
+      type: "channel.chat.message",
+      version: "1",
+      condition: { broadcaster_user_id: condition.broadcasterId, user_id: condition.userId },
+    });
+  }
+
+  /** Create EventSub Subscription of any type on a WebSocket session (202; 403 without its scope). */
+  async subscribeEventSub(
+    token: string,
+    sessionId: string,
+    subscription: { type: string; version: string; condition: Record<string, string> },
+  ): Promise<{ id: string }> {
     const body = await this.client.call<{ data: { id: string }[] }>("/eventsub/subscriptions", {
       token,
       method: "POST",
-      body: {
-        type: "channel.chat.message",
-        version: "1",
-        condition: { broadcaster_user_id: condition.broadcasterId, user_id: condition.userId },
-        transport: { method: "websocket", session_id: sessionId },
-      },
+      body: { ...subscription, transport: { method: "websocket", session_id: sessionId } },
     });
     return { id: body.data[0]?.id ?? "" };
   }
