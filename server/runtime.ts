@@ -1,4 +1,5 @@
 import { loadOverlayState } from "../db/overlay.ts";
+import { AlertsHandle } from "./alerts/status.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns, type Cooldowns } from "./bot/cooldowns.ts";
 import { ReadCache } from "./cache/read-cache.ts";
@@ -80,6 +81,11 @@ export interface Context extends Readonly<CoreContext> {
    * lease (chat/leader.ts); otherwise, and outside `serve`, the stored state only.
    */
   readonly chat: ChatHandle;
+  /**
+   * Stream alerts' connections (alerts/manager.ts), live where native chat runs (started beside it),
+   * else the stored state.
+   */
+  readonly alertsStatus: AlertsHandle;
   /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
   readonly demoChat: DemoChat | null;
   /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
@@ -200,6 +206,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
       options.game,
     ),
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
+    alertsStatus: new AlertsHandle({ db: store }),
     demoChat: options.demoChat ?? null,
     publicAddress,
     get publicUrl() {

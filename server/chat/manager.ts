@@ -1,4 +1,7 @@
 import { listChatEnabledAccounts, loadChatBot, readChatSettings, writeChatState } from "../../db/chat.ts";
+import { startAlertsManager } from "../alerts/manager.ts";
+import type { AlertsRuntime } from "../alerts/status.ts";
+import { settledWithin } from "../core/settled-within.ts";
 import { ChatTimers } from "../custom/timers.ts";
 import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
@@ -43,10 +46,12 @@ class ChatManager implements ChatRuntime {
   #passAgain = false;
   #lastPassWarning = Number.NEGATIVE_INFINITY;
   #unsubscribe: () => void = () => {};
+  /** Stream alerts run beside chat, on the same instance (alerts/manager.ts), and close with it. */
+  #alerts: AlertsRuntime | null = null;
 
   constructor(
     private readonly ctx: Context,
-    options: ChatManagerOptions,
+    private readonly options: ChatManagerOptions,
   ) {
     this.#channels = new ChatChannels(ctx);
     this.#tokens = new SpeakerTokens(ctx);
@@ -65,6 +70,8 @@ class ChatManager implements ChatRuntime {
   start(): void {
     void this.#syncAll();
     this.#timers.start();
+    this.#alerts = startAlertsManager(this.ctx, { secondMs: this.options.secondMs });
+    this.ctx.alertsStatus.useLive(this.#alerts);
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -90,6 +97,13 @@ class ChatManager implements ChatRuntime {
       .map((c) => ({ accountId: c.accountId, since: c.since }));
   }
 
+  say(accountId: number, text: string): boolean {
+    const channel = this.#channels.byAccount.get(accountId);
+    if (channel?.state !== "connected") return false;
+    channel.queue.push({ text, replyTo: "", command: "alert", caller: "alerts" });
+    return true;
+  }
+
   async close(
     options: { handOver?: boolean; end?: { state: ChatState; reason: string } } = {},
   ): Promise<void> {
@@ -98,6 +112,9 @@ class ChatManager implements ChatRuntime {
     channels.close();
     this.#timers.stop();
     this.#unsubscribe();
+    const alerts = this.#alerts;
+    if (alerts) this.ctx.alertsStatus.release(alerts);
+    const alertsClosed = alerts?.close({ handOver: options.handOver });
     // What is under way finishes first, within the same few seconds.
     await settledWithin(CLOSE_WAIT_MS, Promise.all([this.#syncs, channels.writes]));
     const end = options.end ?? { state: "off", reason: "cuebot is not running" };
@@ -111,7 +128,7 @@ class ChatManager implements ChatRuntime {
     }
     // All at once, and not for longer than a few seconds: a database that does not answer must not
     // hold the shutdown (the states then say what they said; the next start writes them again).
-    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled(finalStates));
+    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled([...finalStates, alertsClosed]));
   }
 
   async #syncNow(accountId: number): Promise<void> {
@@ -190,18 +207,6 @@ class ChatManager implements ChatRuntime {
     channel.queue.close();
     this.#channels.byAccount.delete(accountId);
   }
-}
-
-/** Waits for `work` to settle, or `ms`, whichever comes first; never rejects. */
-async function settledWithin(ms: number, work: Promise<unknown>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    work.catch(() => {}),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }
 
 /** A live chat runtime, connecting now; the caller closes it (startNativeChat, chat/leader.ts). */

@@ -19,9 +19,9 @@ const OFFLINE = { startedAt: null, game: "" } as const;
 
 /**
  * Whether each channel is live, for its timers: Helix Get Streams with the streamer's token, asked at
- * most once a minute per channel (the chat connection reads chat messages only, so there is no
- * stream.online event to wait for). A channel Twitch cannot be asked about counts as offline until the
- * next look: a timer that cannot know the stream is live stays quiet.
+ * most once a minute per channel, unless alerts receive stream.online/offline for it. A channel
+ * Twitch cannot be asked about counts as offline until the next look: a timer that cannot know the
+ * stream is live stays quiet.
  */
 export class StreamWatch {
   readonly #status = new Map<number, LiveStatus>();
@@ -33,12 +33,24 @@ export class StreamWatch {
     private readonly clock: Clock,
   ) {}
 
-  /** The channel's status, asking Twitch first when the last answer is a minute old. */
+  /**
+   * The channel's status, asking Twitch first when the last answer is a minute old. When alerts heard
+   * stream.online/offline for the channel (alerts/manager.ts), that is believed: offline needs no
+   * question, and online is live even before Get Streams shows the stream (Twitch is asked for the
+   * category only).
+   */
   async status(account: Account): Promise<LiveStatus> {
     const now = this.clock.now();
+    const heard = this.ctx.alertsStatus.liveState(account.id);
+    if (heard && !heard.live) return { checkedAt: now, ...OFFLINE };
     const known = this.#status.get(account.id);
-    if (known && now - known.checkedAt < LIVE_CHECK_MS && now >= known.checkedAt) return known;
-    const status = { checkedAt: now, ...(await this.#ask(account)) };
+    const fresh = known && now - known.checkedAt < LIVE_CHECK_MS && now >= known.checkedAt;
+    if (fresh && (!heard || known.startedAt !== null)) return known;
+    const asked = await this.#ask(account);
+    const status = {
+      checkedAt: now,
+      ...(heard && asked.startedAt === null ? { startedAt: heard.since, game: "" } : asked),
+    };
     this.#status.set(account.id, status);
     return status;
   }

@@ -1,0 +1,87 @@
+import { readAlertSettings, recordAlertEvent, type StoredAlertEvent } from "../../db/alerts.ts";
+import type { Context } from "../runtime.ts";
+import type { AlertFields, AlertSettings, AlertType } from "./model.ts";
+import { parseAlertEvent } from "./parse.ts";
+import { presentAlert, shownOnOverlay } from "./present.ts";
+import type { AlertNotification } from "./readers.ts";
+import type { LiveState } from "./status.ts";
+import { chatThanksLine } from "./template.ts";
+
+type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "chat">;
+
+/** An alert on its way: who it is for, what happened, and the key it is stored under. */
+export interface AlertToDeliver {
+  accountId: number;
+  type: AlertType;
+  fields: AlertFields;
+  /** Unique per account: the EventSub message id, the event's own id, or `test:<uuid>`. */
+  eventKey: string;
+  test: boolean;
+  /** When it happened (Unix ms). */
+  at: number;
+}
+
+/** What became of an alert (tests and the dashboard's test button read it). */
+export type Delivered =
+  | { outcome: "off" | "duplicate" }
+  | { outcome: "stored" | "shown"; event: StoredAlertEvent; chatLine: string | null };
+
+/**
+ * Stores an alert and shows it: the type off → nothing; seen before under its key (Twitch redelivered
+ * it, or another instance stored it first) → nothing; below the type's minimum → kept in the history
+ * only; otherwise published on every overlay of the account (ctx.alerts) and, when the type has a
+ * chat message and native chat is connected on this instance, thanked for in chat through chat's
+ * send queue. A test alert is shown whatever the settings, without a chat line.
+ */
+export async function deliverAlert(ctx: DeliveryContext, alert: AlertToDeliver): Promise<Delivered> {
+  const settings: AlertSettings = (await readAlertSettings(ctx.db, alert.accountId))[alert.type];
+  if (!alert.test && !settings.enabled) return { outcome: "off" };
+  const event = await recordAlertEvent(ctx.db, alert);
+  if (!event) return { outcome: "duplicate" };
+  if (!shownOnOverlay(event, settings)) return { outcome: "stored", event, chatLine: null };
+  ctx.alerts.publish(alert.accountId, presentAlert(event, settings));
+  const line =
+    !alert.test && settings.chatMessage !== null
+      ? chatThanksLine(settings.chatMessage, event.fields, event.type)
+      : null;
+  const said = line !== null && ctx.chat.say(alert.accountId, line);
+  return { outcome: "shown", event, chatLine: said ? line : null };
+}
+
+/** Where a received notification goes: an alert to deliver, or the channel's live state. */
+export interface NotificationTarget {
+  accountId: number;
+  broadcasterId: string;
+  /** False when this message id was handled already (chat/dedupe.ts SeenMessages). */
+  admit(messageId: string, stampedAt: number): boolean;
+  setLive(live: LiveState): void;
+}
+
+/**
+ * One EventSub notification of the streamer's socket: each message id once (in memory here, and by the
+ * store's unique key across instances), then read (server/alerts/parse.ts) into an alert or the live
+ * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert.
+ */
+export async function onAlertNotification(
+  ctx: DeliveryContext,
+  target: NotificationTarget,
+  frame: AlertNotification,
+): Promise<Delivered | null> {
+  if (!target.admit(frame.id, frame.at)) return null;
+  const parsed = parseAlertEvent(frame.subscriptionType, frame.raw, target.broadcasterId);
+  if (!parsed) return null;
+  if (parsed.kind === "live") {
+    target.setLive({ live: parsed.live, since: parsed.startedAt ?? frame.at });
+    return null;
+  }
+  const eventKey = parsed.naturalKey ? `${parsed.type}:${parsed.naturalKey}` : frame.id;
+  return deliverAlert(ctx, {
+    accountId: target.accountId,
+    type: parsed.type,
+    fields: parsed.fields,
+    eventKey,
+    test: false,
+    // The server's clock, as the overlay's catch-up window counts it.
+    at: ctx.clock.now(),
+  });
+}

@@ -1,0 +1,230 @@
+import { writeAlertState } from "../../db/alerts.ts";
+import { grantedScopes } from "../../db/oauth-tokens.ts";
+import type { ChatState } from "../../db/schema-enums.ts";
+import { SeenMessages } from "../chat/dedupe.ts";
+import { EventSubConnection, StopConnection } from "../chat/eventsub-connection.ts";
+import type { EventSubFrame } from "../chat/eventsub-message.ts";
+import { AuthGone, type SpeakerTokens } from "../chat/speaker-tokens.ts";
+import type { Context } from "../runtime.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import { ALERT_TYPES, type AlertType } from "./model.ts";
+import { type AlertTypeStatus, type LiveState, missingScopeReason, scopeGranted } from "./status.ts";
+import { ALERT_SUBSCRIPTIONS, type AlertSubscription, STREAM_SUBSCRIPTIONS } from "./types.ts";
+
+export type AlertNotification = Extract<EventSubFrame, { type: "notification" }>;
+type Revocation = Extract<EventSubFrame, { type: "revocation" }>;
+
+/** One streamer's alerts as the running manager holds them: their own EventSub socket. */
+export interface AlertChannel {
+  accountId: number;
+  broadcasterId: string;
+  state: ChatState;
+  since: number;
+  reason: string | null;
+  /** Each alert type's subscription. */
+  types: Map<AlertType, Omit<AlertTypeStatus, "type">>;
+  /** The scopes granted when the socket subscribed (a new grant opens it afresh). */
+  granted: readonly string[];
+  live: LiveState | null;
+  /** EventSub message ids already handled (Twitch delivers at least once). */
+  seen: SeenMessages;
+  connection: EventSubConnection;
+}
+
+export interface AlertReadersOptions {
+  onNotification(channel: AlertChannel, frame: AlertNotification): void;
+  /** One protocol "second" in ms (tests shorten it). */
+  secondMs?: number;
+}
+
+const ALL_REFUSED = "cuebot needs your permission to receive alerts: allow it again.";
+
+/**
+ * Receiving alerts: for each streamer with alerts on, one EventSub WebSocket with the streamer's own
+ * token (chat/eventsub-connection.ts), subscribed after every welcome to each alert type whose scope
+ * was granted plus stream.online/offline. A type Twitch refuses (403) or revokes is `needs_consent`
+ * and the others keep working; the account's state is that of native chat. States are stored in the
+ * order they happened.
+ */
+export class AlertReaders {
+  #writes: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly tokens: SpeakerTokens,
+    private readonly options: AlertReadersOptions,
+  ) {}
+
+  /** Settles once every state reported so far is stored (or failed to be). */
+  get writes(): Promise<void> {
+    return this.#writes;
+  }
+
+  /** Nothing more is reported (another instance may hold alerts now). */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Stores an account's state after those reported before it. */
+  store(accountId: number, state: ChatState, reason: string | null, at: number): void {
+    this.#writes = this.#writes
+      .then(() => writeAlertState(this.ctx.db, accountId, state, reason, at))
+      .catch((error: unknown) => this.ctx.log.warn("could not store the alerts state", { error }));
+  }
+
+  /** A new channel for the account, connecting now. */
+  open(accountId: number, broadcasterId: string, granted: readonly string[]): AlertChannel {
+    const { ctx } = this;
+    const channel: AlertChannel = {
+      accountId,
+      broadcasterId,
+      state: "off",
+      since: ctx.clock.now(),
+      reason: null,
+      types: new Map(ALERT_TYPES.map((t) => [t, { state: "connecting", reason: null }])),
+      granted,
+      live: null,
+      seen: new SeenMessages(() => ctx.clock.now()),
+      connection: new EventSubConnection({
+        url: ctx.config.twitch.eventsubUrl,
+        secondMs: this.options.secondMs,
+        log: ctx.log,
+        handlers: {
+          onWelcome: (sessionId) => this.#subscribeAll(channel, sessionId),
+          onFrame: (frame) => {
+            if (frame.type === "revocation") this.#revoked(channel, frame);
+            else this.options.onNotification(channel, frame);
+          },
+          onDown: (reason, willRetry) => {
+            if (channel.state === "needs_consent") return;
+            this.setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
+          },
+        },
+      }),
+    };
+    this.setState(channel, "connecting");
+    channel.connection.start();
+    return channel;
+  }
+
+  /** The channel's state changes (only when it differs), is stored and logged. */
+  setState(channel: AlertChannel, state: ChatState, reason: string | null = null): void {
+    if (this.#closed || (channel.state === state && channel.reason === reason)) return;
+    channel.state = state;
+    channel.reason = reason;
+    channel.since = this.ctx.clock.now();
+    this.store(channel.accountId, state, reason, channel.since);
+    this.ctx.log.info("alerts state changed", {
+      accountId: channel.accountId,
+      state,
+      ...(reason ? { reason } : {}),
+    });
+  }
+
+  async #subscribeAll(channel: AlertChannel, sessionId: string): Promise<void> {
+    const granted = await grantedScopes(this.ctx.db, channel.accountId);
+    channel.granted = granted;
+    try {
+      await Promise.all([
+        ...ALERT_TYPES.map((type) => this.#subscribeType(channel, sessionId, type, granted)),
+        ...STREAM_SUBSCRIPTIONS.map((sub) => this.#subscribeStream(channel, sessionId, sub)),
+      ]);
+    } catch (error) {
+      const gone = error instanceof AuthGone ? error.message : authRefused(error) ? ALL_REFUSED : null;
+      if (gone === null) throw error;
+      this.setState(channel, "needs_consent", gone);
+      throw new StopConnection(gone);
+    }
+    this.#settleAccountState(channel);
+    if (channel.state === "needs_consent") throw new StopConnection(channel.reason ?? ALL_REFUSED);
+  }
+
+  async #subscribeType(
+    channel: AlertChannel,
+    sessionId: string,
+    type: AlertType,
+    granted: readonly string[],
+  ): Promise<void> {
+    const subscription = ALERT_SUBSCRIPTIONS[type];
+    if (!scopeGranted(subscription, granted)) {
+      channel.types.set(type, {
+        state: "needs_consent",
+        reason: missingScopeReason(subscription.scope as string),
+      });
+      return;
+    }
+    try {
+      await this.#create(channel, sessionId, subscription);
+      channel.types.set(type, { state: "connected", reason: null });
+    } catch (error) {
+      if (!(error instanceof HelixError) || error.status !== 403) throw error;
+      channel.types.set(type, {
+        state: "needs_consent",
+        reason: `Twitch refused this alert (${subscription.type}): allow cuebot again.`,
+      });
+    }
+  }
+
+  /** stream.online/offline: a refusal only means the live state is not heard (timers ask Helix). */
+  async #subscribeStream(channel: AlertChannel, sessionId: string, sub: AlertSubscription): Promise<void> {
+    try {
+      await this.#create(channel, sessionId, sub);
+    } catch (error) {
+      if (!(error instanceof HelixError) || error.status !== 403) throw error;
+      this.ctx.log.info("Twitch refused a live-state subscription", {
+        accountId: channel.accountId,
+        type: sub.type,
+      });
+    }
+  }
+
+  /** Creates one subscription; an existing one (409) is as good. */
+  async #create(channel: AlertChannel, sessionId: string, sub: AlertSubscription): Promise<void> {
+    const helix = this.ctx.helixApi;
+    if (!helix) throw new AuthGone("Twitch is not configured on this server.");
+    const holder = {
+      accountId: channel.accountId,
+      speaker: { kind: "streamer" as const, userId: channel.broadcasterId },
+    };
+    try {
+      await this.tokens.withToken(holder, (token) =>
+        helix.subscribeEventSub(token, sessionId, {
+          type: sub.type,
+          version: sub.version,
+          condition: sub.condition(channel.broadcasterId),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof HelixError && error.status === 409) return;
+      throw error;
+    }
+  }
+
+  /** Connected while any type is; needs_consent when Twitch lets cuebot receive none. */
+  #settleAccountState(channel: AlertChannel): void {
+    const states = [...channel.types.values()];
+    if (states.some((t) => t.state === "connected")) this.setState(channel, "connected");
+    else this.setState(channel, "needs_consent", states[0]?.reason ?? ALL_REFUSED);
+  }
+
+  #revoked(channel: AlertChannel, frame: Revocation): void {
+    const type = ALERT_TYPES.find((t) => ALERT_SUBSCRIPTIONS[t].type === frame.subscriptionType);
+    this.ctx.log.info("Twitch revoked an alerts subscription", {
+      accountId: channel.accountId,
+      type: frame.subscriptionType,
+      status: frame.status,
+    });
+    if (!type) return;
+    channel.types.set(type, {
+      state: "needs_consent",
+      reason: `Twitch revoked this alert's subscription (${frame.status}): allow cuebot again.`,
+    });
+    this.#settleAccountState(channel);
+  }
+}
+
+/** A 401 that a fresh token did not cure: the grant is gone. */
+function authRefused(error: unknown): boolean {
+  return error instanceof HelixError && error.status === 401;
+}
