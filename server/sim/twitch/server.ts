@@ -159,6 +159,8 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     wsUrl: () => wsBase,
     isBanned: (broadcasterId, userId) => chat.isBanned(broadcasterId, userId),
     userExists: (id) => world.users.some((u) => u.id === id),
+    isModerator: (broadcasterId, userId) => (world.moderators.get(broadcasterId) ?? []).includes(userId),
+    users: () => world.users,
     killTokens: (userId) => tokens.disconnectUser(userId),
   });
   const chat = createSimChat({ world, clock, eventsub });

@@ -56,7 +56,11 @@ export interface SimSubscriptionInfo {
 }
 
 /** A subscription as kept: with when it was disabled (clock ms), so it can be forgotten an hour later. */
-export type SubscriptionRecord = SimSubscriptionInfo & { disabledAt: number | null };
+export type SubscriptionRecord = SimSubscriptionInfo & {
+  disabledAt: number | null;
+  /** Its cost toward max_total_cost (catalog.ts). */
+  cost: number;
+};
 
 export interface SimSessionInfo {
   id: string;
@@ -83,8 +87,19 @@ export interface EventSubEnvironment {
   /** Whether a user is banned in a channel (a banned reader gets 403). */
   isBanned(broadcasterId: string, userId: string): boolean;
   userExists(userId: string): boolean;
+  /** Whether a user moderates a channel (a moderator may subscribe to its follows). */
+  isModerator(broadcasterId: string, userId: string): boolean;
+  /** The world's users, in its order (the alert events' viewers and gift recipients). */
+  users(): readonly SimUserRef[];
   /** Ends every token of a user (authorization_revoked). */
   killTokens(userId: string): void;
+}
+
+/** A user as events name them: id, login and display name. */
+export interface SimUserRef {
+  id: string;
+  login: string;
+  display_name: string;
 }
 
 export interface EventSubState {
@@ -96,8 +111,10 @@ export interface EventSubState {
    * as the grace timer counts). Each is usable once and only within the grace.
    */
   challenges: Map<string, { sessionId: string; expiresAt: number }>;
-  /** Notifications sent, by message id, for `redeliverChat`. */
+  /** Notifications sent, by message id, for `redeliver` (the newest 5000). */
   sentNotifications: Map<string, { subscriptionId: string; event: object }>;
+  /** The message ids of the last `/_sim/eventsub/emit` (what `redeliver` sends again). */
+  lastEmitted: string[];
 }
 
 export function newEventSubState(env: EventSubEnvironment): EventSubState {
@@ -107,10 +124,11 @@ export function newEventSubState(env: EventSubEnvironment): EventSubState {
     subscriptions: new Map(),
     challenges: new Map(),
     sentNotifications: new Map(),
+    lastEmitted: [],
   };
 }
 
-export const CHAT_MESSAGE_TYPE = "channel.chat.message";
+export { CHAT_MESSAGE_TYPE } from "./catalog.ts";
 
 /** How long closed sessions and disabled subscriptions stay listed (reference §1.7: about an hour). */
 const KEPT_MS = 60 * 60_000;

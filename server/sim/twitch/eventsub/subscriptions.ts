@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { helixError, json } from "../helix/http.ts";
 import type { HelixCall, HelixRouteList } from "../helix/route.ts";
+import { kindOf, namedUsers, readCondition } from "./catalog.ts";
 import { frame, send } from "./sessions.ts";
 import {
-  CHAT_MESSAGE_TYPE,
   type EventSubState,
   enabledOn,
   expired,
@@ -15,12 +15,14 @@ import {
 
 /**
  * EventSub subscriptions (reference/twitch-chat.md §2, §7.2): the Helix subscription API with its
- * limits, the notifications they receive, and revocation. Only `channel.chat.message` v1 can be
- * subscribed (the type cuebot uses).
+ * limits, the notifications they receive, redelivery and revocation. The types that can be subscribed
+ * and who may subscribe to them are in catalog.ts.
  */
 
 const MAX_PER_SOCKET = 300;
 const MAX_SOCKETS_PER_USER = 3;
+/** Websocket subscriptions cost 0 when the token user is the one the condition names (reference §0). */
+const MAX_TOTAL_COST = 10;
 
 /** Create, Get and Delete EventSub Subscription, routed with the Helix endpoints. */
 export function subscriptionApiRoutes(state: EventSubState): HelixRouteList {
@@ -34,7 +36,7 @@ export function subscriptionApiRoutes(state: EventSubState): HelixRouteList {
   ];
 }
 
-function publicSub(state: EventSubState, sub: SimSubscriptionInfo) {
+function publicSub(state: EventSubState, sub: SubscriptionRecord) {
   const session = state.sessions.get(sub.sessionId);
   return {
     id: sub.id,
@@ -49,91 +51,97 @@ function publicSub(state: EventSubState, sub: SimSubscriptionInfo) {
       connected_at: session?.connectedAt ?? sub.createdAt,
       ...(sub.disconnectedAt ? { disconnected_at: sub.disconnectedAt } : {}),
     },
-    cost: 0,
+    cost: sub.cost,
   };
 }
 
 const visible = (state: EventSubState, sub: SubscriptionRecord) => !expired(state, sub.disabledAt);
 
+const enabledOf = (state: EventSubState, userId: string) =>
+  [...state.subscriptions.values()].filter((s) => s.userId === userId && s.status === "enabled");
+
 const totals = (state: EventSubState, userId: string) => ({
-  total: [...state.subscriptions.values()].filter((s) => s.userId === userId && s.status === "enabled")
-    .length,
-  total_cost: 0,
-  max_total_cost: 10,
+  total: enabledOf(state, userId).length,
+  total_cost: enabledOf(state, userId).reduce((sum, s) => sum + s.cost, 0),
+  max_total_cost: MAX_TOTAL_COST,
 });
 
 interface CreateBody {
   type?: unknown;
   version?: unknown;
-  condition?: Record<string, unknown>;
+  condition?: unknown;
   transport?: { method?: unknown; session_id?: unknown };
 }
 
+const sameCondition = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+async function readBody(call: HelixCall): Promise<CreateBody | null> {
+  try {
+    const body: unknown = await call.request.json();
+    return typeof body === "object" && body !== null ? (body as CreateBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Create EventSub Subscription, refusing as Twitch does, in its order: 400 for the type and version,
+ * the condition and the transport; 403 for a missing scope or a user who may not read the events;
+ * 400 for an unknown user or session; 409 for a duplicate; 429 for the socket, socket-count and
+ * cost limits.
+ */
 async function create(state: EventSubState, call: HelixCall): Promise<Response> {
   const { env, sessions, subscriptions } = state;
   const userId = call.caller.userId as string;
-  let body: CreateBody;
-  try {
-    body = (await call.request.json()) as CreateBody;
-  } catch {
-    return helixError(400, "The body of the request is not valid JSON.");
-  }
-  if (typeof body !== "object" || body === null)
-    return helixError(400, "The body of the request is not valid JSON.");
-  if (body.type !== CHAT_MESSAGE_TYPE || body.version !== "1") {
+  const body = await readBody(call);
+  if (!body) return helixError(400, "The body of the request is not valid JSON.");
+  const kind = typeof body.type === "string" ? kindOf(body.type) : undefined;
+  if (!kind || body.version !== kind.version) {
     return helixError(400, "The combination of values in the type and version fields is not valid");
   }
-  const condition = body.condition ?? {};
-  const broadcaster = condition.broadcaster_user_id;
-  const reader = condition.user_id;
-  if (typeof broadcaster !== "string" || typeof reader !== "string") {
-    return helixError(400, "The condition field is missing broadcaster_user_id or user_id.");
-  }
+  const type = body.type as string;
+  const condition = readCondition(kind, body.condition);
+  if (typeof condition === "string") return helixError(400, condition);
   if (body.transport?.method !== "websocket" || typeof body.transport.session_id !== "string") {
     return helixError(400, "The transport field is not valid: method websocket needs session_id.");
   }
-  if (
-    !call.caller.scopes.includes("user:read:chat") ||
-    reader !== userId ||
-    env.isBanned(broadcaster, reader)
-  ) {
-    return helixError(403, "subscription missing proper authorization");
-  }
-  if (!env.userExists(broadcaster)) return helixError(400, "The broadcaster_user_id is not a valid user.");
+  const scoped = kind.scopes.length === 0 || kind.scopes.some((s) => call.caller.scopes.includes(s));
+  const facts = { userId, scopes: call.caller.scopes, isModerator: env.isModerator, isBanned: env.isBanned };
+  const cost = scoped ? kind.cost(condition, facts) : null;
+  if (cost === null) return helixError(403, "subscription missing proper authorization");
+  const unknown = namedUsers(condition).find((id) => !env.userExists(id));
+  if (unknown !== undefined)
+    return helixError(400, `The user ${unknown} in the condition is not a valid user.`);
   const session = sessions.get(body.transport.session_id);
   if (session?.status !== "connected" || (session.userId !== null && session.userId !== userId)) {
     return helixError(400, "websocket transport session does not exist or has already disconnected");
   }
-  const duplicate = [...subscriptions.values()].some(
-    (s) =>
-      s.status === "enabled" &&
-      s.userId === userId &&
-      s.type === CHAT_MESSAGE_TYPE &&
-      s.condition.broadcaster_user_id === broadcaster &&
-      s.condition.user_id === reader,
-  );
-  if (duplicate) return helixError(409, "subscription already exists");
+  const mine = enabledOf(state, userId);
+  if (mine.some((s) => s.type === type && sameCondition(s.condition, condition))) {
+    return helixError(409, "subscription already exists");
+  }
   forgetExpired(state);
   if (enabledOn(state, session.id).length >= MAX_PER_SOCKET) {
     return helixError(429, "websocket transports are limited to 300 enabled subscriptions");
   }
-  const sockets = new Set(
-    [...subscriptions.values()]
-      .filter((s) => s.userId === userId && s.status === "enabled")
-      .map((s) => s.sessionId),
-  );
+  const sockets = new Set(mine.map((s) => s.sessionId));
   if (!sockets.has(session.id) && sockets.size >= MAX_SOCKETS_PER_USER) {
     return helixError(429, "a user may have at most 3 websocket transports with enabled subscriptions");
+  }
+  if (totals(state, userId).total_cost + cost > MAX_TOTAL_COST) {
+    return helixError(429, "the subscriptions' total cost would exceed max_total_cost");
   }
   session.userId = userId;
   const sub: SubscriptionRecord = {
     id: randomUUID(),
     status: "enabled",
-    type: CHAT_MESSAGE_TYPE,
-    version: "1",
-    condition: { broadcaster_user_id: broadcaster, user_id: reader },
+    type,
+    version: kind.version,
+    condition,
     sessionId: session.id,
     userId,
+    cost,
     createdAt: new Date(env.clock.now()).toISOString(),
     disconnectedAt: null,
     disabledAt: null,
@@ -175,19 +183,21 @@ function remove(state: EventSubState, call: HelixCall): Response {
 }
 
 /**
- * Delivers an event to every enabled subscription of `type` whose condition's broadcaster matches;
- * returns how many sessions got it. `at` stamps the message (an old one for stale tests).
+ * Delivers an event to every enabled subscription of `type` whose condition matches it (catalog.ts:
+ * the broadcaster, a raid's direction, a redemption's reward); returns the message ids sent, one per
+ * subscription. `at` stamps the message (an old one for stale tests).
  */
-export function notify(
+export function deliver(
   state: EventSubState,
   type: string,
   broadcasterId: string,
   event: object,
   at = state.env.clock.now(),
-): number {
-  let delivered = 0;
+): string[] {
+  const kind = kindOf(type);
+  const sent: string[] = [];
   for (const sub of state.subscriptions.values()) {
-    if (sub.status !== "enabled" || sub.type !== type || sub.condition.broadcaster_user_id !== broadcasterId)
+    if (sub.status !== "enabled" || sub.type !== type || !kind?.matches(sub.condition, broadcasterId, event))
       continue;
     const session = state.sessions.get(sub.sessionId);
     if (!session || session.status === "closed") continue;
@@ -202,18 +212,25 @@ export function notify(
     state.sentNotifications.set(id, { subscriptionId: sub.id, event });
     if (state.sentNotifications.size > 5000)
       state.sentNotifications.delete(state.sentNotifications.keys().next().value as string);
-    delivered++;
+    sent.push(id);
   }
-  return delivered;
+  return sent;
 }
 
-/** Sends again the notification frames that carried a chat message id, with their message ids. */
-export function redeliverChat(state: EventSubState, chatMessageId: string): void {
-  for (const [messageId, sent] of state.sentNotifications) {
-    if ((sent.event as { message_id?: string }).message_id !== chatMessageId) continue;
-    const sub = state.subscriptions.get(sent.subscriptionId);
+/** `deliver`, counting the sessions reached. */
+export const notify = (...args: Parameters<typeof deliver>): number => deliver(...args).length;
+
+/**
+ * Sends again notifications already sent, with their message ids (Twitch's at-least-once delivery);
+ * returns how many went out (a subscription since disabled gets nothing).
+ */
+export function redeliver(state: EventSubState, messageIds: Iterable<string>): number {
+  let resent = 0;
+  for (const messageId of messageIds) {
+    const sent = state.sentNotifications.get(messageId);
+    const sub = sent ? state.subscriptions.get(sent.subscriptionId) : undefined;
     const session = sub ? state.sessions.get(sub.sessionId) : undefined;
-    if (!sub || !session || sub.status !== "enabled") continue;
+    if (!sent || !sub || !session || sub.status !== "enabled") continue;
     send(state, session, {
       metadata: {
         message_id: messageId,
@@ -224,14 +241,41 @@ export function redeliverChat(state: EventSubState, chatMessageId: string): void
       },
       payload: { subscription: publicSub(state, sub), event: sent.event },
     });
+    resent++;
   }
+  return resent;
 }
 
-/** Revokes a user's enabled subscriptions (a `revocation` frame each); returns how many. */
-export function revoke(state: EventSubState, userId: string, reason = "authorization_revoked"): number {
+/** Sends again the notification frames that carried a chat message id, with their message ids. */
+export function redeliverChat(state: EventSubState, chatMessageId: string): void {
+  const ids = [...state.sentNotifications]
+    .filter(([, sent]) => (sent.event as { message_id?: string }).message_id === chatMessageId)
+    .map(([messageId]) => messageId);
+  redeliver(state, ids);
+}
+
+/** Why Twitch revokes one subscription type (reference/twitch-chat.md §1.9). */
+export const TYPE_REVOKE_REASONS: ReadonlySet<string> = new Set([
+  "authorization_revoked",
+  "user_removed",
+  "version_removed",
+]);
+
+/**
+ * Revokes a user's enabled subscriptions (a `revocation` frame each), all of them or those of one
+ * `type`; returns how many. Revoking all with authorization_revoked also ends the user's tokens (the
+ * user disconnected the app); revoking one type leaves the tokens and the other types working.
+ */
+export function revoke(
+  state: EventSubState,
+  userId: string,
+  reason = "authorization_revoked",
+  type?: string,
+): number {
   let revoked = 0;
   for (const sub of state.subscriptions.values()) {
-    if (sub.userId !== userId || sub.status !== "enabled") continue;
+    if (sub.userId !== userId || sub.status !== "enabled" || (type !== undefined && sub.type !== type))
+      continue;
     revoked++;
     sub.status = reason;
     sub.disabledAt = state.env.clock.now();
@@ -246,12 +290,12 @@ export function revoke(state: EventSubState, userId: string, reason = "authoriza
       );
     }
   }
-  if (reason === "authorization_revoked") state.env.killTokens(userId);
+  if (reason === "authorization_revoked" && type === undefined) state.env.killTokens(userId);
   return revoked;
 }
 
 export function subscriptionList(state: EventSubState): SimSubscriptionInfo[] {
-  return [...state.subscriptions.values()].map(({ disabledAt: _, ...s }) => ({
+  return [...state.subscriptions.values()].map(({ disabledAt: _, cost: __, ...s }) => ({
     ...s,
     condition: { ...s.condition },
   }));
