@@ -1,4 +1,5 @@
 import { json, readJsonObject } from "../helix/http.ts";
+import { emitBody } from "./emit.ts";
 import {
   closeSession,
   dropKeepalives,
@@ -8,12 +9,14 @@ import {
   sessionList,
 } from "./sessions.ts";
 import type { EventSubState } from "./state.ts";
-import { revoke, subscriptionList } from "./subscriptions.ts";
+import { redeliver, revoke, subscriptionList, TYPE_REVOKE_REASONS } from "./subscriptions.ts";
 
 /**
  * `/_sim/eventsub/*`: the transport's knobs over loopback HTTP, for the demo and for clients in other
  * processes (reference/twitch-chat.md §7.4). GET `sessions` and `subscriptions` list them; POST
- * `reconnect`, `revoke`, `close` and `keepalives` provoke the failure modes.
+ * `reconnect`, `revoke` (all of a user's subscriptions, or one `type`), `close` and `keepalives`
+ * provoke the failure modes; POST `emit` fires an alert-ish event (emit.ts) and `redeliver` sends the
+ * last emit's notifications again with their message ids.
  */
 
 const optionalString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
@@ -25,7 +28,24 @@ const CONTROLS: Record<string, Control> = {
   revoke(state, body) {
     const userId = optionalString(body.user_id);
     if (!userId) return json(400, { error: "user_id is required" });
-    return json(200, { revoked: revoke(state, userId, optionalString(body.reason)) });
+    const type = optionalString(body.type);
+    const reason = optionalString(body.reason);
+    if (type !== undefined && reason !== undefined && !TYPE_REVOKE_REASONS.has(reason)) {
+      return json(400, { error: `reason must be one of ${[...TYPE_REVOKE_REASONS].join(", ")}` });
+    }
+    return json(200, { revoked: revoke(state, userId, reason, type) });
+  },
+  emit(state, body) {
+    const emitted = emitBody(state, body);
+    if (typeof emitted === "string") return json(400, { error: emitted });
+    return json(200, {
+      delivered: emitted.reduce((n, e) => n + e.message_ids.length, 0),
+      notifications: emitted,
+    });
+  },
+  redeliver(state, body) {
+    const messageId = optionalString(body.message_id);
+    return json(200, { redelivered: redeliver(state, messageId ? [messageId] : state.lastEmitted) });
   },
   close(state, body) {
     const sessionId = optionalString(body.session_id);

@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { handleEventSubControl } from "./control.ts";
+import { emitBody } from "./emit.ts";
 import {
   closeSession,
   dropKeepalives,
@@ -11,12 +12,20 @@ import {
   websocketHandlers,
 } from "./sessions.ts";
 import { type EventSubEnvironment, newEventSubState, type WsData } from "./state.ts";
-import { notify, redeliverChat, revoke, subscriptionApiRoutes, subscriptionList } from "./subscriptions.ts";
+import {
+  notify,
+  redeliver,
+  redeliverChat,
+  revoke,
+  subscriptionApiRoutes,
+  subscriptionList,
+} from "./subscriptions.ts";
 
 /**
  * The EventSub WebSocket transport and its subscription API, as reference/twitch-chat.md §1, §2 and
  * §7.1–7.2 describe them, by concern: the sessions on the socket (sessions.ts), the subscriptions and
- * their notifications (subscriptions.ts), and the knobs over HTTP (control.ts, `/_sim/eventsub/*`);
+ * their notifications (subscriptions.ts, the types in catalog.ts), the alert events (alert-events.ts,
+ * emitted by emit.ts), and the knobs over HTTP (control.ts, `/_sim/eventsub/*`);
  * what they share is in state.ts. The knobs are also functions here, for tests in process.
  */
 export function createEventSub(env: EventSubEnvironment) {
@@ -28,8 +37,12 @@ export function createEventSub(env: EventSubEnvironment) {
     notify: (type: string, broadcasterId: string, event: object, at?: number) =>
       notify(state, type, broadcasterId, event, at),
     redeliverChat: (chatMessageId: string) => redeliverChat(state, chatMessageId),
+    /** As `POST /_sim/eventsub/emit`: the notifications sent, or the error. */
+    emit: (body: Record<string, unknown>) => emitBody(state, body),
+    /** Sends notifications again with their message ids (default: the last emit's). */
+    redeliver: (messageIds: Iterable<string> = state.lastEmitted) => redeliver(state, messageIds),
     reconnect: (sessionId?: string) => reconnect(state, sessionId),
-    revoke: (userId: string, reason?: string) => revoke(state, userId, reason),
+    revoke: (userId: string, reason?: string, type?: string) => revoke(state, userId, reason, type),
     close: (sessionId: string, code: SimCloseCode) => closeSession(state, sessionId, code),
     dropKeepalives: (drop: boolean, sessionId?: string) => dropKeepalives(state, drop, sessionId),
     sessions: () => sessionList(state),
