@@ -1,8 +1,10 @@
 // GET /auth/callback, where the identity provider sends the browser back: checks the attempt,
-// exchanges the code, then finishes what the login was started for (routes-login.ts: a login or the
-// chat re-consent; routes-bot-link.ts: linking a bot account).
+// exchanges the code, then finishes what the login was started for (routes-login.ts: a login, the
+// chat or the alerts re-consent; routes-bot-link.ts: linking a bot account).
 import { Elysia } from "elysia";
+import { setAlertsEnabled } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
+import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
 import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { seedDemoChatBot } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
@@ -111,7 +113,30 @@ async function providerIdentity(
   return { user, tokens };
 }
 
-/** The streamer's login (or chat re-consent): the account and a session, then back to the dashboard. */
+/**
+ * A re-consent (native chat's, the alerts') switches its feature on when Twitch granted what it
+ * asked; any login brings new tokens, which the running chat and alert connections pick up. Answers
+ * where the browser goes next.
+ */
+async function finishConsent(
+  ctx: Context,
+  purpose: string | undefined,
+  accountId: number,
+  tokens: ProviderTokenSet,
+): Promise<string> {
+  if (purpose === "chat" && tokens.scopes.includes(READ_CHAT_SCOPE)) {
+    await writeChatEnabled(ctx.db, accountId, true, ctx.clock.now());
+  }
+  if (purpose === "alerts" && ALERT_EXTRA_SCOPES.every((scope) => tokens.scopes.includes(scope))) {
+    await setAlertsEnabled(ctx.db, accountId, true, ctx.clock.now());
+  }
+  await ctx.chat.sync(accountId);
+  await ctx.alertsStatus.sync(accountId);
+  if (purpose === "chat") return "/dashboard#/chat";
+  return purpose === "alerts" ? "/dashboard#/alerts" : "/dashboard";
+}
+
+/** The streamer's login (or a re-consent): the account and a session, then back to the dashboard. */
 async function finishLogin(
   ctx: Context,
   request: Request,
@@ -127,16 +152,10 @@ async function finishLogin(
   await seedDemoChatBot(ctx, login.account).catch((error: unknown) =>
     ctx.log.warn("could not store the demo's chat-bot examples", { error }),
   );
-  // The re-consent for native chat switches it on when Twitch granted the scope; any login
-  // brings new tokens, which the running chat connection picks up.
-  const chatConsent = readCookie(request, PURPOSE_COOKIE) === "chat";
-  if (chatConsent && tokens.scopes.includes(READ_CHAT_SCOPE)) {
-    await writeChatEnabled(ctx.db, login.account.id, true, ctx.clock.now());
-  }
-  await ctx.chat.sync(login.account.id);
+  const location = await finishConsent(ctx, readCookie(request, PURPOSE_COOKIE), login.account.id, tokens);
   const response = new Response(null, {
     status: 302,
-    headers: { location: chatConsent ? "/dashboard#/chat" : "/dashboard", "cache-control": "no-store" },
+    headers: { location, "cache-control": "no-store" },
   });
   response.headers.append("set-cookie", sessionCookie(ctx, login.session.token, login.session.expiresAt));
   for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);

@@ -13,7 +13,10 @@ import { normalizeTimezone } from "./login.ts";
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
 export const STATE_COOKIE = "cuebot_oauth_state";
 export const TIMEZONE_COOKIE = "cuebot_login_tz";
-/** Why this login was started: "chat" is the re-consent that adds the chat scope (CONTRACT §6). */
+/**
+ * Why this login was started: "chat" is the re-consent that adds the chat scope, "alerts" the one that
+ * adds the alerts' scopes (CONTRACT §6).
+ */
 export const PURPOSE_COOKIE = "cuebot_login_purpose";
 const STATE_TTL_SECONDS = 600;
 
@@ -91,8 +94,8 @@ interface AuthorizationRequest {
   path: string;
   scopes: string[];
   forceVerify: boolean;
-  /** What the callback finishes: a login, the chat re-consent, or linking a bot account. */
-  purpose: "login" | "chat" | "bot";
+  /** What the callback finishes: a login, the chat or alerts re-consent, or linking a bot account. */
+  purpose: "login" | "chat" | "alerts" | "bot";
 }
 
 /** Marks a login that was already moved to the public URL once: it is never moved again. */

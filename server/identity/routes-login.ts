@@ -1,18 +1,30 @@
 // GET /auth/login: the streamer's Twitch login, or (?consent=chat) the re-consent that adds the chat
-// scope. The callback that finishes both is routes-callback.ts.
+// scope, or (?consent=alerts) the one that adds the alerts' scopes. The callback that finishes them is
+// routes-callback.ts.
 import { Elysia } from "elysia";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
 import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
 import { loginScopes, startAuthorization } from "./routes-flow.ts";
 
+/** What each re-consent adds to the scopes already granted. */
+const CONSENTS = {
+  chat: [READ_CHAT_SCOPE],
+  alerts: ALERT_EXTRA_SCOPES,
+} as const satisfies Record<string, readonly string[]>;
+
+type Consent = keyof typeof CONSENTS;
+
+const consentOf = (raw: string | null): Consent | null => (raw === "chat" || raw === "alerts" ? raw : null);
+
 /**
- * The re-consent for native chat asks for everything already granted (a new grant replaces the
- * whole set, reference/twitch-chat.md §6.4), the login scopes, and `user:read:chat`.
+ * A re-consent (native chat's, the alerts') asks for everything already granted (a new grant
+ * replaces the whole set, reference/twitch-chat.md §6.4), the login scopes, and what it adds.
  */
-async function chatConsentScopes(ctx: Context, request: Request): Promise<string[]> {
+async function consentScopes(ctx: Context, request: Request, consent: Consent): Promise<string[]> {
   const granted = await (async () => {
     try {
       return await grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
@@ -22,7 +34,7 @@ async function chatConsentScopes(ctx: Context, request: Request): Promise<string
       return [];
     }
   })();
-  return [...new Set([...loginScopes(ctx.config.twitch.extraScopes), ...granted, READ_CHAT_SCOPE])];
+  return [...new Set([...loginScopes(ctx.config.twitch.extraScopes), ...granted, ...CONSENTS[consent]])];
 }
 
 export function loginRoutes(ctx: Context) {
@@ -30,15 +42,15 @@ export function loginRoutes(ctx: Context) {
     "/auth/login",
     async ({ request }) => {
       const url = new URL(request.url);
-      const chatConsent = url.searchParams.get("consent") === "chat";
+      const consent = consentOf(url.searchParams.get("consent"));
       return startAuthorization(ctx, request, {
         path: "/auth/login",
-        scopes: chatConsent
-          ? await chatConsentScopes(ctx, request)
+        scopes: consent
+          ? await consentScopes(ctx, request, consent)
           : loginScopes(ctx.config.twitch.extraScopes),
         // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
-        forceVerify: chatConsent || url.searchParams.get("switch") === "1",
-        purpose: chatConsent ? "chat" : "login",
+        forceVerify: consent !== null || url.searchParams.get("switch") === "1",
+        purpose: consent ?? "login",
       });
     },
     { detail: { summary: "Start the Twitch login (redirects to the identity provider)", tags: ["auth"] } },
