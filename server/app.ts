@@ -13,6 +13,10 @@ import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
+import { alertAssetRoutes } from "./panel/alert-assets.ts";
+import { alertSettingsRoutes } from "./panel/alert-settings.ts";
+import { alertToolRoutes } from "./panel/alert-tools.ts";
+import { alertPanelRoutes } from "./panel/alerts.ts";
 import { chatPanelRoutes } from "./panel/chat.ts";
 import { commandRoutes } from "./panel/commands.ts";
 import { customCommandToolRoutes } from "./panel/custom-command-tools.ts";
@@ -61,6 +65,10 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(quoteRoutes(ctx))
     .use(timerRoutes(ctx))
     .use(regularRoutes(ctx))
+    .use(alertPanelRoutes(ctx))
+    .use(alertSettingsRoutes(ctx))
+    .use(alertAssetRoutes(ctx))
+    .use(alertToolRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
     .use(botRoutes(ctx))

@@ -19,9 +19,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const IMPORT_BODY_BYTES = 1024 * 1024;
 
+/** An alert image or sound uploaded from the dashboard (panel/alert-assets.ts): the file itself, ≤ 1 MiB. */
+export const ALERT_ASSET_BODY_BYTES = 1024 * 1024;
+
 /** Routes (method and path) whose bodies may be larger than MAX_BODY_BYTES, and their caps. */
 const LARGE_BODY_ROUTES: ReadonlyMap<string, number> = new Map([
   ["POST /api/dashboard/custom-commands/import", IMPORT_BODY_BYTES],
+  ["POST /api/dashboard/alerts/assets", ALERT_ASSET_BODY_BYTES],
 ]);
 
 /**
