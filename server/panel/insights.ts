@@ -11,6 +11,7 @@ import { asChannelOwner } from "../bot/upstream.ts";
 import { integerParam } from "../core/params.ts";
 import { queryString } from "../http/params.ts";
 import type { Context } from "../runtime.ts";
+import { activityWindow, keptAlerts, mergeActivity } from "./alert-activity.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
 import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
@@ -78,16 +79,17 @@ export function insightRoutes(ctx: Context) {
           .getOrLoad(`${account.id}:${before ?? ""}`, account.role, async () => {
             await ctx.events.flush();
             const rows = await recentEvents(ctx.db, account.id, ACTIVITY_PAGE, before);
+            const full = rows.length === ACTIVITY_PAGE;
+            // This page's alerts end where the previous page's command call (the cursor's) was.
+            const until =
+              before === undefined
+                ? Number.POSITIVE_INFINITY
+                : ((await recentEvents(ctx.db, account.id, 1, before + 1))[0]?.at ??
+                  Number.POSITIVE_INFINITY);
+            const alerts = await keptAlerts(ctx, account.id);
             return {
-              items: rows.map((r) => ({
-                id: r.id,
-                at: new Date(r.at).toISOString(),
-                command: r.command,
-                caller: r.caller,
-                outcome: r.outcome,
-                latency_ms: r.latencyMs,
-              })),
-              cursor: rows.length === ACTIVITY_PAGE ? String(rows.at(-1)!.id) : null,
+              items: mergeActivity(rows, alerts, activityWindow(rows, full, until)),
+              cursor: full ? String(rows.at(-1)!.id) : null,
             };
           });
         return { status: 200 as const, data };
@@ -97,10 +99,11 @@ export function insightRoutes(ctx: Context) {
           before: queryString("cursor from the previous page"),
         }),
         detail: {
-          summary: "Recent command calls, newest first",
+          summary:
+            "Recent command calls and the channel's follows, subs, gifts, cheers, raids and redemptions, newest first",
+          description: `\`data: {items, cursor}\`; an item is \`{kind: "command", id, at, command, caller, outcome, latency_ms}\` or \`{kind: "alert", id, at, type, user, amount, text}\` (events from Twitch only: test alerts and replays are left out). \`?before=<cursor>\` pages back.\n\n${ORIGIN_NOTE}`,
           tags: ["panel"],
           security: PANEL_SECURITY,
-          description: ORIGIN_NOTE,
         },
       },
     )

@@ -39,8 +39,29 @@ export interface Analytics {
   top_callers: { caller: string; calls: number }[];
 }
 
+/** A command call, or (kind "alert") a follow, sub, gift, cheer, raid or redemption from Twitch. */
+export type ActivityItem =
+  | {
+      kind: "command";
+      id: number;
+      at: string;
+      command: string;
+      caller: string;
+      outcome: string;
+      latency_ms: number;
+    }
+  | {
+      kind: "alert";
+      id: number;
+      at: string;
+      type: string;
+      user: string;
+      amount: number | null;
+      text: string;
+    };
+
 export interface ActivityPage {
-  items: { id: number; at: string; command: string; caller: string; outcome: string; latency_ms: number }[];
+  items: ActivityItem[];
   cursor: string | null;
 }
 

@@ -151,13 +151,21 @@ function activityCard(): HTMLElement {
   const body = h("div", {});
   let cursor: string | null = null;
   const item = (i: ActivityPage["items"][number]) =>
-    h(
-      "li",
-      {},
-      h("time", { datetime: i.at }, time(i.at)),
-      h("span", {}, h("strong", {}, `!${i.command}`), i.caller ? ` by ${i.caller}` : ""),
-      h("span", { class: i.outcome === "ok" ? "outcome ok" : "outcome bad" }, i.outcome),
-    );
+    i.kind === "alert"
+      ? h(
+          "li",
+          { class: "alert-event" },
+          h("time", { datetime: i.at }, time(i.at)),
+          h("span", {}, i.text),
+          h("span", { class: "outcome ok" }, i.type),
+        )
+      : h(
+          "li",
+          {},
+          h("time", { datetime: i.at }, time(i.at)),
+          h("span", {}, h("strong", {}, `!${i.command}`), i.caller ? ` by ${i.caller}` : ""),
+          h("span", { class: i.outcome === "ok" ? "outcome ok" : "outcome bad" }, i.outcome),
+        );
   void load(
     body,
     () => getData<ActivityPage>("/api/dashboard/activity"),
@@ -169,7 +177,8 @@ function activityCard(): HTMLElement {
     },
     {
       isEmpty: (p) => p.items.length === 0,
-      emptyText: "No command calls yet. They appear here as chat uses them.",
+      emptyText:
+        "No command calls or alerts yet. They appear here as chat uses commands and viewers follow, subscribe, cheer or raid.",
     },
   );
   more.addEventListener("click", async () => {
