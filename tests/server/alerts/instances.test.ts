@@ -1,0 +1,100 @@
+/**
+ * Alerts on several instances: only the chat lease holder receives them (one EventSub socket for the
+ * streamer), an overlay on any instance shows each alert once (the Redis alert bus), and when the
+ * holder dies the standby takes over and receives the next one. Two contexts on one database, each
+ * with its own Redis connections, against the Twitch simulator and a real Redis.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
+import { createLogger } from "../../../server/core/log.ts";
+import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
+import { type Context, openContext } from "../../../server/runtime.ts";
+import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
+import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
+import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
+
+explainSkip("redis");
+
+const TTL_MS = 600;
+
+interface Instance {
+  ctx: Context;
+  stores: SharedStores;
+  leadership: ChatLeadership;
+}
+
+describe.skipIf(!redisAvailable)("alerts on two instances", () => {
+  let redis: RedisServer;
+  let h: AlertsHarness;
+  const instances: Instance[] = [];
+
+  async function instance(): Promise<Instance> {
+    const log = createLogger({ level: "error", format: "json", write: () => {} });
+    const stores = await connectSharedStores(redis.url, log);
+    const ctx = await openContext(h.ctx.config, { log, shared: stores });
+    const leadership = startChatLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
+    const started = { ctx, stores, leadership };
+    instances.push(started);
+    return started;
+  }
+
+  const connectedOn = (i: Instance) => async () =>
+    i.leadership.leading() && (await i.ctx.alertsStatus.status(h.account.id)).state === "connected";
+
+  /** The simulator's enabled alert subscriptions of one type, by socket. */
+  async function followSockets(): Promise<string[]> {
+    const res = await fetch(`${h.sim.authUrl}/_sim/eventsub/subscriptions`);
+    const body = (await res.json()) as { data: { type: string; status: string; sessionId: string }[] };
+    return body.data
+      .filter((s) => s.type === "channel.follow" && s.status === "enabled")
+      .map((s) => s.sessionId);
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    h = await startAlertsHarness();
+    await h.grant();
+  });
+
+  afterAll(async () => {
+    for (const { ctx, stores, leadership } of instances) {
+      await leadership.stop();
+      await ctx.close();
+      await stores.close().catch(() => {});
+    }
+    await h.stop();
+    await redis.stop();
+  });
+
+  test("only the holder subscribes; an overlay on the other instance shows each alert once; a standby takes over", async () => {
+    const a = await instance();
+    expect(await waitFor(connectedOn(a), 5000)).toBe(true);
+    const b = await instance();
+    await Bun.sleep(TTL_MS);
+    expect(b.leadership.leading()).toBe(false);
+    // The standby reads the holder's state from the shared database.
+    expect((await b.ctx.alertsStatus.status(h.account.id)).state).toBe("connected");
+    expect(await followSockets()).toHaveLength(1);
+
+    const onB = recordOverlay(b.ctx, h.account.id);
+    const onA = recordOverlay(a.ctx, h.account.id);
+    await h.emit("follow", { user: "viewer_anna", redeliver: true });
+    expect(await waitFor(() => onB.alerts.length === 1 && onA.alerts.length === 1, 1000)).toBe(true);
+    await Bun.sleep(300);
+    expect(onB.alerts.map((x) => x.fields.user)).toEqual(["Viewer_Anna"]);
+    expect(onA.alerts).toHaveLength(1);
+
+    // A dies without a word: its Redis connections are gone, so it can renew no more.
+    a.stores.redis.destroy();
+    a.stores.subscriber.destroy();
+    expect(await waitFor(connectedOn(b), 5 * TTL_MS + 3000)).toBe(true);
+    expect(await waitFor(() => !a.leadership.leading(), 2000)).toBe(true);
+
+    await h.emit("raid", { user: "otherstreamer", viewers: 12 });
+    expect(await waitFor(() => onB.alerts.length === 2, 1000)).toBe(true);
+    await Bun.sleep(300);
+    expect(onB.alerts.map((x) => x.type)).toEqual(["follow", "raid"]);
+    const stored = await h.sql("SELECT type FROM alert_events ORDER BY id");
+    expect(stored).toEqual([{ type: "follow" }, { type: "raid" }]);
+  }, 30_000);
+});
