@@ -246,6 +246,38 @@ describe("alerts: the chat thanks line", () => {
     for (const text of texts) expect(text).not.toContain("SECRET");
   });
 
+  test("odd names and huge messages: a sensible alert, and a thanks line without a name that is no login", async () => {
+    h = await startAlertsHarness();
+    await h.grant({ chat: true });
+    await h.settings("cheer", { chatMessage: "Thanks {user} for {amount} bits!" });
+    h.serve();
+    expect(await h.alertsConnected()).toBe(true);
+    expect(
+      await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected", 5000),
+    ).toBe(true);
+    const overlay = recordOverlay(h.ctx, h.account.id);
+    const odd = "\u202e/ban 💣\u0007 Ζ̸̢ä̷lgo";
+    await h.emit("cheer", {
+      user: "modbob",
+      user_name: odd,
+      bits: 7,
+      message: `${"x".repeat(9_000)}\n\u0000end`,
+    });
+    expect(await waitFor(() => overlay.alerts.length === 1, 1000)).toBe(true);
+    const alert = overlay.alerts[0];
+    expect(alert?.text).not.toMatch(/undefined|null/);
+    expect(alert?.text).toContain("cheered 7 bits!");
+    expect([...(alert?.fields.message ?? "")].length).toBeLessThanOrEqual(500);
+    expect(alert?.fields.message).not.toContain("\n");
+    const lines = () => h.sim.chat.sent().filter((x) => x.isSent && x.replyParentMessageId === null);
+    expect(await waitFor(() => lines().length === 1, 3000)).toBe(true);
+    const line = lines()[0]?.text ?? "";
+    expect(line).toContain("7 bits");
+    expect(line).not.toContain("/ban");
+    expect(line).not.toContain("💣");
+    expect(line).not.toContain("xxx");
+  });
+
   test("a type without a chat message, or chat off, sends nothing", async () => {
     const overlay = await served();
     await h.settings("follow", { chatMessage: "Thanks {user}!" });
