@@ -116,6 +116,7 @@ export function listen(ctx: Context, app: App): RunningServer {
         clearInterval(poll);
         // Overlay streams never end by themselves; close them so in-flight requests can drain.
         ctx.overlays.shutdown();
+        ctx.alerts.shutdown();
         const graceful = server.stop(false);
         const timedOut = await Promise.race([
           graceful.then(() => false),

@@ -15,6 +15,8 @@ import { ChatLines } from "./custom/chat-lines.ts";
 import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
+import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
+import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
 import { RedisCooldowns } from "./redis/cooldowns.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
@@ -60,6 +62,8 @@ export interface Context extends Readonly<CoreContext> {
   readonly helixApi: HelixApi | null;
   /** Live overlay connections, told about every publish. */
   readonly overlays: OverlayHub;
+  /** Live alert streams of the overlays, told about every alert (server/overlay/alert-hub.ts). */
+  readonly alerts: AlertHub;
   /** Command settings read on every bot request, from memory (cleared by every write). */
   readonly settingsCache: ReadCache<object>;
   /** Per-channel chat-command cooldowns (in Redis when instances share it). */
@@ -189,6 +193,16 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
               log.warn("an overlay publish reached only this instance's overlays: Redis is away", {
                 error,
               }),
+          }
+        : {},
+    ),
+    alerts: new AlertHub(
+      shared
+        ? {
+            bus: shared.alertBus,
+            recent: (accountId) => recentOverlayAlerts(store, accountId, 0, clock.now()),
+            onBusError: (error) =>
+              log.warn("an alert reached only this instance's overlays: Redis is away", { error }),
           }
         : {},
     ),

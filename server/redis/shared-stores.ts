@@ -1,5 +1,6 @@
 import type { Logger } from "../core/log.ts";
 import { redactUrl } from "../core/store-urls.ts";
+import { RedisAlertBus } from "./alert-bus.ts";
 import { answerWithin } from "./bounded.ts";
 import type { RedisStore } from "./client.ts";
 import { connectRedis, type RedisClient } from "./client.ts";
@@ -26,6 +27,7 @@ export interface SharedStores {
   redis: RedisClient;
   subscriber: RedisClient;
   overlayBus: RedisOverlayBus;
+  alertBus: RedisAlertBus;
   keyPrefix: string;
   timeoutMs: number;
   /** The command connection with its key prefix and call timeout, as the shared pieces take it. */
@@ -37,7 +39,7 @@ export interface SharedStores {
 
 export class SharedStoreError extends Error {}
 
-/** Connects to Redis (both connections) and subscribes to the overlay bus; throws SharedStoreError. */
+/** Connects to Redis (both connections) and subscribes to the overlay and alert buses; throws SharedStoreError. */
 export async function connectSharedStores(
   redisUrl: string,
   log: Logger,
@@ -62,12 +64,18 @@ export async function connectSharedStores(
       timeoutMs: REDIS_TIMEOUT_MS,
       heartbeatMs: options.busHeartbeatMs,
     });
-    await answerWithin(overlayBus.start(), FIRST_CONNECT_MS);
+    const alertBus = new RedisAlertBus(redis, subscriber, {
+      keyPrefix: REDIS_KEY_PREFIX,
+      timeoutMs: REDIS_TIMEOUT_MS,
+      heartbeatMs: options.busHeartbeatMs,
+    });
+    await answerWithin(Promise.all([overlayBus.start(), alertBus.start()]), FIRST_CONNECT_MS);
     let closing: Promise<void> | null = null;
     return {
       redis,
       subscriber,
       overlayBus,
+      alertBus,
       keyPrefix: REDIS_KEY_PREFIX,
       timeoutMs: REDIS_TIMEOUT_MS,
       store: { client: redis, keyPrefix: REDIS_KEY_PREFIX, timeoutMs: REDIS_TIMEOUT_MS },
@@ -76,6 +84,7 @@ export async function connectSharedStores(
         // Safe to call twice (serve closes them, and so does the context on its way down).
         closing ??= (async () => {
           overlayBus.stop();
+          alertBus.stop();
           await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
         })();
         return closing;
