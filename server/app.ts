@@ -13,6 +13,7 @@ import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
+import { overlayAlertRoutes } from "./overlay/routes-alerts.ts";
 import { alertAssetRoutes } from "./panel/alert-assets.ts";
 import { alertSettingsRoutes } from "./panel/alert-settings.ts";
 import { alertToolRoutes } from "./panel/alert-tools.ts";
@@ -71,6 +72,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(alertToolRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
+    .use(overlayAlertRoutes(ctx))
     .use(botRoutes(ctx))
     .use(gameRoutes(ctx));
 }

@@ -1,0 +1,78 @@
+import { Elysia } from "elysia";
+import type { Account } from "../../db/accounts.ts";
+import { getAlertAsset } from "../../db/alert-assets.ts";
+import { notFound } from "../core/errors.ts";
+import type { Context } from "../runtime.ts";
+import { recentOverlayAlerts } from "./alert-catch-up.ts";
+import { AlertFeed } from "./alert-hub.ts";
+import { authenticateOverlay } from "./routes.ts";
+import { overlayEventStream } from "./routes-stream.ts";
+
+type HeaderBag = { headers: Record<string, string | number> };
+
+const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
+
+/** An alert id as the overlay sends it back (Last-Event-ID or `?after=`); anything else is 0. */
+function shownUpTo(text: string | null | undefined): number {
+  if (!text || !/^\d{1,15}$/.test(text.trim())) return 0;
+  return Number(text.trim());
+}
+
+/**
+ * The account's alerts as Server-Sent Events: first the ones after the id the overlay says it showed
+ * (Last-Event-ID, else `?after=`) from the last minute, then each new one; every alert once.
+ */
+function alertStream(ctx: Context, request: Request, account: Account): Response {
+  const url = new URL(request.url);
+  const after = shownUpTo(request.headers.get("last-event-id") ?? url.searchParams.get("after"));
+  return overlayEventStream(ctx, request, account, ctx.alerts, async (stream) => {
+    // Listening starts before the catch-up is read, so an alert in between is not missed: the feed
+    // holds live ones until the catch-up is in, then hands both on in id order, each once.
+    const feed = new AlertFeed(
+      (alert) => stream.write(`id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`),
+      { after, hold: true },
+    );
+    stream.onClose(ctx.alerts.subscribe(account.id, feed));
+    feed.release(await recentOverlayAlerts(ctx.db, account.id, after, ctx.clock.now()));
+  });
+}
+
+/** An uploaded image or sound, to the overlay of the account that owns it. */
+async function assetResponse(ctx: Context, account: Account, idText: string): Promise<Response> {
+  const id = /^\d{1,10}$/.test(idText) ? Number(idText) : 0;
+  const asset = id > 0 ? await getAlertAsset(ctx.db, account.id, id) : null;
+  if (!asset) throw notFound("There is no such alert image or sound (it may have been deleted).");
+  return new Response(new Uint8Array(asset.bytes), {
+    headers: {
+      "content-type": asset.contentType,
+      "content-length": String(asset.bytes.byteLength),
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, max-age=3600",
+      // Bytes, never a page: nothing in them runs even when opened on their own.
+      "content-security-policy": "default-src 'none'; sandbox",
+    },
+  });
+}
+
+/** The overlay's alerts (overlay token): the live stream with its catch-up, and the uploaded assets. */
+export function overlayAlertRoutes(ctx: Context) {
+  return new Elysia({ name: "cuebot.overlay-alerts", prefix: "/api/overlay" })
+    .derive(async ({ request, set }) => ({
+      account: await authenticateOverlay(ctx, request, set as HeaderBag),
+    }))
+    .get("/alerts", ({ account, request }) => alertStream(ctx, request, account), {
+      detail: {
+        summary:
+          "Server-Sent Events: `alert` per alert (id = the alert's id, data = the alert), first the last minute's after Last-Event-ID or `after`",
+        tags: ["overlay"],
+        security: OVERLAY_SECURITY,
+      },
+    })
+    .get("/assets/:id", ({ account, params }) => assetResponse(ctx, account, params.id), {
+      detail: {
+        summary: "An alert image or sound the account uploaded, with its stored content type",
+        tags: ["overlay"],
+        security: OVERLAY_SECURITY,
+      },
+    });
+}
