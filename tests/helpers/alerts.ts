@@ -81,7 +81,9 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       if (res.status !== 200) throw new Error(`emit ${type}: ${res.status} ${await res.text()}`);
       return (await res.json()) as EmitResult;
     },
-    settings: (type, changes) => writeAlertSettings(h.ctx.db, h.account.id, type, changes, Date.now()),
+    async settings(type, changes) {
+      await writeAlertSettings(h.ctx.db, h.account.id, type, changes, Date.now());
+    },
     async stop() {
       await stopServe?.();
       await h.stop();
