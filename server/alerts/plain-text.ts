@@ -7,11 +7,6 @@
 /** Control characters, newlines and tabs included, and the bidi marks, embeddings, overrides and isolates. */
 const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
-/** Whether `text` holds a control character or a bidi mark (a template or setting refuses them). */
-export function hasControlCharacters(text: string): boolean {
-  return text.search(CONTROL) !== -1;
-}
-
 /** The first `max` code points of `text`. */
 export function capCodePoints(text: string, max: number): string {
   let count = 0;

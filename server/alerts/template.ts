@@ -1,7 +1,7 @@
 /**
  * An alert's text from its type's template (`{user} cheered {amount} bits!`), the check a template
  * passes at the field, and the chat thanks line with native chat's rules (server/core/chat-echo.ts).
- * Pure and dependency-light: the settings store calls checkTemplate too.
+ * Pure.
  *
  * The chat line is posted under the streamer's name, where Twitch's link filter, AutoMod and blocked
  * terms do not apply (CONTRACT §6), so it repeats nothing a viewer chose freely: never `{message}`, and
@@ -9,15 +9,14 @@
  * anything odd) is left out and the sentence tidied around the gap: "Thanks for the raid, {user}!" becomes
  * "Thanks for the raid!", "{user} just followed, welcome!" becomes "Just followed, welcome!".
  */
+import { ALERT_PLACEHOLDERS, templateProblem } from "../../db/alert-rules.ts";
 import { echoable } from "../core/chat-echo.ts";
 import type { AlertFields, AlertType } from "./model.ts";
-import { capCodePoints, hasControlCharacters, oneLine } from "./plain-text.ts";
+import { capCodePoints, oneLine } from "./plain-text.ts";
 
-export const PLACEHOLDERS = ["user", "amount", "months", "tier", "reward", "message", "viewers"] as const;
+export const PLACEHOLDERS = ALERT_PLACEHOLDERS;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
-/** The longest template (an alert's or a chat line's), in code points. */
-export const TEMPLATE_MAX = 200;
 /** The longest chat line sent (Twitch takes 500; room is left for native chat's own marks). */
 export const CHAT_LINE_MAX = 480;
 
@@ -28,33 +27,13 @@ function isPlaceholder(name: string): name is Placeholder {
   return (PLACEHOLDERS as readonly string[]).includes(name);
 }
 
-const PLACEHOLDER_LIST = PLACEHOLDERS.map((name) => `{${name}}`).join(" ");
-
 /**
- * Null when `text` may be saved as a template, else the sentence telling why: too long, not one line of
- * plain text, or the first unknown placeholder (named only when it is a short word, so odd text is never
- * echoed back). `allowMessage: false` is the chat line's check: `{message}` is refused there.
+ * Null when `text` may be saved as a template, else the sentence telling why (empty, too long, not one
+ * line, an unknown placeholder named only when it is a short word, `{message}` in a chat line). The
+ * store checks with it, so it lives beside the settings (db/alert-rules.ts).
  */
-export function checkTemplate(text: string, options: { allowMessage: boolean }): string | null {
-  if (text.trim() === "") return "A template needs some text.";
-  if (text.length > TEMPLATE_MAX && [...text].length > TEMPLATE_MAX)
-    return `A template is at most ${TEMPLATE_MAX} characters.`;
-  if (!text.isWellFormed() || hasControlCharacters(text)) {
-    return "A template is one line of plain text (no line breaks or control characters).";
-  }
-  for (const [, name = ""] of text.matchAll(BRACED)) {
-    if (name === "message" && !options.allowMessage) {
-      return "The chat line cannot use {message}: it never repeats what a viewer wrote.";
-    }
-    if (!isPlaceholder(name)) {
-      const shown = /^[A-Za-z_]\w{0,31}$/.test(name)
-        ? `{${name}} is not a placeholder`
-        : "Braces hold a placeholder";
-      return `${shown}; use ${PLACEHOLDER_LIST}.`;
-    }
-  }
-  return null;
-}
+export const checkTemplate: (text: string, options: { allowMessage: boolean }) => string | null =
+  templateProblem;
 
 /** A placeholder's value for this alert, or null. `{viewers}` is a raid's amount (any type's without one). */
 function fieldText(name: Placeholder, fields: AlertFields, type: AlertType | undefined): string | null {

@@ -111,9 +111,9 @@ describe("checking a template", () => {
 
   test("empty, over 200 characters, several lines or control characters are refused", () => {
     expect(checkTemplate("   ", overlay)).toBe("A template needs some text.");
-    expect(checkTemplate("x".repeat(201), overlay)).toBe("A template is at most 200 characters.");
+    expect(checkTemplate("x".repeat(201), overlay)).toStartWith("A template is at most 200 characters");
     expect(checkTemplate("😀".repeat(200), overlay)).toBeNull();
-    expect(checkTemplate("x".repeat(1_000_000), overlay)).toBe("A template is at most 200 characters.");
+    expect(checkTemplate("x".repeat(1_000_000), overlay)).toStartWith("A template is at most 200 characters");
     for (const bad of ["one\ntwo", "tab\there", "\u202e{user}", "bad \ud800 half", "nul\u0000"]) {
       expect(checkTemplate(bad, overlay)).toBe(
         "A template is one line of plain text (no line breaks or control characters).",
