@@ -24,7 +24,7 @@ interface AssetData {
 async function upload(kind: string, bytes: Uint8Array, contentType = "application/octet-stream") {
   const res = await h.panel(`${ASSETS}?kind=${kind}`, {
     method: "POST",
-    body: bytes,
+    body: new Uint8Array(bytes),
     headers: { "content-type": contentType, "content-length": String(bytes.length) },
   });
   return {
@@ -94,7 +94,7 @@ describe("alert images and sounds", () => {
     over.set(PNG_1X1);
     const announced = await upload("image", over);
     expect(announced.status).toBe(413);
-    expect(announced.body).toEqual({
+    expect(announced.body as unknown).toEqual({
       status: 413,
       error: { code: "payload_too_large", message: "Request bodies may be at most 1 MiB." },
     });
