@@ -164,6 +164,51 @@ describe("the overview's activity feed", () => {
   });
 });
 
+describe("the activity feed's pages", () => {
+  test("alerts between command calls land on the page of their time: paging back shows each once, none skipped", async () => {
+    h = await startBotHarness();
+    const base = 1_700_000_000_000;
+    // 60 command calls 10 s apart; an alert 5 s after every 7th of them.
+    for (let n = 0; n < 60; n++) {
+      h.ctx.events.record({
+        accountId: h.account.id,
+        at: base + n * 10_000,
+        command: "dice",
+        caller: `viewer${n}`,
+        outcome: "ok",
+        latencyMs: 1,
+      });
+    }
+    const alertTimes = Array.from({ length: 9 }, (_, i) => base + i * 7 * 10_000 + 5_000);
+    for (const [i, at] of alertTimes.entries()) {
+      await recordAlertEvent(h.ctx.db, {
+        accountId: h.account.id,
+        type: "follow",
+        eventKey: `m${i}`,
+        fields: { user: `follower${i}`, amount: null, months: null, tier: null, reward: null, message: null },
+        test: false,
+        at,
+      });
+    }
+    type Page = {
+      items: { kind: string; at: string; user?: string; caller?: string }[];
+      cursor: string | null;
+    };
+    const first = (await call<Page>(h, "GET", "/api/dashboard/activity")).body.data;
+    const second = (await call<Page>(h, "GET", `/api/dashboard/activity?before=${first.cursor}`)).body.data;
+    expect(second.cursor).toBeNull();
+    const all = [...first.items, ...second.items];
+    const times = all.map((i) => Date.parse(i.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(all.filter((i) => i.kind === "command")).toHaveLength(60);
+    expect(all.filter((i) => i.kind === "alert").map((i) => i.user)).toEqual(
+      alertTimes.map((_, i) => `follower${i}`).reverse(),
+    );
+    // The first page ends at its oldest command call (viewer10): older alerts wait for the next page.
+    expect(first.items.at(-1)).toMatchObject({ kind: "command", caller: "viewer10" });
+  });
+});
+
 describe("security and /docs", () => {
   test("no session is 401, a foreign or missing Origin 403, and /docs lists every alerts route", async () => {
     h = await startBotHarness();
