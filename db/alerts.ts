@@ -281,7 +281,7 @@ export async function recentAlertEvents(
   afterId: number,
   sinceMs: number,
 ): Promise<StoredAlertEvent[]> {
-  const after = Number.isSafeInteger(afterId) ? Math.min(Math.max(0, afterId), MAX_ID) : 0;
+  const after = Number.isNaN(afterId) ? 0 : Math.min(Math.max(0, Math.floor(afterId)), MAX_ID);
   const since = Number.isSafeInteger(sinceMs) ? sinceMs : 0;
   const rows = await s.all((db, t) =>
     db

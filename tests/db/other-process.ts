@@ -3,20 +3,22 @@
  * second server does that for real): it opens its own connection, says "ready", and on "go <time>"
  * waits for that instant, runs its writes and prints what each answered, as one JSON line.
  *
- * Run as a script: `bun tests/db/other-process.ts <file> <increment|quote> <accountId> <times> <name>`.
+ * Run as a script: `bun tests/db/other-process.ts <file> <increment|quote|alert> <accountId> <times> <name>`.
  * Imported: `startOtherProcess` starts it and hands over `go`.
  */
+import { recordAlertEvent } from "../../db/alerts.ts";
 import { incrementCommandCount } from "../../db/custom-commands.ts";
 import { addQuote } from "../../db/quotes.ts";
 import { openDatabase } from "../../db/sqlite/connection.ts";
 import { SqliteDataStore } from "../../db/sqlite/sqlite-data-store.ts";
 
-export type Operation = "increment" | "quote";
+/** `alert` records alerts keyed `<name>-<i>`, answering each new id or -1 when the key was taken. */
+export type Operation = "increment" | "quote" | "alert";
 
 export interface OtherProcess {
   /** Starts both sides' writes at the same instant (now + `leadMs`); resolves at that instant. */
   go(leadMs?: number): Promise<void>;
-  /** What each of its writes answered: the new counts, or the quote numbers. */
+  /** What each of its writes answered: the new counts, the quote numbers or the alert ids. */
   results: Promise<number[]>;
 }
 
@@ -88,6 +90,18 @@ async function runAsScript(): Promise<void> {
   for (let i = 0; i < Number(times); i++) {
     if (operation === "increment") {
       results.push((await incrementCommandCount(store, accountId, name)) ?? -1);
+    } else if (operation === "alert") {
+      const fields = { user: "Other", amount: i, months: null, tier: null, reward: null, message: null };
+      const at = Date.now();
+      const added = await recordAlertEvent(store, {
+        accountId,
+        type: "cheer",
+        eventKey: `${name}-${i}`,
+        fields,
+        test: false,
+        at,
+      });
+      results.push(added?.id ?? -1);
     } else {
       results.push(
         (await addQuote(store, accountId, { text: `from the other process ${i}` }, Date.now())).number,
