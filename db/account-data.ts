@@ -1,11 +1,14 @@
 import { asc, eq } from "drizzle-orm";
+import { listAlertAssets } from "./alert-assets.ts";
+import { ALERT_LIMITS } from "./alert-rules.ts";
+import { alertHistory, readAlertChannel, readAlertSettings } from "./alerts.ts";
 import { listCustomCommands } from "./custom-commands.ts";
 import type { DataStore } from "./data-store.ts";
 import { allQuotes } from "./quotes.ts";
 import { listRegulars } from "./regulars.ts";
 import { listTimers } from "./timers.ts";
 
-/** Read-only views of an account's settings, overlay state, events and chat-bot data, for the data export. */
+/** Read-only views of an account's settings, overlay state, events, chat-bot data and alerts, for the data export. */
 
 export async function listCommandSettings(s: DataStore, accountId: number) {
   const rows = await s.all((db, t) =>
@@ -100,4 +103,28 @@ export async function listEvents(s: DataStore, accountId: number) {
     outcome: row.outcome,
     latencyMs: row.latencyMs,
   }));
+}
+
+/**
+ * Stream alerts for the export (issue 25): the switch and last state, every type's settings, the
+ * history (oldest first) and the uploaded files as id, kind, type and size, never their bytes.
+ */
+export async function readAlertsExport(s: DataStore, accountId: number) {
+  const channel = await readAlertChannel(s, accountId);
+  const history = await alertHistory(s, accountId, ALERT_LIMITS.eventsKept);
+  const assets = await listAlertAssets(s, accountId);
+  return {
+    enabled: channel?.enabled ?? false,
+    state: channel?.state ?? "off",
+    settings: await readAlertSettings(s, accountId),
+    history: history.toReversed().map((e) => ({
+      id: e.id,
+      type: e.type,
+      eventKey: e.eventKey,
+      fields: e.fields,
+      test: e.test,
+      at: iso(e.at),
+    })),
+    assets: assets.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
+  };
 }

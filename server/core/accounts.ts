@@ -1,4 +1,10 @@
-import { listCommandSettings, listEvents, readChatExport, readOverlayState } from "../../db/account-data.ts";
+import {
+  listCommandSettings,
+  listEvents,
+  readAlertsExport,
+  readChatExport,
+  readOverlayState,
+} from "../../db/account-data.ts";
 import {
   type Account,
   type AccountProfile,
@@ -189,6 +195,7 @@ export async function exportAccount(store: EventStore, account: Account) {
     settings: await listCommandSettings(store.db, account.id),
     overlayState: await readOverlayState(store.db, account.id),
     chat: await readChatExport(store.db, account.id),
+    alerts: await readAlertsExport(store.db, account.id),
     events: await listEvents(store.db, account.id),
     auditLog: await listAudit(store.db, account.id),
   };
