@@ -143,6 +143,47 @@ function seededSqlite(dir: string): DatabaseHandle {
       },
     ])
     .run();
+  db.insert(lite.alertChannels)
+    .values({
+      accountId: 2,
+      enabled: true,
+      state: "needs_consent",
+      stateSince: AT,
+      reason: "bits:read",
+      updatedAt: AT,
+    })
+    .run();
+  // Every byte value, a NUL first: bytes survive as bytes, not text.
+  const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i + 0x89) & 0xff));
+  db.insert(lite.alertAssets)
+    .values({
+      accountId: 1,
+      kind: "image",
+      contentType: "image/png",
+      bytes,
+      size: bytes.length,
+      createdAt: AT,
+    })
+    .run();
+  db.insert(lite.alertSettings)
+    .values({
+      accountId: 1,
+      type: "raid",
+      template: "{user} ‘raids’ 🎲",
+      imageId: 1,
+      chatMessage: null,
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.alertEvents)
+    .values({
+      accountId: 1,
+      type: "cheer",
+      eventKey: "befa7b53-d79d-478f-86b9-120f112b044e",
+      fields: '{"user":"Ünïcødé","amount":100,"months":null,"tier":null,"reward":null,"message":"gg"}',
+      createdAt: AT,
+    })
+    .run();
   db.insert(lite.events)
     .values(
       Array.from({ length: 2500 }, (_, i) => ({
@@ -183,6 +224,10 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     expect(names[0]).toBe("accounts");
     expect(names.toSorted()).toEqual([
       "accounts",
+      "alert_assets",
+      "alert_channels",
+      "alert_events",
+      "alert_settings",
       "api_keys",
       "audit_log",
       "chat_bots",
@@ -205,6 +250,10 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     const report = await copySqliteToPostgres(source, target, { pageSize: 1000 });
     expect(Object.fromEntries(report.tables.map((t) => [t.name, t.rows]))).toEqual({
       accounts: 3,
+      alert_assets: 1,
+      alert_channels: 1,
+      alert_events: 1,
+      alert_settings: 1,
       api_keys: 1,
       audit_log: 2,
       chat_bots: 0,
@@ -283,6 +332,19 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     expect(await target.db.select().from(pg.quoteCounters)).toEqual([{ accountId: 1, lastNumber: 3 }]);
     expect(byId(await target.db.select().from(pg.timers), (r) => r.id)).toEqual(
       byId(source.db.select().from(lite.timers).all(), (r) => r.id),
+    );
+    expect(await target.db.select().from(pg.alertAssets)).toEqual(
+      source.db.select().from(lite.alertAssets).all(),
+    );
+    expect(await target.db.select().from(pg.alertSettings)).toEqual(
+      source.db.select().from(lite.alertSettings).all(),
+    );
+    expect(await target.db.select().from(pg.alertChannels)).toEqual(
+      source.db.select().from(lite.alertChannels).all(),
+    );
+    const [alert] = await target.db.select().from(pg.alertEvents);
+    expect(JSON.parse(alert!.fields)).toEqual(
+      JSON.parse(source.db.select().from(lite.alertEvents).all()[0]!.fields),
     );
     const [timer] = await target.db
       .insert(pg.timers)
