@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SimUserRef } from "./state.ts";
+import { nanoTimestamp as nanos, type SimUserRef } from "./state.ts";
 
 /**
  * The event objects of the alert subscription types, key for key as Twitch's "EventSub reference"
@@ -26,9 +26,6 @@ export interface Emote {
   end: number;
   id: string;
 }
-
-/** RFC 3339 with nanoseconds, as EventSub stamps followed_at and redeemed_at. */
-const nanos = (ms: number) => new Date(ms).toISOString().replace(/Z$/, "171067Z");
 
 const broadcasterFields = (b: SimUserRef) => ({
   broadcaster_user_id: b.id,

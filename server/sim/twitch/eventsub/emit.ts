@@ -8,7 +8,9 @@ import {
   raidEvent,
   redemptionEvent,
   resubEvent,
+  type StreamType,
   subscribeEvent,
+  type Tier,
 } from "./alert-events.ts";
 import type { EventSubState, SimUserRef } from "./state.ts";
 import { deliver, redeliver } from "./subscriptions.ts";
@@ -58,7 +60,8 @@ const EMITTERS: Readonly<Record<string, Emitter>> = {
   "stream.online": {
     defaultUser: "cuebotdemo",
     fields: ["id", "stream_type"],
-    build: (ctx, o) => onlineEvent(ctx, { id: o.id as string | undefined, type: o.stream_type as never }),
+    build: (ctx, o) =>
+      onlineEvent(ctx, { id: o.id as string | undefined, type: o.stream_type as StreamType | undefined }),
   },
   "stream.offline": { defaultUser: "cuebotdemo", fields: [], build: offlineEvent },
 };
@@ -196,7 +199,7 @@ function eventsOf(
   for (const recipient of giftRecipients(users, exclude, total)) {
     const sub = subscribeEvent(
       { ...ctx, user: recipient, userName: undefined },
-      { tier: request.options.tier as never, is_gift: true },
+      { tier: request.options.tier as Tier | undefined, is_gift: true },
     );
     events.push({ type: "channel.subscribe", event: sub });
   }
