@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { getAlertAsset, listAlertAssets } from "../../../db/alert-assets.ts";
 import { readAlertSettings } from "../../../db/alerts.ts";
+import { listen } from "../../../server/listen.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { HTML_PAGE, PNG_1X1, wavBytes } from "./alert-files.ts";
 import { call, expectRefusal, type Reply } from "./chat-bot-panel.ts";
@@ -103,6 +104,31 @@ describe("alert images and sounds", () => {
     expect(res.status).toBe(413);
     expect(((await res.json()) as Reply["body"]).error.code).toBe("payload_too_large");
     expect((await stored()).map((a) => a.size)).toEqual([limit]);
+  });
+
+  test("on a listening server: a 600 KiB image goes through, 1 MiB + 1 is a 413 before the route runs", async () => {
+    h = await startBotHarness({ configure: (c) => void (c.port = 0) });
+    const server = listen(h.ctx, h.app);
+    try {
+      const send = (bytes: Uint8Array) =>
+        fetch(`${server.url}${ASSETS}?kind=image`, {
+          method: "POST",
+          headers: { cookie: h.cookie, origin: h.origin, "content-type": "image/png" },
+          body: new Uint8Array(bytes),
+        });
+      const big = new Uint8Array(600 * 1024);
+      big.set(PNG_1X1);
+      const ok = await send(big);
+      expect(ok.status).toBe(200);
+      const over = new Uint8Array(1024 * 1024 + 1);
+      over.set(PNG_1X1);
+      const refused = await send(over);
+      expect(refused.status).toBe(413);
+      expect(((await refused.json()) as Reply["body"]).error.code).toBe("payload_too_large");
+      expect((await stored()).map((a) => a.size)).toEqual([600 * 1024]);
+    } finally {
+      await server.stop(1000);
+    }
   });
 
   test("another route keeps its 64 KiB cap", async () => {
