@@ -107,7 +107,11 @@ describe("alert images and sounds", () => {
   });
 
   test("on a listening server: a 600 KiB image goes through, 1 MiB + 1 is a 413 before the route runs", async () => {
-    h = await startBotHarness({ configure: (c) => void (c.port = 0) });
+    h = await startBotHarness({
+      configure: (c) => {
+        c.port = 0;
+      },
+    });
     const server = listen(h.ctx, h.app);
     try {
       const send = (bytes: Uint8Array) =>
