@@ -6,7 +6,7 @@ import {
   listAlertAssets,
   sniffAssetType,
 } from "../../db/alert-assets.ts";
-import { ALERT_LIMITS } from "../../db/alert-rules.ts";
+import { ALERT_LIMITS, type AlertDataErrorCode } from "../../db/alert-rules.ts";
 import { readAlertSettings, writeAlertSettings } from "../../db/alerts.ts";
 import type { AlertAssetKind } from "../../db/schema-enums.ts";
 import { NOT_ACCEPTED, SAMPLES } from "./asset-samples.ts";
@@ -83,7 +83,7 @@ describe.skipIf(engineMissing)(`alert images and sounds in the store (${engine})
 
   test("wrong kind, unknown type, empty and too large are refused, and nothing is stored", async () => {
     const account = await db.account();
-    const cases: [Uint8Array, AlertAssetKind, string, string, RegExp][] = [
+    const cases: [Uint8Array, AlertAssetKind, AlertDataErrorCode, string, RegExp][] = [
       [SAMPLES.ogg, "image", "invalid_input", "bytes", /not a PNG, JPEG, GIF or WebP image/],
       [SAMPLES.png, "sound", "invalid_input", "bytes", /not an MP3, Ogg or WAV sound/],
       [NOT_ACCEPTED.svg, "image", "invalid_input", "bytes", /not a PNG/],
