@@ -1,6 +1,7 @@
 // The dashboard's views, in navigation order. Adding a view: write views/<name>.ts exporting a View,
 // import it here and list it.
 import type { View } from "./view.ts";
+import { alertsView } from "./views/alerts.ts";
 import { botSetupView } from "./views/bot-setup.ts";
 import { chatView } from "./views/chat.ts";
 import { commandsView } from "./views/commands.ts";
@@ -15,6 +16,7 @@ export const VIEWS: readonly View[] = [
   commandsView,
   customCommandsView,
   timersQuotesView,
+  alertsView,
   chatView,
   botSetupView,
   overlaysView,

@@ -61,6 +61,11 @@ export async function sendData<T>(
   return ((await (await send(path, jsonInit(method, body))).json()) as Envelope<T>).data;
 }
 
+/** POST a file as the request's raw body (an upload); answers `data`. */
+export async function sendFile<T>(path: string, file: Blob): Promise<T> {
+  return ((await (await send(path, { method: "POST", body: file })).json()) as Envelope<T>).data;
+}
+
 /** GET raw (the session check answers at top level). */
 export async function getJson<T>(path: string): Promise<T> {
   return (await (await send(path)).json()) as T;

@@ -1,0 +1,60 @@
+// The channel's uploaded images and sounds, shared by every type's form: an upload in one form is
+// offered at once in the others. An upload is the file itself as the request's body; the server reads
+// its type from the bytes and answers a refusal naming the file.
+import { sendFile } from "../../lib/api.ts";
+import type { AlertAsset, AssetKind } from "./types.ts";
+import { ALERT_LIMITS } from "./types.ts";
+
+export const KIND_TEXT: Record<AssetKind, { one: string; formats: string; accept: string }> = {
+  image: {
+    one: "image",
+    formats: "PNG, JPEG, GIF or WebP",
+    accept: "image/png,image/jpeg,image/gif,image/webp",
+  },
+  sound: {
+    one: "sound",
+    formats: "MP3, Ogg or WAV",
+    accept: "audio/mpeg,audio/ogg,audio/wav,.mp3,.ogg,.wav",
+  },
+};
+
+/** "PNG image #3, 12 KB". */
+export function assetLabel(asset: AlertAsset): string {
+  const format = asset.contentType.split("/")[1]?.toUpperCase() ?? asset.contentType;
+  const kb = Math.max(1, Math.round(asset.size / 1024));
+  return `${format} ${asset.kind} #${asset.id}, ${kb} KB`;
+}
+
+/** Why a chosen file is refused before sending it, or null. */
+export function fileProblem(file: File): string | null {
+  if (file.size === 0) return "This file is empty.";
+  if (file.size > ALERT_LIMITS.assetBytes)
+    return `This file is ${(file.size / 1024 / 1024).toFixed(1)} MiB; at most 1 MiB.`;
+  return null;
+}
+
+export class AssetStore {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private items: AlertAsset[]) {}
+
+  list(kind: AssetKind): AlertAsset[] {
+    return this.items.filter((a) => a.kind === kind);
+  }
+
+  /** Calls `fn` after every change, while `owner` is in the page. */
+  onChange(owner: HTMLElement, fn: () => void): void {
+    const listener = () => {
+      if (owner.isConnected) fn();
+      else this.listeners.delete(listener);
+    };
+    this.listeners.add(listener);
+  }
+
+  async upload(kind: AssetKind, file: File): Promise<AlertAsset> {
+    const added = await sendFile<AlertAsset>(`/api/dashboard/alerts/assets?kind=${kind}`, file);
+    this.items = [...this.items, added];
+    for (const listener of [...this.listeners]) listener();
+    return added;
+  }
+}

@@ -1,0 +1,194 @@
+// One alert type's settings: on/off, the text (with the placeholders this type fills), the minimum
+// (cheers, raids, gifts), how long it shows, the volume, an image and a sound, the optional chat
+// thanks line; Save, and "Send a test alert". Every value is checked at its field, by the browser and
+// by the server (which names the field it refuses); what was typed stays until it is saved.
+import { errorMessage, sendData } from "../../lib/api.ts";
+import { fill, h, uid } from "../../lib/dom.ts";
+import { checkbox, type Field, field, numberInput, textInput } from "../../lib/form-fields.ts";
+import { announce } from "../../lib/states.ts";
+import { limitLength } from "../../lib/text-limit.ts";
+import { itemForm } from "../timers-quotes/item-form.ts";
+import { assetPicker } from "./asset-picker.ts";
+import type { AssetStore } from "./assets.ts";
+import { ALERT_LIMITS, type AlertSettings, type AlertType, type AlertTypeInfo, TYPE_FACTS } from "./types.ts";
+
+const CHAT_PLACEHOLDERS = ["user", "amount", "months", "reward"];
+
+/** `{user} {amount}`: each placeholder as code, spaced. */
+function codes(names: readonly string[]): (Node | string)[] {
+  const out: (Node | string)[] = [];
+  for (const name of names) {
+    if (out.length > 0) out.push(" ");
+    out.push(h("code", {}, `{${name}}`));
+  }
+  return out;
+}
+
+function templateInputs(type: AlertType, s: AlertSettings, fields: Field[]) {
+  const L = ALERT_LIMITS;
+  const template = textInput(s.template, 1000, { id: `alert-${type}-template`, required: true });
+  const chat = textInput(s.chatMessage ?? "", 1000, { id: `alert-${type}-chat` });
+  const parts = [
+    field(
+      "template",
+      "Text on the overlay",
+      template,
+      fields,
+      h(
+        "span",
+        {},
+        "Placeholders: ",
+        ...codes(TYPE_FACTS[type].placeholders),
+        ". ",
+        limitLength(template, L.templateLength, { oneLine: true }),
+      ),
+    ),
+    field(
+      "chatMessage",
+      "Thanks in chat (optional)",
+      chat,
+      fields,
+      h(
+        "span",
+        {},
+        "Sent in your chat when the alert shows, if native chat is on. Leave empty for none. ",
+        ...codes(CHAT_PLACEHOLDERS),
+        ". ",
+        limitLength(chat, L.templateLength, { oneLine: true }),
+      ),
+    ),
+  ];
+  return { parts, template, chat };
+}
+
+function numberInputs(type: AlertType, s: AlertSettings, fields: Field[]) {
+  const L = ALERT_LIMITS;
+  const minimum = TYPE_FACTS[type].minimum;
+  const min = numberInput(s.minAmount, L.minAmount.min, L.minAmount.max);
+  const duration = numberInput(s.durationSeconds, L.durationSeconds.min, L.durationSeconds.max);
+  const volume = numberInput(s.volume, L.volume.min, L.volume.max);
+  min.id = `alert-${type}-min`;
+  duration.id = `alert-${type}-duration`;
+  volume.id = `alert-${type}-volume`;
+  const row = h(
+    "div",
+    { class: "field-row" },
+    minimum
+      ? field(
+          "minAmount",
+          `Minimum ${minimum}`,
+          min,
+          fields,
+          h("span", {}, "Fewer: kept in the history, not shown. 0 = any."),
+        )
+      : null,
+    field(
+      "durationSeconds",
+      "Shown for (seconds)",
+      duration,
+      fields,
+      h("span", {}, `${L.durationSeconds.min} to ${L.durationSeconds.max}`),
+    ),
+    field("volume", "Sound volume", volume, fields, h("span", {}, "0 (silent) to 100")),
+  );
+  return { row, min: minimum ? min : null, duration, volume };
+}
+
+export interface TypeFormOptions {
+  info: AlertTypeInfo;
+  assets: AssetStore;
+  /** After a save: the settings as stored. */
+  saved: (settings: AlertSettings) => void;
+}
+
+function typeForm(options: TypeFormOptions): HTMLFormElement {
+  const { type, settings: s } = options.info;
+  const fields: Field[] = [];
+  const enabled = checkbox(s.enabled);
+  enabled.id = `alert-${type}-enabled`;
+  const texts = templateInputs(type, s, fields);
+  const numbers = numberInputs(type, s, fields);
+  const image = assetPicker("image", "imageId", s.imageId, options.assets, fields);
+  const sound = assetPicker("sound", "soundId", s.soundId, options.assets, fields);
+  const values = (): AlertSettings => ({
+    enabled: enabled.checked,
+    template: texts.template.value.trim(),
+    minAmount: numbers.min ? numbers.min.valueAsNumber : s.minAmount,
+    durationSeconds: numbers.duration.valueAsNumber,
+    volume: numbers.volume.valueAsNumber,
+    imageId: image.value(),
+    soundId: sound.value(),
+    chatMessage: texts.chat.value.trim() === "" ? null : texts.chat.value.trim(),
+  });
+  return itemForm({
+    parts: [
+      h("label", { class: "check" }, enabled, ` Show ${TYPE_FACTS[type].label.toLowerCase()} alerts`),
+      ...texts.parts,
+      numbers.row,
+      h("div", { class: "field-row" }, image.element, sound.element),
+    ],
+    fields,
+    submitLabel: "Save",
+    label: `${TYPE_FACTS[type].label} alert settings`,
+    save: async () => {
+      const answer = await sendData<{ settings: AlertSettings }>(
+        "PUT",
+        `/api/dashboard/alerts/types/${type}`,
+        values(),
+      );
+      options.saved(answer.settings);
+      return `${TYPE_FACTS[type].label} alert saved.`;
+    },
+  });
+}
+
+/** "Send a test alert": the type's sample event on the overlays now; `sent` runs after it was. */
+function testButton(type: AlertType, sent: () => void): HTMLElement {
+  const status = h("p", { class: "save-status", role: "status" });
+  const button = h(
+    "button",
+    { type: "button", class: "secondary", id: `alert-${type}-test` },
+    "Send a test alert",
+  );
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    fill(status);
+    try {
+      await sendData("POST", "/api/dashboard/alerts/test", { type });
+      fill(status, h("span", { class: "ok-text" }, "Test alert sent: watch the preview."));
+      sent();
+    } catch (error) {
+      fill(status, h("span", { class: "error-text" }, errorMessage(error)));
+      announce(`The test alert failed. ${errorMessage(error)}`, "error");
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("div", { class: "alerts-test" }, button, status);
+}
+
+function onOff(settings: AlertSettings): HTMLElement {
+  return h(
+    "span",
+    { class: settings.enabled ? "badge chat-connected" : "badge tq-off" },
+    settings.enabled ? "On" : "Off",
+  );
+}
+
+/** The type's disclosure: its name and on/off, opening onto the form and the test button. */
+export function typeSection(options: Omit<TypeFormOptions, "saved"> & { tested: () => void }): HTMLElement {
+  const { type } = options.info;
+  const badge = h("span", { class: "alerts-type-badge" }, onOff(options.info.settings));
+  const form = typeForm({ ...options, saved: (settings) => fill(badge, onOff(settings)) });
+  return h(
+    "details",
+    { class: "alerts-type", id: `alert-type-${type}` },
+    h(
+      "summary",
+      { id: uid("summary") },
+      h("span", { class: "alerts-type-name" }, TYPE_FACTS[type].label),
+      badge,
+    ),
+    h("div", { class: "alerts-type-body" }, form, testButton(type, options.tested)),
+  );
+}
