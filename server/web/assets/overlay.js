@@ -1,8 +1,10 @@
-// Listens to the account's overlay state over Server-Sent Events. EventSource reconnects by itself
-// and sends Last-Event-ID, so a restart of cuebot or OBS needs no action; an answer other than the
-// stream (cuebot's database away: 503, a limit: 429) makes it give up, so then it is opened again
-// after a pause that grows to a minute.
+// The OBS overlay: the published card (state) and stream alerts, each over Server-Sent Events.
+// EventSource reconnects by itself and sends Last-Event-ID, so a restart of cuebot or OBS needs no
+// action; an answer other than the stream (cuebot's database away: 503, a limit: 429) makes it give
+// up, so then it is opened again after a pause that grows to a minute.
+// `?only=alerts` shows alerts only (a browser source of its own for the alerts).
 const token = decodeURIComponent(location.pathname.split("/").pop() || "");
+const onlyAlerts = new URLSearchParams(location.search).get("only") === "alerts";
 const card = document.getElementById("card");
 const status = document.getElementById("status");
 
@@ -14,20 +16,141 @@ function render(state) {
   card.hidden = !title && !text;
 }
 
-let pauseMs = 5000;
-function listen() {
-  const events = new EventSource(`/api/overlay/events?token=${encodeURIComponent(token)}`);
-  events.addEventListener("state", (event) => {
-    status.hidden = true;
-    pauseMs = 5000;
-    render(JSON.parse(event.data).state || {});
-  });
-  events.addEventListener("error", () => {
-    status.textContent = "cuebot: reconnecting…";
-    status.hidden = false;
-    if (events.readyState !== EventSource.CLOSED) return;
-    setTimeout(listen, pauseMs);
-    pauseMs = Math.min(pauseMs * 2, 60_000);
+/** Opens a stream and keeps it open; `url()` is asked again each time it is opened anew. */
+function keepOpen(url, events) {
+  let pauseMs = 5000;
+  function open() {
+    const source = new EventSource(url());
+    for (const [name, handle] of Object.entries(events)) {
+      source.addEventListener(name, (event) => {
+        status.hidden = true;
+        pauseMs = 5000;
+        handle(event);
+      });
+    }
+    source.addEventListener("error", () => {
+      status.textContent = "cuebot: reconnecting…";
+      status.hidden = false;
+      if (source.readyState !== EventSource.CLOSED) return;
+      setTimeout(open, pauseMs);
+      pauseMs = Math.min(pauseMs * 2, 60_000);
+    });
+  }
+  open();
+}
+
+if (!onlyAlerts) {
+  keepOpen(() => `/api/overlay/events?token=${encodeURIComponent(token)}`, {
+    state: (event) => render(JSON.parse(event.data).state || {}),
   });
 }
-listen();
+
+// ---- Alerts: a queue, one at a time, each alert id shown once (a reload never replays one) ----
+
+const LABELS = {
+  follow: "New follower",
+  subscribe: "New subscriber",
+  resub: "Resub",
+  gift: "Gifted subs",
+  cheer: "Cheer",
+  raid: "Raid",
+  redemption: "Channel points",
+};
+/** How long the way out takes (the CSS transition), and the pause before the next alert. */
+const LEAVE_MS = 450;
+const GAP_MS = 400;
+const storageKey = `cuebot.alerts.shown:${token}`;
+const stage = document.getElementById("alert");
+const image = document.getElementById("alert-image");
+const queue = [];
+/** Ids queued or shown while the page is open (the stream may bring one again after a reconnect). */
+const seen = new Set();
+let showing = false;
+
+function readLastShown() {
+  try {
+    const stored = Number(localStorage.getItem(storageKey));
+    return Number.isSafeInteger(stored) && stored > 0 ? stored : 0;
+  } catch {
+    return 0; // storage refused (a sandboxed frame): this page load still shows each alert once
+  }
+}
+let lastShown = readLastShown();
+let lastHeard = lastShown;
+
+function rememberShown(id) {
+  if (id <= lastShown) return;
+  lastShown = id;
+  try {
+    localStorage.setItem(storageKey, String(id));
+  } catch {
+    // as above
+  }
+}
+
+const assetUrl = (id) => `/api/overlay/assets/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
+const isId = (value) => Number.isSafeInteger(value) && value > 0;
+
+function playSound(alert) {
+  if (!isId(alert.soundId)) return;
+  const audio = new Audio(assetUrl(alert.soundId));
+  audio.volume = Math.min(1, Math.max(0, Number(alert.volume) / 100 || 0));
+  // A browser that needs a click first refuses (OBS does not): the alert shows without its sound.
+  const played = audio.play();
+  if (played && typeof played.catch === "function") played.catch(() => {});
+}
+
+function fill(alert) {
+  stage.className = `alert-${LABELS[alert.type] ? alert.type : "other"}`;
+  const label = LABELS[alert.type] || "Alert";
+  document.getElementById("alert-label").textContent = alert.test ? `${label} · test` : label;
+  document.getElementById("alert-text").textContent = String(alert.text ?? "");
+  const message = alert.fields && typeof alert.fields.message === "string" ? alert.fields.message : "";
+  const messageBox = document.getElementById("alert-message");
+  messageBox.textContent = message;
+  messageBox.hidden = message === "";
+  image.hidden = !isId(alert.imageId);
+  if (isId(alert.imageId)) image.src = assetUrl(alert.imageId);
+  else image.removeAttribute("src");
+}
+
+function showNext() {
+  if (showing || queue.length === 0) return;
+  const alert = queue.shift();
+  showing = true;
+  rememberShown(alert.id);
+  fill(alert);
+  stage.hidden = false;
+  // The next frame starts the transition in from the hidden state.
+  requestAnimationFrame(() => requestAnimationFrame(() => stage.classList.add("in")));
+  playSound(alert);
+  const duration = Math.min(30_000, Math.max(1000, Number(alert.durationMs) || 6000));
+  setTimeout(() => {
+    stage.classList.remove("in");
+    setTimeout(() => {
+      stage.hidden = true;
+      showing = false;
+      setTimeout(showNext, GAP_MS);
+    }, LEAVE_MS);
+  }, duration);
+}
+
+function heard(event) {
+  let alert;
+  try {
+    alert = JSON.parse(event.data);
+  } catch {
+    return;
+  }
+  if (!alert || !isId(alert.id) || alert.id <= lastShown || seen.has(alert.id)) return;
+  seen.add(alert.id);
+  lastHeard = Math.max(lastHeard, alert.id);
+  queue.push(alert);
+  queue.sort((a, b) => a.id - b.id);
+  showNext();
+}
+
+image.addEventListener("error", () => {
+  image.hidden = true;
+});
+keepOpen(() => `/api/overlay/alerts?token=${encodeURIComponent(token)}&after=${lastHeard}`, { alert: heard });
