@@ -9,6 +9,7 @@ import type { Alert, AlertFields, AlertType } from "../../../server/alerts/model
 import { defaultAlertSettings } from "../../../server/alerts/model.ts";
 import { presentAlert } from "../../../server/alerts/present.ts";
 import { sampleFields } from "../../../server/alerts/samples.ts";
+import { rotateOverlayToken } from "../../../server/core/accounts.ts";
 import { ManualClock } from "../../../server/core/clock.ts";
 import { MAX_OVERLAY_STREAMS } from "../../../server/overlay/routes-stream.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
@@ -160,6 +161,27 @@ describe("the alert stream", () => {
     for (const r of open) await r.body?.cancel();
     expect((await t.request("/api/overlay/alerts")).status).toBe(401);
     expect((await t.request("/api/overlay/alerts?token=nope")).status).toBe(401);
+  });
+});
+
+describe("the alert stream and the overlay token", () => {
+  test("rotating the token ends streams opened with the old one; no alert reaches them after", async () => {
+    const res = await stream();
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    const drain = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return "ended";
+        seen += decoder.decode(value);
+      }
+    })();
+    await Bun.sleep(20);
+    await rotateOverlayToken(t.ctx, account, "panel");
+    await happen("follow", { user: "AfterRotation" });
+    expect(await drain).toBe("ended");
+    expect(seen).not.toContain("AfterRotation");
   });
 });
 
