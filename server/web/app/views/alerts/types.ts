@@ -1,6 +1,7 @@
 // The shapes of the alert routes (server/panel/alerts.ts, alert-settings.ts, alert-assets.ts,
 // alert-tools.ts) as this view reads them, each type's label and placeholders, and the limits the
 // server checks, repeated so the form says them before a round trip.
+import { plural } from "../../lib/format.ts";
 
 export const ALERT_TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -136,18 +137,18 @@ export const ALERT_LIMITS = {
   assetBytes: 1024 * 1024,
 } as const;
 
-/** What a history row or the demo calls the event: "cheered 500 bits". */
+/** What a history row says of the event's size: "500 bits", "7 months", the reward's title. */
 export function amountText(type: AlertType, fields: AlertFields): string {
   const n = fields.amount;
   switch (type) {
     case "cheer":
-      return n === null ? "" : `${n} bits`;
+      return n === null ? "" : plural(n, "bit");
     case "gift":
-      return n === null ? "" : `${n} subs`;
+      return n === null ? "" : plural(n, "sub");
     case "raid":
-      return n === null ? "" : `${n} viewers`;
+      return n === null ? "" : plural(n, "viewer");
     case "resub":
-      return fields.months === null ? "" : `${fields.months} months`;
+      return fields.months === null ? "" : plural(fields.months, "month");
     case "redemption":
       return fields.reward ?? "";
     default:
