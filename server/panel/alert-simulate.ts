@@ -12,6 +12,11 @@ import type { Context } from "../runtime.ts";
 
 const EMIT_PATH = "/_sim/eventsub/emit";
 const EMIT_TIMEOUT_MS = 5_000;
+/** The sizes the demo's buttons name ("a gift of 5", "a raid of 42"); cheers keep the simulator's 100 bits. */
+const DEMO_OPTIONS: Partial<Record<AlertType, Record<string, number>>> = {
+  gift: { total: 5 },
+  raid: { viewers: 42 },
+};
 
 /** Where the simulator takes its controls: the host that stands in for Twitch's login service. */
 function emitUrl(ctx: Context): string {
@@ -32,7 +37,7 @@ export async function simulateAlertEvent(ctx: Context, account: Account, type: A
     response = await fetch(emitUrl(ctx), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type, broadcaster_user_id: account.twitchUserId }),
+      body: JSON.stringify({ type, broadcaster_user_id: account.twitchUserId, ...DEMO_OPTIONS[type] }),
       signal: AbortSignal.timeout(EMIT_TIMEOUT_MS),
     });
   } catch (error) {
