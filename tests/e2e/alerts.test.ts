@@ -244,6 +244,7 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     expect(shown).toBe("★ CuebotTester cheered 500 bits — شكرا!");
     expect(await preview.locator("#alert-label").textContent()).toBe("Cheer · test");
     await preview.locator("#alert.in").waitFor();
+    await Bun.sleep(600); // the way in is over
     await page.locator("#alerts-preview").screenshot({ path: screenshotPath("alerts-preview-test") });
 
     const first = page.locator("#alerts-history li").first();
@@ -253,6 +254,40 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     await first.getByRole("button", { name: /^Replay/ }).click();
     await textOf(page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
     expect(await page.locator("#alerts-history li").count()).toBe(before + 1);
+  }, 30_000);
+
+  test("by keyboard: a type opens with Enter, a minimum out of range is refused at its field, markup stays text", async () => {
+    await page.locator("#alert-type-raid summary").focus();
+    await page.keyboard.press("Enter");
+    expect(await page.locator("#alert-type-raid").getAttribute("open")).not.toBeNull();
+    const raid = page.locator("#alert-type-raid");
+    await raid.locator("#alert-raid-min").fill("-1");
+    await raid.locator("#alert-raid-template").fill("<b>{user}</b> raids with {viewers}!");
+    await raid.locator("#alert-raid-template").press("Enter");
+    expect(await textOf(raid.locator("#alert-raid-min ~ .field-error"), (t) => t.length > 0)).toContain("0");
+    expect(await raid.locator("#alert-raid-min").getAttribute("aria-invalid")).toBe("true");
+    expect(await raid.locator("#alert-raid-template").inputValue()).toBe(
+      "<b>{user}</b> raids with {viewers}!",
+    );
+
+    await raid.locator("#alert-raid-min").fill("10");
+    await raid.locator("#alert-raid-template").press("Enter");
+    expect(await textOf(raid.locator(".save-status").first(), (t) => t.length > 0)).toBe("Raid alert saved.");
+    await raid.getByRole("button", { name: "Send a test alert" }).click();
+    const first = page.locator("#alerts-history li").first();
+    expect(await textOf(first, (t) => t.includes("raids with"))).toContain(
+      "<b>CuebotTester</b> raids with 42!",
+    );
+    expect(await page.locator("#alerts-history b").count()).toBe(0);
+    const preview = page.frameLocator("#alerts-preview iframe");
+    await textOf(preview.locator("#alert-text"), (t) => t.includes("<b>CuebotTester</b>"), 15_000);
+    expect(await preview.locator("#alert b").count()).toBe(0);
+    // Back to the default text for the overlay screenshots below.
+    const reset = await page.request.put(`${server.base}/api/dashboard/alerts/types/raid`, {
+      headers: { origin: server.base },
+      data: { template: "{user} is raiding with {amount} viewers!" },
+    });
+    expect(reset.status()).toBe(200);
   }, 30_000);
 
   test("in the demo, each simulated event shows on the alerts-only overlay (a screenshot of each)", async () => {
@@ -292,7 +327,7 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
         );
         expect(text).not.toContain("undefined");
         await Bun.sleep(500); // the way in is over
-        await overlay.screenshot({ path: screenshotPath(`overlay-demo-${type}`) });
+        await overlay.screenshot({ path: screenshotPath(`overlay-demo-${type}`), omitBackground: true });
       }
       expect(seen.problems).toEqual([]);
       // The history lists them, newest first.

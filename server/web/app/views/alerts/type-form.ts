@@ -12,8 +12,6 @@ import { assetPicker } from "./asset-picker.ts";
 import type { AssetStore } from "./assets.ts";
 import { ALERT_LIMITS, type AlertSettings, type AlertType, type AlertTypeInfo, TYPE_FACTS } from "./types.ts";
 
-const CHAT_PLACEHOLDERS = ["user", "amount", "months", "reward"];
-
 /** `{user} {amount}`: each placeholder as code, spaced. */
 function codes(names: readonly string[]): (Node | string)[] {
   const out: (Node | string)[] = [];
@@ -52,7 +50,7 @@ function templateInputs(type: AlertType, s: AlertSettings, fields: Field[]) {
         "span",
         {},
         "Sent in your chat when the alert shows, if native chat is on. Leave empty for none. ",
-        ...codes(CHAT_PLACEHOLDERS),
+        ...codes(TYPE_FACTS[type].placeholders.filter((name) => name !== "message")),
         ". ",
         limitLength(chat, L.templateLength, { oneLine: true }),
       ),
