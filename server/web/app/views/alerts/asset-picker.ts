@@ -76,6 +76,8 @@ export function assetPicker(
     } finally {
       file.value = "";
       file.disabled = false;
+      // Disabling dropped the keyboard focus; it goes back where it was.
+      file.focus();
     }
   });
   return { element, value: () => (select.value === "" ? null : Number(select.value)) };
