@@ -12,7 +12,7 @@ import { provisionAccount } from "../core/accounts.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
-import { saveProviderTokens } from "./provider-tokens.ts";
+import { saveLoginTokens } from "./provider-tokens.ts";
 import { createSession, type IssuedSession } from "./sessions.ts";
 
 export interface CompletedLogin {
@@ -81,7 +81,8 @@ export async function completeLogin(
         account = (await provisionAccount(store, profile)).account;
         created = true;
       }
-      await saveProviderTokens(store, account.id, tokens);
+      // A narrower grant than the stored one (a plain login after a re-consent) keeps the stored one.
+      await saveLoginTokens(store, account.id, tokens, existing?.needsReauth ?? true);
       const session = await createSession({ db: tx, clock: ctx.clock }, account.id, userAgent);
       return { account, session, created };
     });

@@ -1,6 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import { setNeedsReauth } from "../../db/accounts.ts";
 import {
+  grantedScopes,
   listAccountsWithTokens,
   loadProviderTokens,
   markTokensValidated,
@@ -46,6 +47,39 @@ export async function saveProviderTokens(
     },
     now,
   );
+}
+
+/**
+ * Whether a login's new grant replaces the stored one. A plain login asks Twitch for the base scopes
+ * only (who logs in is not known before the callback), and a re-consent begun without a session asks
+ * for the base scopes plus its feature's: storing such a grant would silently take away what the
+ * streamer granted for native chat or alerts. So a grant that lacks any stored scope leaves the
+ * stored tokens in place (the login's session does not need the new token), unless the stored grant
+ * is no longer trusted (the account needs to log in again): then the new token is taken, whatever
+ * it holds. Never narrows what a working account may do, never keeps a grant Twitch ended.
+ */
+export function loginReplacesGrant(
+  stored: readonly string[],
+  fresh: readonly string[],
+  needsReauth: boolean,
+): boolean {
+  if (needsReauth) return true;
+  const granted = new Set(fresh);
+  return stored.every((scope) => granted.has(scope));
+}
+
+/**
+ * Stores a login's tokens unless the stored grant is wider and still usable (loginReplacesGrant).
+ */
+export async function saveLoginTokens(
+  ctx: Pick<Context, "db" | "secrets" | "clock">,
+  accountId: number,
+  tokens: ProviderTokenSet,
+  needsReauth: boolean,
+): Promise<void> {
+  const stored = await grantedScopes(ctx.db, accountId);
+  if (loginReplacesGrant(stored, tokens.scopes, needsReauth))
+    await saveProviderTokens(ctx, accountId, tokens);
 }
 
 /** Concurrent refreshes of one account would race on a rotating refresh token: run one at a time. */

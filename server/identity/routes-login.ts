@@ -23,6 +23,9 @@ const consentOf = (raw: string | null): Consent | null => (raw === "chat" || raw
 /**
  * A re-consent (native chat's, the alerts') asks for everything already granted (a new grant
  * replaces the whole set, reference/twitch-chat.md §6.4), the login scopes, and what it adds.
+ * Without a session (expired, or the panel's allowance spent) the account is not known: it asks for
+ * the login scopes and what it adds, and the callback keeps a wider stored grant rather than narrow
+ * it (loginReplacesGrant in provider-tokens.ts); the feature's link then asks again, with a session.
  */
 async function consentScopes(ctx: Context, request: Request, consent: Consent): Promise<string[]> {
   const granted = await (async () => {
