@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { ALERT_LIMITS, AlertDataError, invalidAlertInput } from "./alert-rules.ts";
 import type { DataStore, Tables } from "./data-store.ts";
 import { ALERT_ASSET_KINDS, type AlertAssetKind } from "./schema-enums.ts";
@@ -102,10 +102,29 @@ const infoColumns = (t: Tables) => ({
   createdAt: t.alertAssets.createdAt,
 });
 
+/** The first key of the account's upload lock on PostgreSQL ("alrt"); the second is the account id. */
+const UPLOAD_LOCK_SPACE = 0x616c7274;
+
 /**
- * Stores an upload after checking its bytes (checkAssetBytes) and the account's limit of 20; refusals
- * are AlertDataErrors. As with other per-account limits, two uploads at the same instant on
- * PostgreSQL may pass it by one: it guards against floods, not arithmetic.
+ * Holds the account's uploads until the transaction ends, so counting and inserting are one step.
+ * PostgreSQL's READ COMMITTED lets parallel transactions each count 19 and each insert: a
+ * transaction-scoped advisory lock (two int4 keys, apart from the migrator's one bigint key) queues
+ * them. SQLite needs none: one writer at a time holds the whole file.
+ */
+async function lockAccountUploads(tx: DataStore, accountId: number): Promise<void> {
+  if (tx.dialect !== "postgres") return;
+  await tx.first((db, t) =>
+    db
+      .select({ locked: sql<string>`pg_advisory_xact_lock(${UPLOAD_LOCK_SPACE}, ${accountId})` })
+      .from(t.accounts)
+      .where(eq(t.accounts.id, accountId))
+      .limit(1),
+  );
+}
+
+/**
+ * Stores an upload after checking its bytes (checkAssetBytes) and the account's limit of 20, exactly
+ * (lockAccountUploads); refusals are AlertDataErrors.
  */
 export async function addAlertAsset(
   s: DataStore,
@@ -116,6 +135,7 @@ export async function addAlertAsset(
 ): Promise<AlertAssetInfo> {
   const { kind, contentType } = checkAssetBytes(bytes, kindAsked);
   return await s.transaction(async (tx) => {
+    await lockAccountUploads(tx, accountId);
     const existing = await tx.first((db, t) =>
       db.select({ n: count() }).from(t.alertAssets).where(eq(t.alertAssets.accountId, accountId)),
     );

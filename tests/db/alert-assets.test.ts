@@ -126,6 +126,17 @@ describe.skipIf(engineMissing)(`alert images and sounds in the store (${engine})
     expect(await addAlertAsset(db.store, await db.account(), SAMPLES.png, "image", AT)).toBeDefined();
   });
 
+  test("30 uploads at once stop at exactly 20, the rest refused as over the limit", async () => {
+    const account = await db.account();
+    const settled = await Promise.allSettled(
+      Array.from({ length: 30 }, () => addAlertAsset(db.store, account, SAMPLES.gif89, "image", AT)),
+    );
+    const refused = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as { code?: string }] : []));
+    expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(ALERT_LIMITS.assetsPerAccount);
+    expect(refused.map((e) => e.code)).toEqual(Array(10).fill("limit_reached"));
+    expect(await listAlertAssets(db.store, account)).toHaveLength(ALERT_LIMITS.assetsPerAccount);
+  });
+
   test("deleting an upload leaves the settings that used it with none, and the rest as they were", async () => {
     const account = await db.account();
     const image = await addAlertAsset(db.store, account, SAMPLES.gif87, "image", AT);
