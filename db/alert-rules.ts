@@ -74,8 +74,10 @@ export const ALERT_LIMITS = {
   /** An uploaded image or sound, in bytes. */
   assetBytes: 1024 * 1024,
   assetsPerAccount: 20,
-  /** The history keeps this many alerts per account, the newest. */
+  /** The history keeps this many real alerts per account, the newest. */
   eventsKept: 200,
+  /** …and, apart from them, this many tests and replays, so these never push real alerts out. */
+  testEventsKept: 50,
 } as const;
 
 export const ALERT_PLACEHOLDERS = [

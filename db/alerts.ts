@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, not, or, type SQL, sql } from "drizzle-orm";
 import {
   ALERT_LIMITS,
   type AlertFields,
@@ -7,7 +7,7 @@ import {
   defaultAlertSettings,
   invalidAlertInput,
 } from "./alert-rules.ts";
-import type { DataStore } from "./data-store.ts";
+import type { DataStore, Tables } from "./data-store.ts";
 import { ALERT_TYPES, type AlertAssetKind, type AlertType, type ChatState } from "./schema-enums.ts";
 import type { alertEvents, alertSettings } from "./sqlite/schema.ts";
 
@@ -234,7 +234,8 @@ function checkEventKey(key: string): string {
 
 /**
  * Stores an alert, or answers null when the account already has one with this event key (Twitch
- * delivered it again, or another instance stored it first). Keeps the newest 200 of the account.
+ * delivered it again, or another instance stored it first). Keeps the newest 200 real alerts of the
+ * account and, apart, the newest 50 tests and replays.
  */
 export async function recordAlertEvent(s: DataStore, event: NewAlertEvent): Promise<StoredAlertEvent | null> {
   const row = {
@@ -250,27 +251,56 @@ export async function recordAlertEvent(s: DataStore, event: NewAlertEvent): Prom
       db.insert(t.alertEvents).values(row).onConflictDoNothing().returning(),
     );
     if (!added) return null;
-    await pruneAlertEvents(tx, event.accountId);
+    await pruneAlertEvents(tx, event.accountId, row);
     return toEvent(added);
   });
 }
 
-/** Deletes all but the newest ALERT_LIMITS.eventsKept alerts of the account. */
-async function pruneAlertEvents(s: DataStore, accountId: number): Promise<void> {
+/** The event key prefix of a replay the streamer asked for (server/alerts/present.ts uses it). */
+export const ALERT_REPLAY_KEY_PREFIX = "replay:";
+
+/** Whether an alert is staged (a test or a replay) rather than a new event from Twitch. */
+const isStaged = (event: { test: boolean; eventKey: string }) =>
+  event.test || event.eventKey.startsWith(ALERT_REPLAY_KEY_PREFIX);
+
+/** The rows of the account's history in the same class as `event` (staged, or real). */
+function sameClass(
+  t: Tables,
+  accountId: number,
+  event: { test: boolean; eventKey: string },
+): SQL | undefined {
+  // substr, not LIKE: exact and case-sensitive on both databases.
+  const prefix = ALERT_REPLAY_KEY_PREFIX;
+  const staged = or(
+    eq(t.alertEvents.test, true),
+    sql`substr(${t.alertEvents.eventKey}, 1, ${prefix.length}) = ${prefix}`,
+  );
+  return and(eq(t.alertEvents.accountId, accountId), isStaged(event) ? staged : not(staged!));
+}
+
+/**
+ * Deletes all but the newest alerts of `event`'s class: ALERT_LIMITS.eventsKept real ones and,
+ * apart, ALERT_LIMITS.testEventsKept tests and replays, so a streamer trying alerts out never pushes
+ * real follows and cheers out of the history.
+ */
+async function pruneAlertEvents(
+  s: DataStore,
+  accountId: number,
+  event: { test: boolean; eventKey: string },
+): Promise<void> {
+  const kept = isStaged(event) ? ALERT_LIMITS.testEventsKept : ALERT_LIMITS.eventsKept;
   const oldestKept = await s.first((db, t) =>
     db
       .select({ id: t.alertEvents.id })
       .from(t.alertEvents)
-      .where(eq(t.alertEvents.accountId, accountId))
+      .where(sameClass(t, accountId, event))
       .orderBy(desc(t.alertEvents.id))
       .limit(1)
-      .offset(ALERT_LIMITS.eventsKept - 1),
+      .offset(kept - 1),
   );
   if (!oldestKept) return;
   await s.run((db, t) =>
-    db
-      .delete(t.alertEvents)
-      .where(and(eq(t.alertEvents.accountId, accountId), lt(t.alertEvents.id, oldestKept.id))),
+    db.delete(t.alertEvents).where(and(sameClass(t, accountId, event), lt(t.alertEvents.id, oldestKept.id))),
   );
 }
 
@@ -299,13 +329,15 @@ export async function recentAlertEvents(
   return rows.map(toEvent);
 }
 
-/** The account's latest alerts, newest first; `limit` is held to 1–200. */
+const HISTORY_KEPT = ALERT_LIMITS.eventsKept + ALERT_LIMITS.testEventsKept;
+
+/** The account's latest alerts, newest first; `limit` is held to 1–250 (all that is kept). */
 export async function alertHistory(
   s: DataStore,
   accountId: number,
   limit: number,
 ): Promise<StoredAlertEvent[]> {
-  const n = Number.isSafeInteger(limit) ? Math.min(Math.max(limit, 1), ALERT_LIMITS.eventsKept) : 50;
+  const n = Number.isSafeInteger(limit) ? Math.min(Math.max(limit, 1), HISTORY_KEPT) : 50;
   const rows = await s.all((db, t) =>
     db
       .select()

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addAlertAsset } from "../../db/alert-assets.ts";
 import { type AlertFields, DEFAULT_TEMPLATES, defaultAlertSettings } from "../../db/alert-rules.ts";
 import {
+  ALERT_REPLAY_KEY_PREFIX,
   alertHistory,
   getAlertEvent,
   listAlertEnabledAccounts,
@@ -14,6 +15,7 @@ import {
   writeAlertState,
 } from "../../db/alerts.ts";
 import type { AlertType } from "../../db/schema-enums.ts";
+import { REPLAY_KEY_PREFIX } from "../../server/alerts/present.ts";
 import { SAMPLES } from "./asset-samples.ts";
 import { startOtherProcess } from "./other-process.ts";
 import { alertRefusal } from "./refusal.ts";
@@ -272,6 +274,43 @@ describe.skipIf(engineMissing)(`alerts in the store (${engine})`, () => {
       expect((await alertHistory(db.store, other, 10)).length).toBe(1);
       // A pruned key counts as unseen again: the dedupe covers the last 200, far more than a redelivery needs.
       expect(await record(account, "bulk-0", cheer("late", 1))).not.toBeNull();
+    });
+
+    test("tests and replays never push real alerts out: 200 real and 50 tests or replays are kept apart", async () => {
+      const account = await db.account();
+      const staged = (key: string, test: boolean) =>
+        recordAlertEvent(db.store, {
+          accountId: account,
+          type: "cheer",
+          eventKey: key,
+          fields: cheer(key, 1),
+          test,
+          at: AT,
+        });
+      for (let i = 0; i < 200; i++) await record(account, `real-${i}`, cheer(`real-${i}`, i));
+      for (let i = 0; i < 40; i++) await staged(`test:${i}`, true);
+      // A replay of a real alert is not a test, but it is no new event either.
+      for (let i = 0; i < 20; i++) await staged(`replay:${i}`, false);
+      const history = await alertHistory(db.store, account, 1000);
+      const users = (rows: typeof history) => rows.map((e) => e.fields.user);
+      const real = history.filter((e) => e.fields.user.startsWith("real-"));
+      expect(real.length).toBe(200);
+      expect(users(real).at(-1)).toBe("real-0");
+      const others = history.filter((e) => !e.fields.user.startsWith("real-"));
+      expect(others.length).toBe(50);
+      expect(users(others).at(-1)).toBe("test:10");
+      // A new real alert pushes out the oldest real one only.
+      await record(account, "real-200", cheer("real-200", 1));
+      const after = await alertHistory(db.store, account, 1000);
+      expect(after.length).toBe(250);
+      expect(users(after)).not.toContain("real-0");
+      expect(users(after)).toContain("real-1");
+      expect(users(after)).toContain("test:10");
+      // The panel's replays carry the prefix the store tells apart by.
+      expect(REPLAY_KEY_PREFIX).toBe(ALERT_REPLAY_KEY_PREFIX);
+      // A real key that only looks like a replay's in another case is real.
+      await record(account, "REPLAY:x", cheer("REPLAY:x", 1));
+      expect(users(await alertHistory(db.store, account, 1000))).toContain("test:10");
     });
 
     // On SQLite two connections of one process cannot wait for each other (busy_timeout blocks the thread
