@@ -1,5 +1,6 @@
 import { readAlertSettings, recordAlertEvent, type StoredAlertEvent } from "../../db/alerts.ts";
 import type { Context } from "../runtime.ts";
+import type { AlertFloodGuard } from "./flood.ts";
 import type { AlertFields, AlertSettings, AlertType } from "./model.ts";
 import { parseAlertEvent } from "./parse.ts";
 import { presentAlert, shownOnOverlay } from "./present.ts";
@@ -31,17 +32,24 @@ export type Delivered =
  * it, or another instance stored it first) → nothing; below the type's minimum → kept in the history
  * only; otherwise published on every overlay of the account (ctx.alerts) and, when the type has a
  * chat message and native chat is connected on this instance, thanked for in chat through chat's
- * send queue. A test alert is shown whatever the settings, without a chat line.
+ * send queue (not while more than a couple of lines wait there, and per type at most once per
+ * THANKS_GAP_MS with a `flood` guard). A test alert is shown whatever the settings, without a chat line.
  */
-export async function deliverAlert(ctx: DeliveryContext, alert: AlertToDeliver): Promise<Delivered> {
+export async function deliverAlert(
+  ctx: DeliveryContext,
+  alert: AlertToDeliver,
+  flood?: AlertFloodGuard,
+): Promise<Delivered> {
   const settings: AlertSettings = (await readAlertSettings(ctx.db, alert.accountId))[alert.type];
   if (!alert.test && !settings.enabled) return { outcome: "off" };
   const event = await recordAlertEvent(ctx.db, alert);
   if (!event) return { outcome: "duplicate" };
   if (!shownOnOverlay(event, settings)) return { outcome: "stored", event, chatLine: null };
   ctx.alerts.publish(alert.accountId, presentAlert(event, settings));
+  const thanks =
+    !alert.test && settings.chatMessage !== null && (flood?.admitThanks(alert.type, alert.at) ?? true);
   const line =
-    !alert.test && settings.chatMessage !== null
+    thanks && settings.chatMessage !== null
       ? chatThanksLine(settings.chatMessage, event.fields, event.type)
       : null;
   const said = line !== null && ctx.chat.say(alert.accountId, line);
@@ -54,13 +62,16 @@ export interface NotificationTarget {
   broadcasterId: string;
   /** False when this message id was handled already (chat/dedupe.ts SeenMessages). */
   admit(messageId: string, stampedAt: number): boolean;
-  setLive(live: LiveState): void;
+  setLive(live: Omit<LiveState, "heardAt">): void;
+  /** The channel's flood limits (repeat follows, thanks lines). */
+  flood: AlertFloodGuard;
 }
 
 /**
  * One EventSub notification of the streamer's socket: each message id once (in memory here, and by the
  * store's unique key across instances), then read (server/alerts/parse.ts) into an alert or the live
- * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert.
+ * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
+ * follower who follows again within FOLLOW_REPEAT_MS (a follow/unfollow wave) is shown once.
  */
 export async function onAlertNotification(
   ctx: DeliveryContext,
@@ -74,14 +85,25 @@ export async function onAlertNotification(
     target.setLive({ live: parsed.live, since: parsed.startedAt ?? frame.at });
     return null;
   }
+  // The server's clock, as the overlay's catch-up window counts it.
+  const at = ctx.clock.now();
+  if (parsed.type === "follow" && !target.flood.admitFollow(followerId(frame.raw), at))
+    return { outcome: "duplicate" };
   const eventKey = parsed.naturalKey ? `${parsed.type}:${parsed.naturalKey}` : frame.id;
-  return deliverAlert(ctx, {
+  const alert = {
     accountId: target.accountId,
     type: parsed.type,
     fields: parsed.fields,
     eventKey,
     test: false,
-    // The server's clock, as the overlay's catch-up window counts it.
-    at: ctx.clock.now(),
-  });
+    at,
+  };
+  return deliverAlert(ctx, alert, target.flood);
+}
+
+/** The follower's user id in a channel.follow event, or null when it has none. */
+function followerId(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const id = (raw as { user_id?: unknown }).user_id;
+  return typeof id === "string" && id !== "" ? id : null;
 }

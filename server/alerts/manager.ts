@@ -7,6 +7,7 @@ import { onAlertNotification } from "./deliver.ts";
 import { ALERT_TYPES } from "./model.ts";
 import { type AlertChannel, type AlertNotification, AlertReaders } from "./readers.ts";
 import {
+  type AlertsCloseOptions,
   type AlertsRuntime,
   type AlertsStatus,
   type LiveState,
@@ -83,7 +84,7 @@ class AlertsManager implements AlertsRuntime {
     return this.#syncs;
   }
 
-  async close(options: { handOver?: boolean } = {}): Promise<void> {
+  async close(options: AlertsCloseOptions = {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#readers.close();
@@ -93,7 +94,8 @@ class AlertsManager implements AlertsRuntime {
     for (const id of ids) this.#remove(id);
     if (options.handOver) return;
     const now = this.ctx.clock.now();
-    const writes = ids.map((id) => writeAlertState(this.ctx.db, id, "off", "cuebot is not running", now));
+    const end = options.end ?? { state: "off", reason: "cuebot is not running" };
+    const writes = ids.map((id) => writeAlertState(this.ctx.db, id, end.state, end.reason, now));
     await settledWithin(CLOSE_WAIT_MS, Promise.allSettled(writes));
   }
 
@@ -118,8 +120,11 @@ class AlertsManager implements AlertsRuntime {
     const granted = await grantedScopes(ctx.db, accountId);
     if (this.#closed) return;
     const running = existing && existing.connection.state !== "stopped";
-    if (running && existing.broadcasterId === account.twitchUserId && sameScopes(existing.granted, granted))
+    if (running && existing.broadcasterId === account.twitchUserId && sameScopes(existing.granted, granted)) {
+      // A type Twitch refused or revoked may work again (the streamer allowed cuebot again).
+      await this.#readers.resubscribeRefused(existing);
       return;
+    }
     this.#remove(accountId);
     this.#channels.set(accountId, this.#readers.open(accountId, account.twitchUserId, granted));
   }
@@ -141,18 +146,24 @@ class AlertsManager implements AlertsRuntime {
     this.#channels.delete(accountId);
   }
 
+  /** One notification at a time per channel (in arrival order); a failed one does not stop the next. */
   #onNotification(channel: AlertChannel, frame: AlertNotification): void {
     const target = {
       accountId: channel.accountId,
       broadcasterId: channel.broadcasterId,
       admit: (id: string, at: number) => channel.seen.admit(id, at),
-      setLive: (live: LiveState) => {
-        channel.live = live;
+      flood: channel.flood,
+      setLive: (live: Omit<LiveState, "heardAt">) => {
+        channel.live = { ...live, heardAt: this.ctx.clock.now() };
       },
     };
-    onAlertNotification(this.ctx, target, frame).catch((error: unknown) =>
-      this.ctx.log.warn("an alert could not be delivered", { accountId: channel.accountId, error }),
-    );
+    channel.delivering = channel.delivering
+      .then(() => onAlertNotification(this.ctx, target, frame))
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.ctx.log.warn("an alert could not be delivered", { accountId: channel.accountId, error }),
+      );
   }
 }
 

@@ -7,6 +7,7 @@ import type { EventSubFrame } from "../chat/eventsub-message.ts";
 import { AuthGone, type SpeakerTokens } from "../chat/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import { AlertFloodGuard } from "./flood.ts";
 import { ALERT_TYPES, type AlertType } from "./model.ts";
 import { type AlertTypeStatus, type LiveState, missingScopeReason, scopeGranted } from "./status.ts";
 import { ALERT_SUBSCRIPTIONS, type AlertSubscription, STREAM_SUBSCRIPTIONS } from "./types.ts";
@@ -25,7 +26,12 @@ export interface AlertChannel {
   types: Map<AlertType, Omit<AlertTypeStatus, "type">>;
   /** The scopes granted when the socket subscribed (a new grant opens it afresh). */
   granted: readonly string[];
+  /** The live state heard on this socket; forgotten when it drops or starts a new session. */
   live: LiveState | null;
+  /** Notifications are delivered one at a time, in the order they arrived (ids then rise in order). */
+  delivering: Promise<void>;
+  /** Repeat follows and thanks lines held back in a flood. */
+  flood: AlertFloodGuard;
   /** EventSub message ids already handled (Twitch delivers at least once). */
   seen: SeenMessages;
   connection: EventSubConnection;
@@ -85,6 +91,8 @@ export class AlertReaders {
       types: new Map(ALERT_TYPES.map((t) => [t, { state: "connecting", reason: null }])),
       granted,
       live: null,
+      delivering: Promise.resolve(),
+      flood: new AlertFloodGuard(),
       seen: new SeenMessages(() => ctx.clock.now()),
       connection: new EventSubConnection({
         url: ctx.config.twitch.eventsubUrl,
@@ -97,6 +105,8 @@ export class AlertReaders {
             else this.options.onNotification(channel, frame);
           },
           onDown: (reason, willRetry) => {
+            // A stream.offline may be missed while the socket is down: the live state is not known now.
+            channel.live = null;
             if (channel.state === "needs_consent") return;
             this.setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
           },
@@ -123,6 +133,8 @@ export class AlertReaders {
   }
 
   async #subscribeAll(channel: AlertChannel, sessionId: string): Promise<void> {
+    // A new session (not a handover) may follow a gap in which the stream started or ended.
+    channel.live = null;
     const granted = await grantedScopes(this.ctx.db, channel.accountId);
     channel.granted = granted;
     try {
@@ -138,6 +150,25 @@ export class AlertReaders {
     }
     this.#settleAccountState(channel);
     if (channel.state === "needs_consent") throw new StopConnection(channel.reason ?? ALL_REFUSED);
+  }
+
+  /**
+   * Subscribes again, on the running session, each type Twitch refused or revoked although its scope
+   * is granted (the streamer allowed cuebot again): a type that works now is connected again.
+   */
+  async resubscribeRefused(channel: AlertChannel): Promise<void> {
+    const sessionId = channel.connection.sessionId;
+    if (sessionId === null) return;
+    const granted = await grantedScopes(this.ctx.db, channel.accountId);
+    const refused = ALERT_TYPES.filter((type) => {
+      const status = channel.types.get(type);
+      const failed = status?.state === "needs_consent" || status?.state === "error";
+      return failed && scopeGranted(ALERT_SUBSCRIPTIONS[type], granted);
+    });
+    if (refused.length === 0) return;
+    channel.granted = granted;
+    await Promise.all(refused.map((type) => this.#subscribeType(channel, sessionId, type, granted)));
+    if (channel.connection.sessionId === sessionId) this.#settleAccountState(channel);
   }
 
   async #subscribeType(
@@ -221,6 +252,8 @@ export class AlertReaders {
       reason: `Twitch revoked this alert's subscription (${frame.status}): allow cuebot again.`,
     });
     this.#settleAccountState(channel);
+    // Nothing left to receive: the socket closes, as when every type is refused on subscribing.
+    if (channel.state === "needs_consent") channel.connection.stop();
   }
 }
 

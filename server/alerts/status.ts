@@ -18,6 +18,8 @@ export interface LiveState {
   live: boolean;
   /** When the stream began (online), or when it was heard to end (offline), Unix ms. */
   since: number;
+  /** When this instance heard it (Unix ms): a heard "online" is trusted over Helix only for a while. */
+  heardAt: number;
 }
 
 /** What the dashboard shows of alerts (the panel's `GET /api/dashboard/alerts`). */
@@ -42,8 +44,16 @@ export interface AlertsRuntime {
   sync(accountId: number): Promise<void>;
   /** The live state heard over EventSub for the account, or null (none heard on this instance). */
   liveState(accountId: number): LiveState | null;
-  /** Ends every connection; the stored state becomes "off" unless another instance takes over. */
-  close(options?: { handOver?: boolean }): Promise<void>;
+  /**
+   * Ends every connection; the stored state becomes `end` (default: off, "cuebot is not running")
+   * unless another instance takes over.
+   */
+  close(options?: AlertsCloseOptions): Promise<void>;
+}
+
+export interface AlertsCloseOptions {
+  handOver?: boolean;
+  end?: { state: ChatState; reason: string };
 }
 
 type StoreContext = Pick<CoreContext, "db">;
@@ -84,7 +94,9 @@ export async function storedAlertsStatus(ctx: StoreContext, accountId: number): 
     grantedScopes(ctx.db, accountId),
   ]);
   const enabled = stored?.enabled ?? false;
-  const state: ChatState = enabled ? (stored?.state ?? "connecting") : "off";
+  // Turned on but stored "off" (no instance has picked it up yet): it is on its way.
+  const storedState = stored?.state ?? "connecting";
+  const state: ChatState = enabled ? (storedState === "off" ? "connecting" : storedState) : "off";
   const types = ALERT_TYPES.map((type): AlertTypeStatus => {
     const subscription = ALERT_SUBSCRIPTIONS[type];
     if (enabled && !scopeGranted(subscription, granted))

@@ -32,6 +32,9 @@ export interface ChatManagerOptions {
   claimMessage?: (messageId: string) => Promise<boolean>;
 }
 
+/** An alert's thanks line is skipped while more lines than this wait in the channel's send queue. */
+const SAY_MAX_WAITING = 2;
+
 /** Longest wait at shutdown for chat's last writes. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -99,7 +102,8 @@ class ChatManager implements ChatRuntime {
 
   say(accountId: number, text: string): boolean {
     const channel = this.#channels.byAccount.get(accountId);
-    if (channel?.state !== "connected") return false;
+    // A thanks line waits for a quiet moment: it never crowds command replies out of the queue.
+    if (channel?.state !== "connected" || channel.queue.size > SAY_MAX_WAITING) return false;
     channel.queue.push({ text, replyTo: "", command: "alert", caller: "alerts" });
     return true;
   }
@@ -114,7 +118,7 @@ class ChatManager implements ChatRuntime {
     this.#unsubscribe();
     const alerts = this.#alerts;
     if (alerts) this.ctx.alertsStatus.release(alerts);
-    const alertsClosed = alerts?.close({ handOver: options.handOver });
+    const alertsClosed = alerts?.close({ handOver: options.handOver, end: options.end });
     // What is under way finishes first, within the same few seconds.
     await settledWithin(CLOSE_WAIT_MS, Promise.all([this.#syncs, channels.writes]));
     const end = options.end ?? { state: "off", reason: "cuebot is not running" };

@@ -39,7 +39,7 @@ export interface ChatRuntime {
   connected(): { accountId: number; since: number }[];
   /**
    * Queues a line (an alert's thanks) on the channel's send queue, under chat's pacing and limits;
-   * false when the account's chat is not connected on this server.
+   * false when the account's chat is not connected on this server, or more than two lines wait already.
    */
   say(accountId: number, text: string): boolean;
   /**

@@ -18,6 +18,13 @@ export const LIVE_CHECK_MS = 60_000;
 const OFFLINE = { startedAt: null, game: "" } as const;
 
 /**
+ * How long a heard stream.online is believed over Helix saying "offline" (Get Streams lags behind the
+ * event for a minute or two); after that Helix is believed, so a missed stream.offline cannot keep
+ * timers running for good.
+ */
+export const HEARD_ONLINE_TRUST_MS = 5 * 60_000;
+
+/**
  * Whether each channel is live, for its timers: Helix Get Streams with the streamer's token, asked at
  * most once a minute per channel, unless alerts receive stream.online/offline for it. A channel
  * Twitch cannot be asked about counts as offline until the next look: a timer that cannot know the
@@ -37,7 +44,7 @@ export class StreamWatch {
    * The channel's status, asking Twitch first when the last answer is a minute old. When alerts heard
    * stream.online/offline for the channel (alerts/manager.ts), that is believed: offline needs no
    * question, and online is live even before Get Streams shows the stream (Twitch is asked for the
-   * category only).
+   * category only) — for HEARD_ONLINE_TRUST_MS after it was heard.
    */
   async status(account: Account): Promise<LiveStatus> {
     const now = this.clock.now();
@@ -49,7 +56,9 @@ export class StreamWatch {
     const asked = await this.#ask(account);
     const status = {
       checkedAt: now,
-      ...(heard && asked.startedAt === null ? { startedAt: heard.since, game: "" } : asked),
+      ...(heard && asked.startedAt === null && now - heard.heardAt < HEARD_ONLINE_TRUST_MS
+        ? { startedAt: heard.since, game: "" }
+        : asked),
     };
     this.#status.set(account.id, status);
     return status;

@@ -5,7 +5,7 @@ import type { Context } from "../runtime.ts";
 /**
  * A running server deletes an account (the panel's "Delete account"): the data goes as the CLI's
  * `users delete` does it (accounts.ts), then the server lets go of what it holds of the account, its
- * rate-limit windows and its chat connection. (After the CLI's deletion a server sees the change and
+ * rate-limit windows and its chat and alerts connections. (After the CLI's deletion a server sees the change and
  * lets go of the chat connection itself; the windows expire within a minute.)
  */
 export async function removeAccount(ctx: Context, account: Account, actor: Actor): Promise<DeletionResult> {
@@ -14,6 +14,6 @@ export async function removeAccount(ctx: Context, account: Account, actor: Actor
   Promise.resolve(ctx.limits.accounts.forget(account.id)).catch((error: unknown) =>
     ctx.log.warn("could not drop a deleted account's rate-limit windows", { error }),
   );
-  await ctx.chat.sync(account.id);
+  await Promise.all([ctx.chat.sync(account.id), ctx.alertsStatus.sync(account.id)]);
   return result;
 }

@@ -9,6 +9,7 @@ import {
   type NotificationTarget,
   onAlertNotification,
 } from "../../../server/alerts/deliver.ts";
+import { AlertFloodGuard } from "../../../server/alerts/flood.ts";
 import type { AlertNotification } from "../../../server/alerts/readers.ts";
 import type { LiveState } from "../../../server/alerts/status.ts";
 import { type OverlayRecorder, recordOverlay } from "../../helpers/alerts.ts";
@@ -18,7 +19,8 @@ const STREAMER = "424242";
 let t: TestContext;
 let accountId: number;
 let overlay: OverlayRecorder;
-let lives: LiveState[];
+let lives: Omit<LiveState, "heardAt">[];
+let flood: AlertFloodGuard;
 let seen: Set<string>;
 
 beforeEach(async () => {
@@ -28,6 +30,7 @@ beforeEach(async () => {
   } = await createTestAccount(t.ctx, { twitchUserId: STREAMER }));
   overlay = recordOverlay(t.ctx, accountId);
   lives = [];
+  flood = new AlertFloodGuard();
   seen = new Set();
 });
 afterEach(async () => {
@@ -40,6 +43,7 @@ const target = (): NotificationTarget => ({
   broadcasterId: STREAMER,
   admit: (id) => !seen.has(id) && Boolean(seen.add(id)),
   setLive: (live) => lives.push(live),
+  flood,
 });
 
 let nextId = 0;
