@@ -14,7 +14,12 @@ export interface PresentableEvent {
   test: boolean;
   /** When it happened (Unix ms). */
   at: number;
+  /** The key it is stored under (`replay:…` for a replay the streamer asked for). */
+  eventKey?: string;
 }
+
+/** The event key prefix of a replay (the dashboard's history "replay"). */
+export const REPLAY_KEY_PREFIX = "replay:";
 
 /** The shortest and longest time an alert stays up, whatever a setting says (AlertSettings: 2–30 s). */
 const MIN_DURATION_SECONDS = 2;
@@ -44,9 +49,10 @@ export function presentAlert(event: PresentableEvent, settings: AlertSettings): 
 
 /**
  * Whether the overlay shows `event` at all: its type is on and it reaches the type's minimum (an event
- * below it stays in the history only). A test alert is shown whatever the settings: it was asked for.
+ * below it stays in the history only). A test alert or a replay is shown whatever the settings: it was
+ * asked for (live, and as a reconnecting overlay catches up).
  */
 export function shownOnOverlay(event: PresentableEvent, settings: AlertSettings): boolean {
-  if (event.test) return true;
+  if (event.test || event.eventKey?.startsWith(REPLAY_KEY_PREFIX)) return true;
   return settings.enabled && passesMinimum(event.type, event.fields, settings.minAmount);
 }

@@ -8,7 +8,7 @@ import {
   type StoredAlertEvent,
 } from "../../db/alerts.ts";
 import type { Alert, AlertFields, AlertType } from "../alerts/model.ts";
-import { presentAlert } from "../alerts/present.ts";
+import { presentAlert, REPLAY_KEY_PREFIX } from "../alerts/present.ts";
 import { sampleFields } from "../alerts/samples.ts";
 import { fillTemplate } from "../alerts/template.ts";
 import { notFound } from "../core/errors.ts";
@@ -28,7 +28,7 @@ import { firstValue } from "./query.ts";
 
 /** Event keys of what the dashboard asked for: never Twitch's, so never counted as a viewer's event. */
 export const TEST_KEY_PREFIX = "test:";
-export const REPLAY_KEY_PREFIX = "replay:";
+export { REPLAY_KEY_PREFIX };
 
 const HISTORY_DEFAULT = 50;
 const HISTORY_MAX = 200;

@@ -4,6 +4,7 @@ import { readAlertSettings, setAlertsEnabled } from "../../db/alerts.ts";
 import { revealCredential } from "../../db/credentials.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import type { AlertSettings, AlertType } from "../alerts/model.ts";
+import type { AlertsStatus } from "../alerts/status.ts";
 import type { Context } from "../runtime.ts";
 import { bodyObject, booleanField, fieldError, panelDetail } from "./chat-bot-input.ts";
 import { authenticatePanel } from "./guard.ts";
@@ -33,6 +34,15 @@ async function overlayLinks(ctx: Context, accountId: number) {
   return { overlayUrl, alertsOnlyUrl: `${overlayUrl}?only=alerts` };
 }
 
+/** Whether allowing cuebot again would help: a scope is missing, or Twitch refused or revoked a type. */
+function needsConsent(status: AlertsStatus): boolean {
+  return (
+    status.missingScopes.length > 0 ||
+    status.state === "needs_consent" ||
+    status.types.some((t) => t.state === "needs_consent")
+  );
+}
+
 /** `GET /api/dashboard/alerts`'s data: the live state where this instance receives alerts, else the stored one. */
 export async function alertsPanelData(ctx: Context, account: Account) {
   const [status, settings, links] = await Promise.all([
@@ -51,14 +61,14 @@ export async function alertsPanelData(ctx: Context, account: Account) {
     state: status.state,
     since: status.since === null ? null : new Date(status.since).toISOString(),
     reason: status.reason,
-    consentUrl: status.missingScopes.length > 0 ? ALERTS_CONSENT_URL : null,
+    consentUrl: needsConsent(status) ? ALERTS_CONSENT_URL : null,
     types,
     ...links,
   };
 }
 
 const DATA_DESCRIPTION =
-  "`data: {enabled, state, since, reason, consentUrl, types: [{type, state, reason, settings}], overlayUrl, alertsOnlyUrl}`. `state` as native chat's (off, connecting, connected, needs_consent, error); a type whose scope is missing is `needs_consent` while the others work. `consentUrl` (`/auth/login?consent=alerts`) asks Twitch for `bits:read` and `channel:read:redemptions` beside what was granted; null once both are. `settings`: `{enabled, template, minAmount, durationSeconds, volume, imageId, soundId, chatMessage}`. `overlayUrl` is the OBS browser source (1920×1080) showing the published card and alerts; `alertsOnlyUrl` shows alerts only.";
+  "`data: {enabled, state, since, reason, consentUrl, types: [{type, state, reason, settings}], overlayUrl, alertsOnlyUrl}`. `state` as native chat's (off, connecting, connected, needs_consent, error); a type whose scope is missing is `needs_consent` while the others work. `consentUrl` (`/auth/login?consent=alerts`) asks Twitch for `bits:read` and `channel:read:redemptions` beside what was granted; non-null while a scope is missing or Twitch refused or revoked a type, null otherwise. `settings`: `{enabled, template, minAmount, durationSeconds, volume, imageId, soundId, chatMessage}`. `overlayUrl` is the OBS browser source (1920×1080) showing the published card and alerts; `alertsOnlyUrl` shows alerts only.";
 
 /** Alerts on the dashboard: their state, and the switch that turns them on and off. */
 export function alertPanelRoutes(ctx: Context) {

@@ -94,3 +94,14 @@ describe("shownOnOverlay", () => {
     expect(shownOnOverlay(event("follow"), defaultAlertSettings("follow"))).toBe(true);
   });
 });
+
+describe("shownOnOverlay: what was asked for", () => {
+  test("a replay (event key replay:…) shows like a test alert: type off or below its minimum", () => {
+    const off = { ...defaultAlertSettings("cheer"), enabled: false, minAmount: 1000 };
+    const small = event("cheer", { amount: 5 });
+    expect(shownOnOverlay(small, off)).toBe(false);
+    expect(shownOnOverlay({ ...small, eventKey: "replay:41:0b9e" }, off)).toBe(true);
+    expect(shownOnOverlay({ ...small, eventKey: "msg-replay:41" }, off)).toBe(false);
+    expect(shownOnOverlay({ ...small, eventKey: "" }, off)).toBe(false);
+  });
+});

@@ -133,6 +133,20 @@ describe("the alert stream", () => {
     expect((await readAlerts(await stream(), 1)).map((h) => h.alert.fields.user)).toEqual(["Raider"]);
   });
 
+  test("the catch-up brings a replay the live stream showed, even below its type's minimum", async () => {
+    await writeAlertSettings(t.ctx.db, account.id, "cheer", { minAmount: 500 }, clock.now());
+    await recordAlertEvent(t.ctx.db, {
+      accountId: account.id,
+      type: "cheer",
+      eventKey: `replay:7:${crypto.randomUUID()}`,
+      fields: { ...sampleFields("cheer"), user: "Replayed", amount: 100 },
+      test: false,
+      at: clock.now(),
+    });
+    await happen("cheer", { user: "TooSmall", amount: 100 }, false);
+    expect((await readAlerts(await stream(), 1)).map((h) => h.alert.fields.user)).toEqual(["Replayed"]);
+  });
+
   test("the same alert published twice (an echo from another instance) is sent once", async () => {
     const res = await stream();
     const heard = readAlerts(res, 1);

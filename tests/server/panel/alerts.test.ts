@@ -76,6 +76,16 @@ describe("GET/PUT /api/dashboard/alerts", () => {
     expect(off.body.data).toMatchObject({ enabled: false, state: "off" });
   });
 
+  test("turned on where no instance has picked it up yet: connecting, never on with every state off", async () => {
+    h = await startBotHarness();
+    const on = await call<AlertsData>(h, "PUT", ALERTS, { enabled: true });
+    expect((await readAlertChannel(h.ctx.db, h.account.id))?.state).toBe("off");
+    expect(on.body.data).toMatchObject({ enabled: true, state: "connecting" });
+    const states = new Set(on.body.data.types.map((t) => t.state));
+    expect(states.has("off")).toBe(false);
+    expect((await alerts()).state).toBe("connecting");
+  });
+
   test("the re-consent asks for every granted scope plus the alerts' two, shows Twitch's page, turns alerts on, and the consent link goes", async () => {
     h = await startBotHarness();
     const start = await h.request("/auth/login?consent=alerts", { headers: { cookie: h.cookie } });
