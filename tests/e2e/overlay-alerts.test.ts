@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Account } from "../../db/accounts.ts";
 import { addAlertAsset } from "../../db/alert-assets.ts";
-import { alertHistory, writeAlertSettings } from "../../db/alerts.ts";
+import { alertHistory, readAlertSettings, recordAlertEvent, writeAlertSettings } from "../../db/alerts.ts";
 import { deliverAlert } from "../../server/alerts/deliver.ts";
-import { ALERT_TYPES, type AlertFields, type AlertType } from "../../server/alerts/model.ts";
+import { ALERT_TYPES, type Alert, type AlertFields, type AlertType } from "../../server/alerts/model.ts";
+import { presentAlert } from "../../server/alerts/present.ts";
 import { sampleFields } from "../../server/alerts/samples.ts";
 import { listen, type RunningServer } from "../../server/listen.ts";
 import { haveChromium, launchChromium, screenshotPath, watchPage } from "../helpers/browser.ts";
@@ -213,6 +214,46 @@ describe.skipIf(!haveChromium)("alerts on the overlay page (Chromium)", () => {
       await context.close();
     }
   }, 60_000);
+
+  test("alerts published out of id order (11 before 10) both show; one that waited over 2 minutes does not", async () => {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    try {
+      // What the other tests showed counts as shown before this page loaded (no catch-up of it).
+      const newest = (await alertHistory(t.ctx.db, account.id, 1))[0]?.id ?? 0;
+      await context.addInitScript(([name, id]) => localStorage.setItem(name, id), [
+        `cuebot.alerts.shown:${token}`,
+        String(newest),
+      ] as const);
+      const page = await overlayPage(context, "?only=alerts");
+      const settings = await readAlertSettings(t.ctx.db, account.id);
+      const stored = async (user: string, at = Date.now()): Promise<Alert> => {
+        const fields = { ...sampleFields("follow"), user };
+        const event = await recordAlertEvent(t.ctx.db, {
+          accountId: account.id,
+          type: "follow",
+          fields,
+          eventKey: `e2e-order-${++key}`,
+          test: false,
+          at,
+        });
+        return presentAlert(event!, settings.follow);
+      };
+      const ten = await stored("Ten");
+      const eleven = await stored("Eleven");
+      const stale = await stored("Stale", Date.now() - 3 * 60_000);
+      t.ctx.alerts.publish(account.id, eleven);
+      t.ctx.alerts.publish(account.id, ten);
+      t.ctx.alerts.publish(account.id, stale);
+      await waitShown(page, 2, 8000);
+      await Bun.sleep(3000);
+      expect((await shownOn(page)).map((s) => s.text)).toEqual([
+        "Eleven just followed!",
+        "Ten just followed!",
+      ]);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 
   test("?only=alerts hides the published card; the full page shows it", async () => {
     const res = await fetch(`${server.url}/api/overlay/state`, { headers: { "x-overlay-token": token } });

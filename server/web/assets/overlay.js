@@ -62,8 +62,16 @@ const GAP_MS = 400;
 const storageKey = `cuebot.alerts.shown:${token}`;
 const stage = document.getElementById("alert");
 const image = document.getElementById("alert-image");
+/** The queue's longest length (a flood drops its oldest), and the age past which a queued alert is dropped. */
+const QUEUE_MAX = 50;
+const STALE_MS = 120_000;
+/** How many ids the page remembers having heard (the oldest forgotten first). */
+const SEEN_MAX = 1000;
 const queue = [];
-/** Ids queued or shown while the page is open (the stream may bring one again after a reconnect). */
+/**
+ * Ids heard while the page is open (the stream may bring one again after a reconnect). Ids are not
+ * assumed to arrive in order: an alert with a lower id than one already heard is still shown.
+ */
 const seen = new Set();
 let showing = false;
 
@@ -75,8 +83,11 @@ function readLastShown() {
     return 0; // storage refused (a sandboxed frame): this page load still shows each alert once
   }
 }
-let lastShown = readLastShown();
-let lastHeard = lastShown;
+/** The highest id shown before this page loaded (a reload never replays it or anything older). */
+const shownBeforeLoad = readLastShown();
+let lastShown = shownBeforeLoad;
+/** The highest id heard: a reconnect asks for what came after it. */
+let lastHeard = shownBeforeLoad;
 
 function rememberShown(id) {
   if (id <= lastShown) return;
@@ -114,9 +125,19 @@ function fill(alert) {
   else image.removeAttribute("src");
 }
 
+/** The next alert to show, leaving out those that waited too long (the moment has passed). */
+function nextFresh() {
+  while (queue.length > 0) {
+    const alert = queue.shift();
+    if (!(Number(alert.at) < Date.now() - STALE_MS)) return alert;
+  }
+  return null;
+}
+
 function showNext() {
-  if (showing || queue.length === 0) return;
-  const alert = queue.shift();
+  if (showing) return;
+  const alert = nextFresh();
+  if (!alert) return;
   showing = true;
   rememberShown(alert.id);
   fill(alert);
@@ -142,11 +163,13 @@ function heard(event) {
   } catch {
     return;
   }
-  if (!alert || !isId(alert.id) || alert.id <= lastShown || seen.has(alert.id)) return;
+  if (!alert || !isId(alert.id) || alert.id <= shownBeforeLoad || seen.has(alert.id)) return;
   seen.add(alert.id);
+  if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value);
   lastHeard = Math.max(lastHeard, alert.id);
   queue.push(alert);
   queue.sort((a, b) => a.id - b.id);
+  if (queue.length > QUEUE_MAX) queue.splice(0, queue.length - QUEUE_MAX);
   showNext();
 }
 
