@@ -210,7 +210,11 @@ export class AlertReaders {
     }
   }
 
-  /** Creates one subscription; an existing one (409) is as good. */
+  /**
+   * Creates one subscription. An existing one (409) is as good when it is on this session; one held by
+   * another session (an earlier socket of this streamer, reference twitch-chat.md §2.2) would keep the
+   * events from this socket: it is deleted and the subscription created again here.
+   */
   async #create(channel: AlertChannel, sessionId: string, sub: AlertSubscription): Promise<void> {
     const helix = this.ctx.helixApi;
     if (!helix) throw new AuthGone("Twitch is not configured on this server.");
@@ -218,17 +222,22 @@ export class AlertReaders {
       accountId: channel.accountId,
       speaker: { kind: "streamer" as const, userId: channel.broadcasterId },
     };
+    const wanted = { type: sub.type, version: sub.version, condition: sub.condition(channel.broadcasterId) };
+    const create = () =>
+      this.tokens.withToken(holder, (token) => helix.subscribeEventSub(token, sessionId, wanted));
     try {
-      await this.tokens.withToken(holder, (token) =>
-        helix.subscribeEventSub(token, sessionId, {
-          type: sub.type,
-          version: sub.version,
-          condition: sub.condition(channel.broadcasterId),
-        }),
-      );
+      await create();
     } catch (error) {
-      if (error instanceof HelixError && error.status === 409) return;
-      throw error;
+      if (!(error instanceof HelixError) || error.status !== 409) throw error;
+      const moved = await this.tokens.withToken(holder, async (token) => {
+        const existing = (await helix.eventSubSubscriptions(token, sub.type)).filter(
+          (s) => s.status === "enabled" && sameCondition(s.condition, wanted.condition),
+        );
+        if (existing.some((s) => s.transport.session_id === sessionId)) return false;
+        for (const other of existing) await helix.deleteEventSub(token, other.id);
+        return existing.length > 0;
+      });
+      if (moved) await create();
     }
   }
 
@@ -260,4 +269,9 @@ export class AlertReaders {
 /** A 401 that a fresh token did not cure: the grant is gone. */
 function authRefused(error: unknown): boolean {
   return error instanceof HelixError && error.status === 401;
+}
+
+/** Whether a listed subscription's condition is the one cuebot asks for (every key of it, same value). */
+function sameCondition(listed: Record<string, string> | undefined, wanted: Record<string, string>): boolean {
+  return Object.entries(wanted).every(([key, value]) => listed?.[key] === value);
 }

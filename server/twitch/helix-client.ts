@@ -31,6 +31,15 @@ export class HelixError extends Error {
   }
 }
 
+/** One EventSub subscription as Get EventSub Subscriptions lists it (the fields cuebot reads). */
+export interface EventSubSubscriptionInfo {
+  id: string;
+  status: string;
+  type: string;
+  condition: Record<string, string>;
+  transport: { method: string; session_id?: string };
+}
+
 export interface HelixRequest {
   token: string;
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -389,6 +398,20 @@ export class HelixApi {
       body: { ...subscription, transport: { method: "websocket", session_id: sessionId } },
     });
     return { id: body.data[0]?.id ?? "" };
+  }
+
+  /** Get EventSub Subscriptions of one type, the token's user's (first page: 100 is more than cuebot makes). */
+  async eventSubSubscriptions(token: string, type: string): Promise<EventSubSubscriptionInfo[]> {
+    const body = await this.client.call<{ data: EventSubSubscriptionInfo[] }>("/eventsub/subscriptions", {
+      token,
+      query: { type },
+    });
+    return body.data ?? [];
+  }
+
+  /** Delete EventSub Subscription (204). */
+  async deleteEventSub(token: string, id: string): Promise<void> {
+    await this.client.call<null>("/eventsub/subscriptions", { token, method: "DELETE", query: { id } });
   }
 
   /** Send Chat Message: 200 does not mean posted (`is_sent: false` carries the drop reason). */

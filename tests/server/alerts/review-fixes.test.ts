@@ -131,6 +131,55 @@ describe("alerts: thanks lines in a flood", () => {
   });
 });
 
+/** A second EventSub socket of the streamer (an earlier process's, say): its welcome's session id. */
+async function otherSession(): Promise<{ id: string; socket: WebSocket }> {
+  const socket = new WebSocket(h.ctx.config.twitch.eventsubUrl);
+  const id = await new Promise<string>((resolve, reject) => {
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(String(message.data)) as { payload?: { session?: { id?: string } } };
+      if (frame.payload?.session?.id) resolve(frame.payload.session.id);
+    };
+    socket.onerror = () => reject(new Error("no welcome"));
+  });
+  return { id, socket };
+}
+
+describe("alerts: a subscription another session holds (409)", () => {
+  test("is moved to cuebot's socket, so the follow reaches the overlay", async () => {
+    h = await startAlertsHarness();
+    await h.grant();
+    const other = await otherSession();
+    try {
+      const { accessToken } = h.sim.issueUserToken("cuebotdemo", ["moderator:read:followers"]);
+      const held = await fetch(`${h.sim.helixUrl}/eventsub/subscriptions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          "client-id": h.sim.client.id,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          type: "channel.follow",
+          version: "2",
+          condition: { broadcaster_user_id: SIM_IDS.demo, moderator_user_id: SIM_IDS.demo },
+          transport: { method: "websocket", session_id: other.id },
+        }),
+      });
+      expect(held.status).toBe(202);
+      h.serve();
+      expect(await h.alertsConnected()).toBe(true);
+      const overlay = recordOverlay(h.ctx, h.account.id);
+      const follows = (await enabledOfStreamer()).filter((s) => s.type === "channel.follow");
+      expect(follows).toHaveLength(1);
+      expect(follows[0]?.sessionId).not.toBe(other.id);
+      await h.emit("follow", { user: "viewer_anna" });
+      expect(await waitFor(() => overlay.alerts.length === 1, 1000)).toBe(true);
+    } finally {
+      other.socket.close();
+    }
+  });
+});
+
 describe("alerts: the live state", () => {
   test("is forgotten when the socket drops (a stream.offline may be missed meanwhile)", async () => {
     await served();
