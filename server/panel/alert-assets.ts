@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import {
+  type AlertAsset,
   type AlertAssetInfo,
   addAlertAsset,
   deleteAlertAsset,
+  getAlertAsset,
   listAlertAssets,
 } from "../../db/alert-assets.ts";
 import { ALERT_LIMITS } from "../../db/alert-rules.ts";
@@ -30,6 +32,22 @@ function assetView(asset: AlertAssetInfo) {
     size: asset.size,
     createdAt: new Date(asset.createdAt).toISOString(),
   };
+}
+
+/**
+ * An upload's bytes as a response: the stored type, never sniffed, never run as a page, kept an hour
+ * by this browser only. (The overlay's asset route answers the same way.)
+ */
+export function assetFileResponse(asset: AlertAsset): Response {
+  return new Response(new Uint8Array(asset.bytes), {
+    headers: {
+      "content-type": asset.contentType,
+      "content-length": String(asset.bytes.byteLength),
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, max-age=3600",
+      "content-security-policy": "default-src 'none'; sandbox",
+    },
+  });
 }
 
 function kindOf(request: Request): AlertAssetKind {
@@ -74,6 +92,21 @@ export function alertAssetRoutes(ctx: Context) {
         detail: panelDetail(
           "This channel's alert images and sounds, oldest first",
           "`data: {items: [{id, kind, contentType, size, createdAt}], limit}`.",
+        ),
+      },
+    )
+    .get(
+      "/alerts/assets/:id",
+      async ({ principal: { account }, params }) => {
+        const id = rowNumberParam(params.id, "id");
+        const asset = await getAlertAsset(ctx.db, account.id, id);
+        if (!asset) throw notFound(`There is no uploaded file ${id}.`);
+        return assetFileResponse(asset);
+      },
+      {
+        detail: panelDetail(
+          "One alert image or sound, to look at or listen to",
+          "The file's bytes with its stored Content-Type (read from the bytes at upload), `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox`, `Cache-Control: private, max-age=3600`. 404 for an id this channel does not own.",
         ),
       },
     )

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { getAlertAsset, listAlertAssets } from "../../../db/alert-assets.ts";
+import { addAlertAsset, getAlertAsset, listAlertAssets } from "../../../db/alert-assets.ts";
 import { readAlertSettings } from "../../../db/alerts.ts";
 import { listen } from "../../../server/listen.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
+import { createTestAccount } from "../../helpers/context.ts";
 import { HTML_PAGE, PNG_1X1, wavBytes } from "./alert-files.ts";
 import { call, expectRefusal, type Reply } from "./chat-bot-panel.ts";
 
@@ -63,6 +64,27 @@ describe("alert images and sounds", () => {
     expectRefusal(await call(h, "DELETE", `${ASSETS}/${png.body.data.id}`), 404, "not_found");
     expectRefusal(await call(h, "DELETE", `${ASSETS}/abc`), 400, "bad_request", "id");
     expect((await stored()).map((a) => a.kind)).toEqual(["sound"]);
+  });
+
+  test("an upload is read back with its stored type and safe headers; another account's id, an odd id or no session is refused", async () => {
+    h = await startBotHarness();
+    const png = await upload("image", PNG_1X1, "text/html");
+    const res = await h.panel(`${ASSETS}/${png.body.data.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get("cache-control")).toBe("private, max-age=3600");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(PNG_1X1);
+
+    const other = await createTestAccount(h.ctx);
+    const theirs = await addAlertAsset(h.ctx.db, other.account.id, PNG_1X1, "image", h.ctx.clock.now());
+    expectRefusal(await call(h, "GET", `${ASSETS}/${theirs.id}`), 404, "not_found");
+    expectRefusal(await call(h, "GET", `${ASSETS}/999999`), 404, "not_found");
+    for (const odd of ["abc", "-1", "1e3", "9".repeat(40), "%F0%9F%90%89"])
+      expectRefusal(await call(h, "GET", `${ASSETS}/${odd}`), 400, "bad_request", "id");
+    const anonymous = await h.app.handle(new Request(`http://localhost${ASSETS}/${png.body.data.id}`));
+    expect(anonymous.status).toBe(401);
   });
 
   test("a wrong or unknown type is refused naming field file, and nothing is stored", async () => {

@@ -5,7 +5,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import type { Field } from "../../lib/form-fields.ts";
 import { announce } from "../../lib/states.ts";
-import { type AssetStore, assetLabel, fileProblem, KIND_TEXT } from "./assets.ts";
+import { type AssetStore, assetLabel, assetPreview, fileProblem, KIND_TEXT } from "./assets.ts";
 import type { AssetKind } from "./types.ts";
 
 export interface AssetPicker {
@@ -44,11 +44,21 @@ export function assetPicker(
   file.dataset.field = path;
   fields.push({ path, input: file, error });
   options(select, store, kind, initial);
+  const preview = h("div", { class: "alerts-asset-preview" });
+  const showChosen = () => {
+    const chosen = store.list(kind).find((a) => String(a.id) === select.value);
+    if (preview.dataset.id === select.value) return;
+    preview.dataset.id = select.value;
+    fill(preview, chosen ? assetPreview(chosen, `The chosen ${text.one}: ${assetLabel(chosen)}`) : null);
+  };
+  showChosen();
+  select.addEventListener("change", showChosen);
   const element = h(
     "div",
     { class: "field alerts-asset" },
     h("label", { for: select.id }, label),
     select,
+    preview,
     h("label", { for: file.id, class: "alerts-upload-label" }, `Upload a new ${text.one}`),
     file,
     h("div", { class: "hint", id: hintId }, `${text.formats}, at most 1 MiB.`),
@@ -57,6 +67,7 @@ export function assetPicker(
   store.onChange(element, () => {
     const keep = select.value;
     options(select, store, kind, keep === "" ? null : Number(keep));
+    showChosen();
   });
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
@@ -69,6 +80,7 @@ export function assetPicker(
       if (problem) throw new Error(problem);
       const added = await store.upload(kind, chosen);
       select.value = String(added.id);
+      showChosen();
       announce(`${label} uploaded and chosen; save to keep it.`);
     } catch (failure) {
       error.textContent = errorMessage(failure);

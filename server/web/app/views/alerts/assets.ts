@@ -2,6 +2,7 @@
 // offered at once in the others. An upload is the file itself as the request's body; the server reads
 // its type from the bytes and answers a refusal naming the file.
 import { sendFile } from "../../lib/api.ts";
+import { h } from "../../lib/dom.ts";
 import type { AlertAsset, AssetKind } from "./types.ts";
 import { ALERT_LIMITS } from "./types.ts";
 
@@ -25,6 +26,24 @@ export function assetLabel(asset: AlertAsset): string {
   return `${format} ${asset.kind} #${asset.id}, ${kb} KB`;
 }
 
+/** Where the dashboard reads an upload back (a thumbnail, a sound to listen to). */
+export function assetUrl(id: number): string {
+  return `/api/dashboard/alerts/assets/${id}`;
+}
+
+/** A small look at an upload: its image, or a player for its sound. */
+export function assetPreview(asset: AlertAsset, label: string): HTMLElement {
+  if (asset.kind === "image")
+    return h("img", { class: "alerts-thumb", src: assetUrl(asset.id), alt: label, loading: "lazy" });
+  return h("audio", {
+    class: "alerts-audio",
+    src: assetUrl(asset.id),
+    controls: true,
+    preload: "none",
+    "aria-label": label,
+  });
+}
+
 /** Why a chosen file is refused before sending it, or null. */
 export function fileProblem(file: File): string | null {
   if (file.size === 0) return "This file is empty.";
@@ -36,10 +55,18 @@ export function fileProblem(file: File): string | null {
 export class AssetStore {
   private readonly listeners = new Set<() => void>();
 
-  constructor(private items: AlertAsset[]) {}
+  constructor(
+    private items: AlertAsset[],
+    /** How many files a channel may keep. */
+    readonly limit: number,
+  ) {}
 
   list(kind: AssetKind): AlertAsset[] {
     return this.items.filter((a) => a.kind === kind);
+  }
+
+  all(): AlertAsset[] {
+    return [...this.items];
   }
 
   /** Calls `fn` after every change, while `owner` is in the page. */
@@ -54,7 +81,17 @@ export class AssetStore {
   async upload(kind: AssetKind, file: File): Promise<AlertAsset> {
     const added = await sendFile<AlertAsset>(`/api/dashboard/alerts/assets?kind=${kind}`, file);
     this.items = [...this.items, added];
-    for (const listener of [...this.listeners]) listener();
+    this.changed();
     return added;
+  }
+
+  /** After a delete on the server: the file is no longer offered anywhere. */
+  removed(id: number): void {
+    this.items = this.items.filter((a) => a.id !== id);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 }
