@@ -22,8 +22,15 @@ interface ErrorBody {
   error?: { code?: string; message?: string };
 }
 
+/** What a request that got no answer at all (offline, cuebot down) says. */
+export const NO_ANSWER = "cuebot did not answer; check your connection and try again.";
+
 async function send(path: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(path, { credentials: "same-origin", ...init });
+  const response = await fetch(path, { credentials: "same-origin", ...init }).catch((error: unknown) => {
+    // The browser's own words ("Failed to fetch", "NetworkError…") say nothing to a streamer.
+    if (error instanceof TypeError) throw new ApiError(0, "network", NO_ANSWER);
+    throw error;
+  });
   if (response.status === 401) {
     window.location.href = "/";
     throw new ApiError(401, "not_authenticated", "Your session ended; log in again.");
