@@ -4,14 +4,15 @@
 // event. Each section is its own module under alerts/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { every, newestWins } from "../lib/poll.ts";
+import { every, newestWins, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
 import type { App, View } from "../view.ts";
 import { AssetStore } from "./alerts/assets.ts";
 import { demoCard } from "./alerts/demo.ts";
+import { filesCard } from "./alerts/files.ts";
 import { historySection } from "./alerts/history.ts";
 import { linksCard, previewCard } from "./alerts/links.ts";
-import { switchCard, switchKey } from "./alerts/switch.ts";
+import { switchCard } from "./alerts/switch.ts";
 import { typeSection } from "./alerts/type-form.ts";
 import type { AlertsInfo, AssetList } from "./alerts/types.ts";
 
@@ -34,34 +35,44 @@ function typesCard(info: AlertsInfo, assets: AssetStore, tested: () => void): HT
   );
 }
 
+/** The switch's poll: every 2 s while it is connecting, else every 15 s. */
+function switchInterval(state: AlertsInfo["state"]): number {
+  return state === "connecting" ? 2000 : 15_000;
+}
+
 /** Keeps the switch card current: the state moves by itself (connecting → connected). */
 function liveSwitch(root: HTMLElement, info: AlertsInfo): HTMLElement {
-  const box = h("div", { class: "stack" });
-  let key = "";
-  const draw = (next: AlertsInfo) => {
-    if (switchKey(next) === key) return;
-    key = switchKey(next);
-    fill(box, switchCard(next, draw));
-  };
-  draw(info);
-  const poll = newestWins(() => getData<AlertsInfo>("/api/dashboard/alerts"));
-  every(root, 2000, () => {
-    poll()
-      .then((next) => {
-        if (next) draw(next);
-      })
-      .catch(() => {});
-  });
-  return box;
+  const sequence = new Sequence();
+  const card = switchCard(info, sequence);
+  let state = info.state;
+  const poll = newestWins(() => getData<AlertsInfo>("/api/dashboard/alerts"), sequence);
+  every(
+    root,
+    () => switchInterval(state),
+    async () => {
+      try {
+        const next = await poll();
+        card.stale(false);
+        if (!next) return;
+        state = next.state;
+        card.update(next);
+      } catch (error) {
+        card.stale(true);
+        throw error;
+      }
+    },
+  );
+  return card.element;
 }
 
 function render(root: HTMLElement, info: AlertsInfo, assets: AssetList, demo: boolean): void {
-  const store = new AssetStore(assets.items);
+  const store = new AssetStore(assets.items, assets.limit);
   const history = historySection();
   // A simulated event reaches the history a moment after the button answers.
+  const refresh = () => void history.refresh().catch(() => {});
   const soon = () => {
-    history.refresh();
-    window.setTimeout(history.refresh, 800);
+    refresh();
+    window.setTimeout(refresh, 800);
   };
   fill(
     root,
@@ -73,7 +84,8 @@ function render(root: HTMLElement, info: AlertsInfo, assets: AssetList, demo: bo
     liveSwitch(root, info),
     h("div", { class: "split alerts-split" }, linksCard(info), previewCard(info)),
     demo ? demoCard(soon) : null,
-    typesCard(info, store, history.refresh),
+    typesCard(info, store, refresh),
+    filesCard(store),
     history.element,
   );
 }

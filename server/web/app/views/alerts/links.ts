@@ -64,6 +64,8 @@ export function previewCard(info: AlertsInfo): HTMLElement {
     const frame = h("iframe", {
       src: `${path.pathname}${path.search}`,
       title: "The alerts-only overlay page as OBS shows it",
+      // Silent here: the dashboard tab never plays the alerts' sounds (OBS does).
+      allow: "autoplay 'none'",
       width: STAGE.width,
       height: STAGE.height,
     });
@@ -80,7 +82,7 @@ export function previewCard(info: AlertsInfo): HTMLElement {
     h(
       "p",
       { class: "muted" },
-      "The alerts-only overlay itself, shrunk to fit: “Send a test alert” below shows here (and in OBS).",
+      "The alerts-only overlay itself, shrunk to fit and without sound: “Send a test alert” below shows here (and in OBS, with its sound).",
     ),
   );
 }

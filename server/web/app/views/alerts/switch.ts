@@ -4,6 +4,7 @@
 import { errorMessage, sendData } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { dateTime } from "../../lib/format.ts";
+import type { Sequence } from "../../lib/poll.ts";
 import { announce } from "../../lib/states.ts";
 import { type AlertsInfo, STATE_TEXT, TYPE_FACTS } from "./types.ts";
 
@@ -41,26 +42,63 @@ function consentLine(url: string): HTMLElement {
   );
 }
 
-/** The switch's card; `onChange` gets the API's answer after a switch. */
-export function switchCard(info: AlertsInfo, onChange: (info: AlertsInfo) => void): HTMLElement {
+export interface SwitchCard {
+  element: HTMLElement;
+  /** Shows `info` in place: the toggle keeps the keyboard focus (and a change still being sent). */
+  update(info: AlertsInfo): void;
+  /** Says whether the last refresh failed (a quiet line; what is shown stays). */
+  stale(failed: boolean): void;
+}
+
+function sinceText(info: AlertsInfo): string {
+  return info.since && info.state !== "off" ? ` since ${dateTime(info.since)}` : "";
+}
+
+/** The switch's card. The PUT takes a ticket of `sequence`, so a poll asked before it never undoes it. */
+export function switchCard(info: AlertsInfo, sequence: Sequence): SwitchCard {
   const headingId = uid("alerts-switch");
   const toggle = h("input", { type: "checkbox", id: "alerts-enabled", checked: info.enabled });
   const status = h("p", { role: "status", class: "save-status" });
+  const staleLine = h("p", { class: "muted alerts-stale", hidden: true }, "Couldn't refresh; trying again.");
+  const badge = h("span", { class: "badge", id: "alerts-state" });
+  const since = h("span", {});
+  const extra = h("div", {});
+  const update = (next: AlertsInfo) => {
+    if (!toggle.disabled) toggle.checked = next.enabled;
+    badge.className = `badge chat-${next.state}`;
+    badge.textContent = STATE_TEXT[next.state];
+    since.textContent = sinceText(next);
+    const key = switchKey(next);
+    if (extra.dataset.key === key) return;
+    extra.dataset.key = key;
+    fill(
+      extra,
+      next.reason ? h("p", { class: "notice", id: "alerts-reason" }, next.reason) : null,
+      next.consentUrl ? consentLine(next.consentUrl) : null,
+      typeStates(next),
+    );
+  };
   toggle.addEventListener("change", async () => {
+    const hadFocus = document.activeElement === toggle;
+    const ticket = sequence.ask();
     toggle.disabled = true;
+    fill(status);
     try {
       const next = await sendData<AlertsInfo>("PUT", "/api/dashboard/alerts", { enabled: toggle.checked });
       announce(toggle.checked ? "Alerts turned on." : "Alerts turned off.");
-      onChange(next);
+      toggle.disabled = false;
+      if (sequence.accept(ticket)) update(next);
     } catch (error) {
       toggle.checked = !toggle.checked;
       fill(status, h("span", { class: "error-text" }, errorMessage(error)));
     } finally {
       toggle.disabled = false;
+      // Disabling dropped the keyboard focus; it goes back where it was.
+      if (hadFocus) toggle.focus();
     }
   });
-  const since = info.since && info.state !== "off" ? ` since ${dateTime(info.since)}` : "";
-  return h(
+  update(info);
+  const element = h(
     "section",
     { class: "card", "aria-labelledby": headingId, id: "alerts-switch" },
     h("h2", { id: headingId }, "Alerts on my overlay"),
@@ -70,28 +108,27 @@ export function switchCard(info: AlertsInfo, onChange: (info: AlertsInfo) => voi
       "Follows, subs, gifted subs, cheers, raids and channel-point redemptions show on your OBS overlay as they happen, one at a time, with your text, image and sound.",
     ),
     h("label", { class: "check switch" }, toggle, " On: show alerts on my overlay"),
-    h(
-      "p",
-      {},
-      "State: ",
-      h("span", { class: `badge chat-${info.state}`, id: "alerts-state" }, STATE_TEXT[info.state]),
-      since,
-    ),
-    info.reason ? h("p", { class: "notice", id: "alerts-reason" }, info.reason) : null,
-    info.consentUrl ? consentLine(info.consentUrl) : null,
-    typeStates(info),
+    h("p", {}, "State: ", badge, since),
+    extra,
     status,
+    staleLine,
   );
+  return {
+    element,
+    update,
+    stale: (failed) => {
+      staleLine.hidden = !failed;
+    },
+  };
 }
 
-/** What the switch card shows, as a key: it is drawn again only when this changes. */
-export function switchKey(info: AlertsInfo): string {
+/** What the reason, consent and per-type lines show, as a key: they are drawn again only when it changes. */
+function switchKey(info: AlertsInfo): string {
   return JSON.stringify([
     info.enabled,
-    info.state,
-    info.since,
     info.reason,
     info.consentUrl,
+    info.state,
     info.types.map((t) => [t.state, t.reason]),
   ]);
 }

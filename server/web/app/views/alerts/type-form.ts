@@ -99,7 +99,8 @@ export interface TypeFormOptions {
   saved: (settings: AlertSettings) => void;
 }
 
-function typeForm(options: TypeFormOptions): HTMLFormElement {
+/** The form, and whether it holds changes not saved yet (said to `dirty` on every edit and save). */
+function typeForm(options: TypeFormOptions, dirty: (unsaved: boolean) => void): HTMLFormElement {
   const { type, settings: s } = options.info;
   const fields: Field[] = [];
   const enabled = checkbox(s.enabled);
@@ -118,7 +119,8 @@ function typeForm(options: TypeFormOptions): HTMLFormElement {
     soundId: sound.value(),
     chatMessage: texts.chat.value.trim() === "" ? null : texts.chat.value.trim(),
   });
-  return itemForm({
+  let saved = JSON.stringify(values());
+  const form = itemForm({
     parts: [
       h("label", { class: "check" }, enabled, ` Show ${TYPE_FACTS[type].label.toLowerCase()} alerts`),
       ...texts.parts,
@@ -135,20 +137,41 @@ function typeForm(options: TypeFormOptions): HTMLFormElement {
         values(),
       );
       options.saved(answer.settings);
+      saved = JSON.stringify(values());
+      dirty(false);
       return `${TYPE_FACTS[type].label} alert saved.`;
     },
   });
+  const edited = () => dirty(JSON.stringify(values()) !== saved);
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
+  return form;
 }
 
 /** "Send a test alert": the type's sample event on the overlays now; `sent` runs after it was. */
-function testButton(type: AlertType, sent: () => void): HTMLElement {
+interface TestButton {
+  element: HTMLElement;
+  /** While the form holds unsaved changes the test waits: tests use the saved settings. */
+  unsaved(yes: boolean): void;
+}
+
+function testButton(type: AlertType, sent: () => void): TestButton {
   const status = h("p", { class: "save-status", role: "status" });
+  const hint = h(
+    "p",
+    { class: "hint", id: `alert-${type}-test-hint`, hidden: true },
+    "Save first: tests use your saved settings.",
+  );
   const button = h(
     "button",
-    { type: "button", class: "secondary", id: `alert-${type}-test` },
+    { type: "button", class: "secondary", id: `alert-${type}-test`, "aria-describedby": hint.id },
     "Send a test alert",
   );
+  let unsaved = false;
+  let sending = false;
   button.addEventListener("click", async () => {
+    if (unsaved || sending) return;
+    sending = true;
     button.disabled = true;
     fill(status);
     try {
@@ -159,10 +182,18 @@ function testButton(type: AlertType, sent: () => void): HTMLElement {
       fill(status, h("span", { class: "error-text" }, errorMessage(error)));
       announce(`The test alert failed. ${errorMessage(error)}`, "error");
     } finally {
-      button.disabled = false;
+      sending = false;
+      button.disabled = unsaved;
     }
   });
-  return h("div", { class: "alerts-test" }, button, status);
+  return {
+    element: h("div", { class: "alerts-test" }, button, hint, status),
+    unsaved: (yes) => {
+      unsaved = yes;
+      hint.hidden = !yes;
+      button.disabled = yes || sending;
+    },
+  };
 }
 
 function onOff(settings: AlertSettings): HTMLElement {
@@ -177,7 +208,8 @@ function onOff(settings: AlertSettings): HTMLElement {
 export function typeSection(options: Omit<TypeFormOptions, "saved"> & { tested: () => void }): HTMLElement {
   const { type } = options.info;
   const badge = h("span", { class: "alerts-type-badge" }, onOff(options.info.settings));
-  const form = typeForm({ ...options, saved: (settings) => fill(badge, onOff(settings)) });
+  const test = testButton(type, options.tested);
+  const form = typeForm({ ...options, saved: (settings) => fill(badge, onOff(settings)) }, test.unsaved);
   return h(
     "details",
     { class: "alerts-type", id: `alert-type-${type}` },
@@ -187,6 +219,6 @@ export function typeSection(options: Omit<TypeFormOptions, "saved"> & { tested: 
       h("span", { class: "alerts-type-name" }, TYPE_FACTS[type].label),
       badge,
     ),
-    h("div", { class: "alerts-type-body" }, form, testButton(type, options.tested)),
+    h("div", { class: "alerts-type-body" }, form, test.element),
   );
 }
