@@ -13,6 +13,11 @@ export function failureDelay(error: unknown, lastDelay: number): number {
   return Math.min(MAX_BACKOFF_MS, Math.max(1000, lastDelay * 2));
 }
 
+export interface Poll {
+  /** The interval changed: the poll waiting for its turn is planned again with it (one in flight is left alone). */
+  reschedule(): void;
+}
+
 /**
  * Runs `fn` after `first` ms and again `interval()` ms after each answer while `root` is in the page; a failure
  * waits longer (see failureDelay); nothing runs while the tab is hidden. `fn` reports its failures by
@@ -23,14 +28,18 @@ export function every(
   interval: () => number,
   fn: () => Promise<unknown>,
   first = interval(),
-): void {
+): Poll {
   let delay = first;
-  const schedule = (ms: number) => window.setTimeout(tick, ms);
+  let waiting: number | null = null;
+  const schedule = (ms: number) => {
+    waiting = window.setTimeout(tick, ms);
+  };
   const whenVisible = () => {
     document.removeEventListener("visibilitychange", whenVisible);
     if (root.isConnected) tick();
   };
   const tick = async () => {
+    waiting = null;
     if (!root.isConnected) return;
     if (document.hidden) {
       document.addEventListener("visibilitychange", whenVisible);
@@ -45,6 +54,13 @@ export function every(
     schedule(delay);
   };
   schedule(delay);
+  return {
+    reschedule: () => {
+      if (waiting === null) return;
+      window.clearTimeout(waiting);
+      schedule(interval());
+    },
+  };
 }
 
 /** Numbers requests in the order they were asked; an answer is used only if none asked later was. */

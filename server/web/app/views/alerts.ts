@@ -4,7 +4,7 @@
 // event. Each section is its own module under alerts/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { every, newestWins, Sequence } from "../lib/poll.ts";
+import { every, newestWins, type Poll, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
 import type { App, View } from "../view.ts";
 import { AssetStore } from "./alerts/assets.ts";
@@ -43,19 +43,22 @@ function switchInterval(state: AlertsInfo["state"]): number {
 /** Keeps the switch card current: the state moves by itself (connecting → connected). */
 function liveSwitch(root: HTMLElement, info: AlertsInfo): HTMLElement {
   const sequence = new Sequence();
-  const card = switchCard(info, sequence);
   let state = info.state;
-  const poll = newestWins(() => getData<AlertsInfo>("/api/dashboard/alerts"), sequence);
-  every(
+  let poll: Poll | null = null;
+  const card = switchCard(info, sequence, (next) => {
+    if (next.state === state) return;
+    state = next.state;
+    poll?.reschedule();
+  });
+  const load = newestWins(() => getData<AlertsInfo>("/api/dashboard/alerts"), sequence);
+  poll = every(
     root,
     () => switchInterval(state),
     async () => {
       try {
-        const next = await poll();
+        const next = await load();
         card.stale(false);
-        if (!next) return;
-        state = next.state;
-        card.update(next);
+        if (next) card.update(next);
       } catch (error) {
         card.stale(true);
         throw error;

@@ -25,12 +25,15 @@ function fileRow(asset: AlertAsset, store: AssetStore, status: HTMLElement): HTM
   return h(
     "li",
     { class: "alerts-file", "data-id": asset.id },
-    assetPreview(asset, label),
+    asset.kind === "image"
+      ? assetPreview(asset, label)
+      : h("span", { class: "alerts-thumb alerts-thumb-sound", "aria-hidden": "true" }, "♪"),
     h(
       "div",
       { class: "alerts-file-what" },
       h("strong", {}, label),
       h("span", { class: "muted" }, ` · uploaded ${dateTime(asset.createdAt)}`),
+      asset.kind === "sound" ? assetPreview(asset, `Listen: ${label}`) : null,
     ),
     remove,
   );

@@ -54,8 +54,15 @@ function sinceText(info: AlertsInfo): string {
   return info.since && info.state !== "off" ? ` since ${dateTime(info.since)}` : "";
 }
 
-/** The switch's card. The PUT takes a ticket of `sequence`, so a poll asked before it never undoes it. */
-export function switchCard(info: AlertsInfo, sequence: Sequence): SwitchCard {
+/**
+ * The switch's card. The PUT takes a ticket of `sequence`, so a poll asked before it never undoes it;
+ * `drawn` hears every state shown (a poll's or the PUT's).
+ */
+export function switchCard(
+  info: AlertsInfo,
+  sequence: Sequence,
+  drawn: (info: AlertsInfo) => void = () => {},
+): SwitchCard {
   const headingId = uid("alerts-switch");
   const toggle = h("input", { type: "checkbox", id: "alerts-enabled", checked: info.enabled });
   const status = h("p", { role: "status", class: "save-status" });
@@ -68,6 +75,7 @@ export function switchCard(info: AlertsInfo, sequence: Sequence): SwitchCard {
     badge.className = `badge chat-${next.state}`;
     badge.textContent = STATE_TEXT[next.state];
     since.textContent = sinceText(next);
+    drawn(next);
     const key = switchKey(next);
     if (extra.dataset.key === key) return;
     extra.dataset.key = key;
