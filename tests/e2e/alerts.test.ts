@@ -124,6 +124,24 @@ function pngBytes(size: number): Buffer {
   ]);
 }
 
+/** A short silent WAV (16-bit mono, 8 kHz). */
+function wavBytes(samples = 800): Buffer {
+  const head = Buffer.alloc(44);
+  head.write("RIFF", 0, "latin1");
+  head.writeUInt32LE(36 + samples * 2, 4);
+  head.write("WAVEfmt ", 8, "latin1");
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20);
+  head.writeUInt16LE(1, 22);
+  head.writeUInt32LE(8000, 24);
+  head.writeUInt32LE(16000, 28);
+  head.writeUInt16LE(2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write("data", 36, "latin1");
+  head.writeUInt32LE(samples * 2, 40);
+  return Buffer.concat([head, Buffer.alloc(samples * 2)]);
+}
+
 async function openType(type: Type): Promise<Locator> {
   const section = page.locator(`#alert-type-${type}`);
   if ((await section.getAttribute("open")) === null) await section.locator("summary").click();
@@ -519,6 +537,14 @@ describe.skipIf(!haveChromium)("the Alerts view when cuebot is slow, busy or cha
     await openView();
     const files = page.locator("#alerts-files");
     expect(await page.locator("#alerts-files-count").textContent()).toBe("1 of 20 files.");
+    // A sound: a player in the picker and in the list.
+    const sound = (await openType("cheer")).locator(".alerts-asset").nth(1);
+    await sound
+      .locator("input[type=file]")
+      .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: wavBytes() });
+    await sound.locator(".alerts-asset-preview audio[controls]").waitFor();
+    await textOf(page.locator("#alerts-files-count"), (t) => t === "2 of 20 files.");
+    expect(await files.locator("audio[controls]").count()).toBe(1);
     const thumb = files.locator("img.alerts-thumb");
     await thumb.waitFor();
     await page.waitForFunction(
@@ -530,7 +556,8 @@ describe.skipIf(!haveChromium)("the Alerts view when cuebot is slow, busy or cha
     const dialog = page.locator("dialog[open]");
     expect(await dialog.textContent()).toContain("show no image");
     await dialog.getByRole("button", { name: "Delete" }).click();
-    await textOf(page.locator("#alerts-files-count"), (t) => t === "0 of 20 files.");
+    await textOf(page.locator("#alerts-files-count"), (t) => t === "1 of 20 files.");
+    expect(await files.locator("img").count()).toBe(0);
     expect(await page.locator("#alert-type-cheer .alerts-asset select").first().inputValue()).toBe("");
     expect((await settingsOf("cheer")).imageId).toBeNull();
   }, 30_000);

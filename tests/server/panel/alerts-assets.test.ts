@@ -5,7 +5,7 @@ import { listen } from "../../../server/listen.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { createTestAccount } from "../../helpers/context.ts";
 import { HTML_PAGE, PNG_1X1, wavBytes } from "./alert-files.ts";
-import { call, expectRefusal, type Reply } from "./chat-bot-panel.ts";
+import { call, expectDocumented, expectRefusal, type Reply } from "./chat-bot-panel.ts";
 
 let h: BotHarness;
 afterEach(async () => {
@@ -85,6 +85,7 @@ describe("alert images and sounds", () => {
       expectRefusal(await call(h, "GET", `${ASSETS}/${odd}`), 400, "bad_request", "id");
     const anonymous = await h.app.handle(new Request(`http://localhost${ASSETS}/${png.body.data.id}`));
     expect(anonymous.status).toBe(401);
+    await expectDocumented(h, { [`${ASSETS}/{id}`]: ["get", "delete"] });
   });
 
   test("a wrong or unknown type is refused naming field file, and nothing is stored", async () => {
