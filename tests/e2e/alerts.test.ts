@@ -552,7 +552,7 @@ describe.skipIf(!haveChromium)("the Alerts view when cuebot is slow, busy or cha
     );
     expect(await page.locator("#alert-type-cheer .alerts-asset-preview img").count()).toBe(1);
     await page.locator("#alerts-files").screenshot({ path: screenshotPath("alerts-files") });
-    await files.getByRole("button", { name: /^Delete/ }).click();
+    await files.getByRole("button", { name: /^Delete PNG image/ }).click();
     const dialog = page.locator("dialog[open]");
     expect(await dialog.textContent()).toContain("show no image");
     await dialog.getByRole("button", { name: "Delete" }).click();
