@@ -3,8 +3,7 @@
 // the field, a test alert in the live preview and the history, replay, every type simulated and shown
 // on the alerts-only overlay (one screenshot each), and the view at 360 and 1280 px, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { deflateSync } from "node:zlib";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
   axeViolations,
   type DemoServer,
@@ -18,8 +17,18 @@ import {
   watchPage,
 } from "../helpers/browser.ts";
 
-const TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
-type Type = (typeof TYPES)[number];
+import {
+  type Info,
+  openAlertsView,
+  openAlertType,
+  panelData,
+  pngBytes,
+  type Settings,
+  settingsOf as settingsFor,
+  TYPES,
+  type Type,
+  textOf,
+} from "./alerts-page.ts";
 
 let server: DemoServer;
 let browser: Browser;
@@ -40,113 +49,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Polls the element's text until it matches. */
-async function textOf(locator: Locator, matches: (text: string) => boolean, ms = 10_000): Promise<string> {
-  const deadline = Date.now() + ms;
-  let text = "";
-  while (Date.now() < deadline) {
-    text =
-      (await locator
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
-}
-
-/** A full load of the view, its panels arrived. */
-async function openView(): Promise<void> {
-  await page.goto("about:blank");
-  await page.goto(`${server.base}/dashboard#/alerts`);
-  await page.locator("#alerts-state").waitFor();
-  await page.locator("#alerts-history ol, #alerts-history .state-empty").first().waitFor();
-  expect(await page.locator(".state-error").count()).toBe(0);
-}
-
-interface Settings {
-  template: string;
-  imageId: number | null;
-  soundId: number | null;
-  chatMessage: string | null;
-  durationSeconds: number;
-}
-
-interface Info {
-  state: string;
-  alertsOnlyUrl: string;
-  types: { type: Type; state: string; settings: Settings }[];
-}
-
-/** What the panel API says now, as the streamer's session. */
-async function api<T>(path: string): Promise<T> {
-  const response = await page.request.get(`${server.base}/api/dashboard/${path}`);
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
-
-async function settingsOf(type: Type): Promise<Settings> {
-  const info = await api<Info>("alerts");
-  const found = info.types.find((t) => t.type === type);
-  if (!found) throw new Error(`no ${type} in the alerts answer`);
-  return found.settings;
-}
-
-/** A real PNG of `size`×`size` pixels: a purple disc on a transparent square. */
-function pngBytes(size: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(Bun.hash.crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
-  const rows: number[] = [];
-  const r = size / 2;
-  for (let y = 0; y < size; y++) {
-    rows.push(0);
-    for (let x = 0; x < size; x++) {
-      const inside = (x - r + 0.5) ** 2 + (y - r + 0.5) ** 2 <= r * r;
-      rows.push(0x8b, 0x5c, 0xf6, inside ? 255 : 0);
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(Buffer.from(rows))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
-/** A short silent WAV (16-bit mono, 8 kHz). */
-function wavBytes(samples = 800): Buffer {
-  const head = Buffer.alloc(44);
-  head.write("RIFF", 0, "latin1");
-  head.writeUInt32LE(36 + samples * 2, 4);
-  head.write("WAVEfmt ", 8, "latin1");
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(8000, 24);
-  head.writeUInt32LE(16000, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write("data", 36, "latin1");
-  head.writeUInt32LE(samples * 2, 40);
-  return Buffer.concat([head, Buffer.alloc(samples * 2)]);
-}
-
-async function openType(type: Type): Promise<Locator> {
-  const section = page.locator(`#alert-type-${type}`);
-  if ((await section.getAttribute("open")) === null) await section.locator("summary").click();
-  return section;
-}
+const openView = () => openAlertsView(page, server.base);
+const openType = (type: Type) => openAlertType(page, type);
+const api = <T>(path: string) => panelData<T>(page, server.base, path);
+const settingsOf = (type: Type): Promise<Settings> => settingsFor(page, server.base, type);
 
 describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", () => {
   test("turn alerts on, allow them on Twitch's page, and every type connects", async () => {
@@ -383,182 +289,4 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     // The refusals asked for above are the only failed requests the browser logged.
     expect(watch.problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
   }, 60_000);
-});
-
-/** A second tab of the same session whose timers the test moves on (page.clock), `aheadMs` in the future. */
-async function clockedView(aheadMs = 0): Promise<Page> {
-  const tab = await context.newPage();
-  await tab.clock.install({ time: Date.now() + aheadMs });
-  await tab.goto(`${server.base}/dashboard#/alerts`);
-  await tab.locator("#alerts-state").waitFor();
-  return tab;
-}
-
-const HISTORY = "**/api/dashboard/alerts/history?*";
-
-describe.skipIf(!haveChromium)("the Alerts view when cuebot is slow, busy or changed elsewhere", () => {
-  test("a slow server: one history poll at a time, and its answer is drawn", async () => {
-    let inFlight = 0;
-    let most = 0;
-    let asked = 0;
-    const tab = await context.newPage();
-    await tab.clock.install();
-    await tab.route(HISTORY, async (route) => {
-      asked += 1;
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      const answer = await route.fetch();
-      await Bun.sleep(3000); // slower than any poll's interval
-      inFlight -= 1;
-      await route.fulfill({ response: answer });
-    });
-    try {
-      await tab.goto(`${server.base}/dashboard#/alerts`);
-      await tab.locator("#alerts-state").waitFor();
-      await tab.clock.runFor(60_000);
-      await tab.locator("#alerts-history ol").waitFor({ timeout: 8000 });
-      await tab.clock.runFor(60_000);
-      await Bun.sleep(1000);
-      expect({ most, asked }).toEqual({ most: 1, asked: 2 });
-    } finally {
-      await tab.close();
-    }
-  }, 30_000);
-
-  test("a 429 keeps the list with a quiet line and waits for Retry-After; older alerts show their date", async () => {
-    const tab = await clockedView(2 * 24 * 3600 * 1000);
-    try {
-      await tab.locator("#alerts-history ol").waitFor();
-      const when = (await tab.locator("#alerts-history time").first().textContent()) ?? "";
-      expect(when).toContain(String(new Date().getFullYear()));
-      const rows = await tab.locator("#alerts-history li").count();
-      let refused = 0;
-      await tab.route(HISTORY, async (route) => {
-        refused += 1;
-        await route.fulfill({
-          status: 429,
-          headers: { "retry-after": "60", "content-type": "application/json" },
-          body: JSON.stringify({ status: 429, error: { code: "rate_limited", message: "Slow down." } }),
-        });
-      });
-      await tab.clock.runFor(10_500);
-      await tab.locator("#alerts-history ~ .alerts-stale:not([hidden])").waitFor({ timeout: 5000 });
-      expect(await tab.locator("#alerts-history li").count()).toBe(rows);
-      expect(await tab.locator("#alerts-history [role=alert]").count()).toBe(0);
-      expect(refused).toBe(1);
-      await tab.clock.runFor(50_000);
-      await Bun.sleep(300);
-      expect(refused).toBe(1);
-      await tab.unroute(HISTORY);
-      await tab.clock.runFor(11_000);
-      await tab
-        .locator("#alerts-history ~ .alerts-stale[hidden]")
-        .waitFor({ state: "attached", timeout: 5000 });
-      expect(await tab.locator("#alerts-history li").count()).toBe(rows);
-    } finally {
-      await tab.close();
-    }
-  }, 30_000);
-
-  test("the switch: a poll that read the server before the change never flips it back, and focus stays on it", async () => {
-    const tab = await clockedView();
-    try {
-      expect(await tab.locator("#alerts-enabled").isChecked()).toBe(true);
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let held = 0;
-      await tab.route("**/api/dashboard/alerts", async (route) => {
-        if (route.request().method() !== "GET") return route.continue();
-        const before = await route.fetch(); // the server as it was before the switch
-        held += 1;
-        await gate;
-        await route.fulfill({ response: before });
-      });
-      await tab.clock.runFor(15_500);
-      while (held === 0) await Bun.sleep(20);
-      await tab.locator("#alerts-enabled").focus();
-      await tab.keyboard.press("Space");
-      await textOf(tab.locator("#alerts-state"), (t) => t === "Off");
-      release();
-      await Bun.sleep(500);
-      expect(await tab.locator("#alerts-enabled").isChecked()).toBe(false);
-      expect(await tab.locator("#alerts-state").textContent()).toBe("Off");
-      expect(await tab.evaluate(() => document.activeElement?.id)).toBe("alerts-enabled");
-      await tab.unroute("**/api/dashboard/alerts");
-      await tab.keyboard.press("Space");
-      await textOf(tab.locator("#alerts-state"), (t) => t !== "Off");
-      expect(await tab.evaluate(() => document.activeElement?.id)).toBe("alerts-enabled");
-    } finally {
-      await tab.close();
-    }
-  }, 30_000);
-
-  test("Replay by keyboard keeps the focus on its button while the new row is added above", async () => {
-    await openView();
-    const second = page
-      .locator("#alerts-history li")
-      .nth(1)
-      .getByRole("button", { name: /^Replay/ });
-    const label = await second.getAttribute("aria-label");
-    const before = await page.locator("#alerts-history li").count();
-    await second.focus();
-    await page.keyboard.press("Enter");
-    await textOf(page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
-    expect(await page.locator("#alerts-history li").count()).toBe(Math.min(before + 1, 20));
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(label);
-    expect(await page.locator("#alerts-history-note").textContent()).toContain("below a minimum");
-  }, 30_000);
-
-  test("a test waits for unsaved edits; a lost connection says cuebot did not answer", async () => {
-    await openView();
-    const cheer = await openType("cheer");
-    const test = cheer.locator("#alert-cheer-test");
-    expect(await test.isDisabled()).toBe(false);
-    const template = cheer.locator("#alert-cheer-template");
-    const saved = await template.inputValue();
-    await template.fill(`${saved} 🎉`);
-    expect(await test.isDisabled()).toBe(true);
-    expect(await cheer.locator("#alert-cheer-test-hint").isVisible()).toBe(true);
-    await page.route("**/api/dashboard/alerts/types/cheer", (route) => route.abort("internetdisconnected"));
-    await cheer.getByRole("button", { name: "Save" }).click();
-    expect(await textOf(cheer.locator(".save-status").first(), (t) => t.length > 0)).toContain(
-      "cuebot did not answer; check your connection and try again.",
-    );
-    await page.unroute("**/api/dashboard/alerts/types/cheer");
-    await template.fill(saved);
-    expect(await test.isDisabled()).toBe(false);
-    expect(await cheer.locator("#alert-cheer-test-hint").isVisible()).toBe(false);
-    expect(await page.locator("#alerts-preview iframe").getAttribute("allow")).toBe("autoplay 'none'");
-  }, 30_000);
-
-  test("your files: n of 20, a thumbnail, and Delete (confirmed) leaves the types with none", async () => {
-    await openView();
-    const files = page.locator("#alerts-files");
-    expect(await page.locator("#alerts-files-count").textContent()).toBe("1 of 20 files.");
-    // A sound: a player in the picker and in the list.
-    const sound = (await openType("cheer")).locator(".alerts-asset").nth(1);
-    await sound
-      .locator("input[type=file]")
-      .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: wavBytes() });
-    await sound.locator(".alerts-asset-preview audio[controls]").waitFor();
-    await textOf(page.locator("#alerts-files-count"), (t) => t === "2 of 20 files.");
-    expect(await files.locator("audio[controls]").count()).toBe(1);
-    const thumb = files.locator("img.alerts-thumb");
-    await thumb.waitFor();
-    await page.waitForFunction(
-      () => (document.querySelector("img.alerts-thumb") as HTMLImageElement | null)?.naturalWidth === 96,
-    );
-    expect(await page.locator("#alert-type-cheer .alerts-asset-preview img").count()).toBe(1);
-    await page.locator("#alerts-files").screenshot({ path: screenshotPath("alerts-files") });
-    await files.getByRole("button", { name: /^Delete PNG image/ }).click();
-    const dialog = page.locator("dialog[open]");
-    expect(await dialog.textContent()).toContain("show no image");
-    await dialog.getByRole("button", { name: "Delete" }).click();
-    await textOf(page.locator("#alerts-files-count"), (t) => t === "1 of 20 files.");
-    expect(await files.locator("img").count()).toBe(0);
-    expect(await page.locator("#alert-type-cheer .alerts-asset select").first().inputValue()).toBe("");
-    expect((await settingsOf("cheer")).imageId).toBeNull();
-  }, 30_000);
 });
