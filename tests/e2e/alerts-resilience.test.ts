@@ -147,6 +147,33 @@ describe.skipIf(!haveChromium)(
       }
     }, 30_000);
 
+    test("a 429 before the first answer: one quiet line, no countdown asking again beside the poll", async () => {
+      const tab = await context.newPage();
+      await tab.clock.install();
+      let asked = 0;
+      await tab.route(HISTORY, async (route) => {
+        asked += 1;
+        await route.fulfill({
+          status: 429,
+          headers: { "retry-after": "30", "content-type": "application/json" },
+          body: JSON.stringify({ status: 429, error: { code: "rate_limited", message: "Slow down." } }),
+        });
+      });
+      try {
+        await tab.goto(`${server.base}/dashboard#/alerts`);
+        await textOf(tab.locator("#alerts-history"), (t) => t.includes("Too many requests"));
+        expect(await tab.locator("#alerts-history [role=alert]").count()).toBe(0);
+        await tab.clock.runFor(25_000);
+        await Bun.sleep(300);
+        expect(asked).toBe(1);
+        await tab.unroute(HISTORY);
+        await tab.clock.runFor(6_000);
+        await tab.locator("#alerts-history ol").waitFor({ timeout: 5000 });
+      } finally {
+        await tab.close();
+      }
+    }, 30_000);
+
     test("the switch: a poll that read the server before the change never flips it back, and focus stays on it", async () => {
       const tab = await clockedView();
       try {

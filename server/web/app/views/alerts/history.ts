@@ -3,7 +3,7 @@
 // every 10 s while the view is open (never two at once; the newest answer wins). Rows are kept by id,
 // so a refresh adds the new ones and leaves the others (and the keyboard focus) where they are; once
 // drawn, a failed refresh keeps the list and says so in a quiet line.
-import { errorMessage, getData, sendData } from "../../lib/api.ts";
+import { ApiError, errorMessage, getData, sendData } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { dateTime, time } from "../../lib/format.ts";
 import { every, newestWins } from "../../lib/poll.ts";
@@ -118,6 +118,16 @@ export function historySection(): HistorySection {
       if (answer) draw(answer.items);
     } catch (error) {
       if (drawn) staleLine.hidden = false;
+      // The poll itself waits for Retry-After: no second countdown that would ask again beside it.
+      else if (error instanceof ApiError && error.status === 429)
+        fill(
+          list,
+          h(
+            "p",
+            { class: "state state-loading" },
+            "Too many requests right now; the list loads by itself shortly.",
+          ),
+        );
       else showError(list, error, () => void refresh().catch(() => {}));
       throw error;
     }
