@@ -272,6 +272,7 @@ describe.skipIf(!haveChromium)(
       await dialog.getByRole("button", { name: "Delete" }).click();
       await textOf(page.locator("#alerts-files-count"), (t) => t === "1 of 20 files.");
       expect(await files.locator("img").count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("alerts-files-count");
       expect(await page.locator("#alert-type-cheer .alerts-asset select").first().inputValue()).toBe("");
       expect((await settingsOf("cheer")).imageId).toBeNull();
     }, 30_000);

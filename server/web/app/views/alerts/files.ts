@@ -7,7 +7,8 @@ import { confirmAndDelete } from "../timers-quotes/rows.ts";
 import { type AssetStore, assetLabel, assetPreview, assetUrl } from "./assets.ts";
 import type { AlertAsset } from "./types.ts";
 
-function fileRow(asset: AlertAsset, store: AssetStore, status: HTMLElement): HTMLElement {
+/** One file; `gone` runs once it is deleted (its row is about to go). */
+function fileRow(asset: AlertAsset, store: AssetStore, status: HTMLElement, gone: () => void): HTMLElement {
   const label = assetLabel(asset);
   const remove = h("button", { type: "button", class: "secondary small" }, "Delete");
   remove.setAttribute("aria-label", `Delete ${label}`);
@@ -20,7 +21,10 @@ function fileRow(asset: AlertAsset, store: AssetStore, status: HTMLElement): HTM
       done: `${label} deleted.`,
       status,
     });
-    if (deleted) store.removed(asset.id);
+    if (deleted) {
+      store.removed(asset.id);
+      gone();
+    }
   });
   return h(
     "li",
@@ -41,7 +45,7 @@ function fileRow(asset: AlertAsset, store: AssetStore, status: HTMLElement): HTM
 
 export function filesCard(store: AssetStore): HTMLElement {
   const headingId = uid("alerts-files");
-  const count = h("p", { class: "muted", id: "alerts-files-count" });
+  const count = h("p", { class: "muted", id: "alerts-files-count", tabindex: -1 });
   const list = h("div", { id: "alerts-files" });
   const status = h("p", { class: "save-status", role: "status" });
   const draw = () => {
@@ -62,7 +66,7 @@ export function filesCard(store: AssetStore): HTMLElement {
         h(
           "ul",
           { class: "plain alerts-files" },
-          items.map((a) => fileRow(a, store, status)),
+          items.map((a) => fileRow(a, store, status, () => count.focus())),
         ),
       );
   };

@@ -145,6 +145,8 @@ function typeForm(options: TypeFormOptions, dirty: (unsaved: boolean) => void): 
   const edited = () => dirty(JSON.stringify(values()) !== saved);
   form.addEventListener("input", edited);
   form.addEventListener("change", edited);
+  // A deleted upload leaves its pickers on "None": the form then differs from what is saved.
+  options.assets.onChange(form, edited);
   return form;
 }
 
