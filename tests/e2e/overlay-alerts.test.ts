@@ -273,6 +273,16 @@ describe.skipIf(!haveChromium)("alerts on the overlay page (Chromium)", () => {
       const only = await overlayPage(context, "?only=alerts");
       await Bun.sleep(500);
       expect(await only.locator("#card").isHidden()).toBe(true);
+      // The dashboard's preview (muted=1) shows an alert without its sound (OBS plays it).
+      const [latest] = await alertHistory(t.ctx.db, account.id, 1);
+      await context.addInitScript(([key, id]) => localStorage.setItem(key, id), [
+        `cuebot.alerts.shown:${token}`,
+        String(latest?.id ?? 0),
+      ] as const);
+      const preview = await overlayPage(context, "?only=alerts&muted=1");
+      await happen("cheer", { user: "Quiet", amount: 100 });
+      expect((await waitShown(preview, 1, 5000)).map((s) => s.text)).toEqual(["Quiet cheered 100 bits!"]);
+      expect(await playedOn(preview)).toEqual([]);
     } finally {
       await context.close();
     }

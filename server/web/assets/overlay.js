@@ -2,9 +2,12 @@
 // EventSource reconnects by itself and sends Last-Event-ID, so a restart of cuebot or OBS needs no
 // action; an answer other than the stream (cuebot's database away: 503, a limit: 429) makes it give
 // up, so then it is opened again after a pause that grows to a minute.
-// `?only=alerts` shows alerts only (a browser source of its own for the alerts).
+// `?only=alerts` shows alerts only (a browser source of its own for the alerts); `muted=1` plays no
+// sound (the dashboard's live preview: the alerts sound in OBS, not twice in the streamer's tab).
 const token = decodeURIComponent(location.pathname.split("/").pop() || "");
-const onlyAlerts = new URLSearchParams(location.search).get("only") === "alerts";
+const query = new URLSearchParams(location.search);
+const onlyAlerts = query.get("only") === "alerts";
+const muted = query.get("muted") === "1";
 const card = document.getElementById("card");
 const status = document.getElementById("status");
 
@@ -103,7 +106,7 @@ const assetUrl = (id) => `/api/overlay/assets/${encodeURIComponent(id)}?token=${
 const isId = (value) => Number.isSafeInteger(value) && value > 0;
 
 function playSound(alert) {
-  if (!isId(alert.soundId)) return;
+  if (muted || !isId(alert.soundId)) return;
   const audio = new Audio(assetUrl(alert.soundId));
   audio.volume = Math.min(1, Math.max(0, Number(alert.volume) / 100 || 0));
   // A browser that needs a click first refuses (OBS does not): the alert shows without its sound.

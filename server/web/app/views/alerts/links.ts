@@ -62,7 +62,7 @@ export function previewCard(info: AlertsInfo): HTMLElement {
   let content: HTMLElement;
   if (path) {
     const frame = h("iframe", {
-      src: `${path.pathname}${path.search}`,
+      src: `${path.pathname}${path.search}${path.search ? "&" : "?"}muted=1`,
       title: "The alerts-only overlay page as OBS shows it",
       // Silent here: the dashboard tab never plays the alerts' sounds (OBS does).
       allow: "autoplay 'none'",
