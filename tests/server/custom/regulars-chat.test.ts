@@ -64,6 +64,28 @@ describe("!regulars in native chat", () => {
     expect(await stored()).toEqual([]);
   });
 
+  test("a regular who renamed since they were added is removed by their new login", async () => {
+    await start();
+    await addRegular(
+      h.ctx.db,
+      h.account.id,
+      { twitchUserId: SIM_IDS.anna, login: "anna_before" },
+      Date.now(),
+    );
+    await addRegular(h.ctx.db, h.account.id, { twitchUserId: "900001", login: "gone_user" }, Date.now());
+    h.ctx.chatBot.clear();
+    // Stored as anna_before; Twitch knows the same user id as viewer_anna now.
+    expect(await mod("!regulars delete viewer_anna")).toBe(REGULAR_REPLIES.removed("viewer_anna"));
+    expect(await stored()).toEqual([["900001", "gone_user"]]);
+    // A login Twitch no longer knows is still removed as stored; one on no list is said so.
+    expect(await mod("!regulars delete gone_user")).toBe(REGULAR_REPLIES.removed("gone_user"));
+    expect(await mod("!regulars delete viewer_anna")).toBe(REGULAR_REPLIES.notListed("viewer_anna"));
+    expect(await mod("!regulars delete nobody_on_twitch_x")).toBe(
+      REGULAR_REPLIES.notListed("nobody_on_twitch_x"),
+    );
+    expect(await stored()).toEqual([]);
+  });
+
   test("the broadcaster manages the list too; bad lines get one usage line and change nothing", async () => {
     await start();
     const broadcaster = (text: string) => ask(text, "cuebotdemo", badge("broadcaster"));
@@ -76,7 +98,7 @@ describe("!regulars in native chat", () => {
     expect(await mod("!regulars add")).toBe(REGULAR_REPLIES.notLogin());
     expect(await mod("!regulars add viewer_anna modbob")).toBe(REGULAR_REPLIES.notLogin());
     // The name is Nightbot's default command's: chat cannot make it a custom command.
-    expect(await mod("!addcom !regulars hi")).toBe(REPLIES.builtIn("regulars"));
+    expect(await mod("!addcom !regulars hi")).toBe(REPLIES.reserved("regulars"));
     expect(await stored()).toEqual([]);
   });
 
