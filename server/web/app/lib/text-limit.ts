@@ -13,6 +13,8 @@ export function codePointLength(text: string): number {
 export interface LimitOptions {
   /** Refuse line breaks, tabs and other control characters too (a chat line is one line of plain text). */
   oneLine?: boolean;
+  /** Another rule of the field, checked with the length (a message, or "" when fine). */
+  rule?: () => string;
 }
 
 /** What the server refuses in a line once trimmed: line breaks, tabs, NUL (db/chat-bot-rules.ts). */
@@ -41,7 +43,7 @@ export function limitLength(
 ): HTMLElement {
   const counter = h("span", { class: "counter" });
   const update = () => {
-    input.setCustomValidity(problemOf(input.value, max, options));
+    input.setCustomValidity(problemOf(input.value, max, options) || (options.rule?.() ?? ""));
     counter.textContent = `${codePointLength(input.value.trim())} / ${max}`;
   };
   input.addEventListener("input", update);

@@ -3,6 +3,7 @@
 import { sendData } from "../../lib/api.ts";
 import { debounce } from "../../lib/debounce.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
+import { newestOnly } from "../../lib/latest.ts";
 import { plural } from "../../lib/format.ts";
 import { load } from "../../lib/states.ts";
 import { quoteForm } from "./quote-form.ts";
@@ -109,7 +110,8 @@ export function quotesSection(): HTMLElement {
   const box = h("div", { class: "tq-box", id: "quotes", tabindex: -1 });
   // Rows with an open edit survive a redraw that shows their quote again (an add, a delete elsewhere).
   let kept = new Map<number, HTMLLIElement>();
-  let asked = 0;
+  // Only the newest request's page (or failure) is drawn, whatever order the answers come in.
+  const newest = newestOnly();
   const render = (page: QuotePage) => {
     count.textContent = countText(page, pages.searching);
     nav.show(page);
@@ -122,19 +124,7 @@ export function quotesSection(): HTMLElement {
     kept = editedRows(box, kept);
     nav.busy();
     fill(notice);
-    const ticket = ++asked;
-    // Only the newest request's page (or failure) is drawn, whatever order the answers come in; an
-    // older one's loader never settles, so it leaves the box alone.
-    const newest = async (): Promise<QuotePage> => {
-      try {
-        const page = await pages.fetch();
-        if (ticket === asked) return page;
-      } catch (error) {
-        if (ticket === asked) throw error;
-      }
-      return new Promise<never>(() => {});
-    };
-    void load(box, newest, render);
+    void load(box, () => newest(pages.fetch()), render);
   };
   const move = (change: () => void) => {
     change();
