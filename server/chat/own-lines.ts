@@ -80,6 +80,8 @@ export class OwnLines {
       sent: (messageId, isSent) => {
         if (!isSent) drop();
         else Object.assign(line, { messageId: messageId || null, done: true });
+        // Matched by text after a long wait: its own echo, when it comes, is known by its id all the same.
+        if (isSent && messageId && line.matched) this.#matchedIds.set(messageId, this.now());
         settle();
       },
       failed: (mayHavePosted) => {

@@ -56,6 +56,16 @@ describe("OwnLines", () => {
     expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
   });
 
+  test("a send that answers only after the wait: the line matched by text meanwhile, its echo is still ours", async () => {
+    const lines = new OwnLines(() => 0);
+    const send = lines.sending("!lurk");
+    // Helix has not answered within the wait: the line is judged by its text.
+    const judged = lines.isOwn(echo("s1", "!lurk"));
+    expect(await Promise.race([judged, Bun.sleep(5_500).then(() => "late")])).toBe(true);
+    send.sent("c1", true);
+    expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
+  }, 10_000);
+
   test("a send that returned no message id is known by its text", async () => {
     const lines = new OwnLines(() => 0);
     const send = lines.sending("!pong");
