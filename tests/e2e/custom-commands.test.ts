@@ -55,6 +55,18 @@ async function textOf(where: Locator, matches: (text: string) => boolean): Promi
   throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
 }
 
+/** A command list as Nightbot's API returns it, one command per name. */
+function nightbotList(names: string[]): string {
+  const commands = names.map((name) => ({
+    name: `!${name}`,
+    message: `${name} here`,
+    coolDown: 30,
+    userLevel: "everyone",
+    count: 0,
+  }));
+  return JSON.stringify({ status: 200, commands });
+}
+
 /** The input of the field the API calls `path`, inside `scope`. */
 const input = (scope: Locator, path: string) => scope.locator(`[data-field="${path}"]`);
 /** The error line of that field. */
@@ -320,6 +332,8 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   // The findings of the outside review (each step failed before its fix).
 
   test("the automatic preview never takes focus from the field being typed in, and clears the errors it placed", async () => {
+    // A step that fails says so in seconds, and the next steps still run.
+    page.setDefaultTimeout(8000);
     await openView();
     const add = page.locator("#cc-add");
     await input(add, "user").fill("not a login!");
@@ -377,6 +391,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("a pasted response keeps every character the server counts (emoji too), and Enter adds no line break", async () => {
+    await openView();
     const add = page.locator("#cc-add");
     const emoji = "😀".repeat(300);
     await input(add, "response").fill(emoji);
@@ -391,11 +406,17 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("clearing an alias whose response only passes the words on is refused at Response", async () => {
+    await openView();
     const add = page.locator("#cc-add");
+    const target = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
+      headers: { origin: server.base },
+      data: { name: "aliased", response: "The aliased command: $(query)" },
+    });
+    expect(target.status()).toBe(200);
     await input(add, "name").fill("!echoalias");
-    await input(add, "aliasTarget").fill("!twice");
+    await input(add, "aliasTarget").fill("!aliased");
     await add.getByRole("button", { name: "Add command" }).click();
-    await item("echoalias").waitFor();
+    await item("echoalias").waitFor({ timeout: 5000 });
     await item("echoalias").getByRole("button", { name: "Edit !echoalias" }).click();
     const dialog = page.locator("dialog[open]");
     await input(dialog, "aliasTarget").fill("");
@@ -407,9 +428,9 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     const echo = (
       (await stored.json()) as { data: { items: { name: string; aliasTarget: string | null }[] } }
     ).data.items.find((c) => c.name === "echoalias");
-    expect(echo?.aliasTarget).toBe("twice");
+    expect(echo?.aliasTarget).toBe("aliased");
     await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", timeout: 5000 });
   }, 30_000);
 
   test("a reload of the list keeps the filter and a count typed but not set", async () => {
@@ -427,7 +448,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await input(add, "name").fill("!later");
     await input(add, "response").fill("added later");
     await add.getByRole("button", { name: "Add command" }).click();
-    await item("later").waitFor({ state: "attached" });
+    await item("later").waitFor({ state: "attached", timeout: 5000 });
     expect(await page.getByLabel("Find a command").inputValue()).toBe("f2");
     expect(await item("later").isHidden()).toBe(true);
     expect(await item("f1").isHidden()).toBe(true);
@@ -435,11 +456,12 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("after a delete, focus goes to the next command's Edit, and to the next regular's Remove", async () => {
+    await openView();
     await page.getByLabel("Find a command").fill("");
     const next = await item("f2").evaluate((li) => (li.nextElementSibling as HTMLElement).dataset.command);
     await item("f2").getByRole("button", { name: "Delete !f2" }).click();
     await confirm("Delete");
-    await item("f2").waitFor({ state: "detached" });
+    await item("f2").waitFor({ state: "detached", timeout: 5000 });
     await page.waitForFunction(
       (name) => document.activeElement?.getAttribute("aria-label") === `Edit !${name}`,
       next,
@@ -450,7 +472,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     for (const login of ["subdave", "lurker_eve"]) {
       await input(card, "login").fill(login);
       await card.getByRole("button", { name: "Add regular" }).click();
-      await card.locator(`li[data-login="${login}"]`).waitFor();
+      await card.locator(`li[data-login="${login}"]`).waitFor({ timeout: 5000 });
     }
     const first = await card.locator("li").first().getAttribute("data-login");
     const second = await card.locator("li").nth(1).getAttribute("data-login");
@@ -464,6 +486,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("a save finishing after its dialog was closed still updates the list", async () => {
+    await openView();
     await page.route("**/api/dashboard/custom-commands/f1", async (route) => {
       if (route.request().method() === "PUT") await Bun.sleep(800);
       await route.continue();
@@ -474,7 +497,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       await input(dialog, "response").fill("f1 changed $(count)");
       await dialog.getByRole("button", { name: "Save changes" }).click();
       await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await dialog.waitFor({ state: "detached", timeout: 5000 });
       expect(await textOf(item("f1").locator(".cc-response"), (t) => t.includes("changed"))).toBe(
         "f1 changed $(count)",
       );
@@ -483,45 +506,50 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     }
   }, 30_000);
 
-  test("import: a double click imports once; a list changed while its preview loads is never imported", async () => {
-    const list = (names: string[]) =>
-      JSON.stringify({
-        status: 200,
-        commands: names.map((name) => ({
-          name: `!${name}`,
-          message: `${name} here`,
-          coolDown: 30,
-          userLevel: "everyone",
-          count: 0,
-        })),
-      });
+  /** Opens the import dialog with a Nightbot-shaped list of `names` pasted and previewed. */
+  async function importPreviewed(names: string[]): Promise<Locator> {
+    await openView();
     await page.getByRole("button", { name: "Import from Nightbot or StreamElements" }).click();
     const dialog = page.locator("dialog[open]");
-    await input(dialog, "body").fill(list(["imp_one"]));
+    await input(dialog, "body").fill(nightbotList(names));
     await dialog.getByRole("button", { name: "Preview" }).click();
-    const apply = dialog.locator(".cc-import-apply");
-    expect(await textOf(apply, (t) => t.startsWith("Import "))).toBe("Import 1 command");
-    await apply.evaluate((button: HTMLButtonElement) => {
+    await textOf(dialog.locator(".cc-import-apply"), (t) => t.startsWith("Import "));
+    return dialog;
+  }
+
+  test("import: a double click on Import imports once and keeps saying what it imported", async () => {
+    const dialog = await importPreviewed(["imp_a", "imp_b"]);
+    await dialog.locator(".cc-import-apply").evaluate((button: HTMLButtonElement) => {
       button.click();
       button.click();
     });
     const summary = dialog.locator(".cc-import-summary");
-    expect(await textOf(summary, (t) => t.startsWith("Imported"))).toBe("Imported 1 command from Nightbot.");
+    expect(await textOf(summary, (t) => t.startsWith("Imported"))).toBe("Imported 2 commands from Nightbot.");
     await Bun.sleep(600);
-    expect(await summary.textContent()).toBe("Imported 1 command from Nightbot.");
-    // The list behind the dialog already shows it.
-    await item("imp_one").waitFor({ state: "attached" });
+    expect(await summary.textContent()).toBe("Imported 2 commands from Nightbot.");
+    // The list behind the dialog already shows them.
+    await item("imp_b").waitFor({ state: "attached", timeout: 5000 });
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
 
+  test("import: one command is “Import 1 command”", async () => {
+    const dialog = await importPreviewed(["imp_one"]);
+    expect(await dialog.locator(".cc-import-apply").textContent()).toBe("Import 1 command");
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("import: a list changed while its preview loads gets no stale plan and no Import button", async () => {
+    const dialog = await importPreviewed(["imp_one"]);
     await page.route("**/api/dashboard/custom-commands/import", async (route) => {
       await Bun.sleep(800);
       await route.continue();
     });
     try {
-      await input(dialog, "body").fill(list(["imp_two"]));
+      await input(dialog, "body").fill(nightbotList(["imp_two"]));
       await dialog.getByRole("button", { name: "Preview" }).click();
-      await input(dialog, "body").fill(list(["imp_three"]));
+      await input(dialog, "body").fill(nightbotList(["imp_three"]));
       await Bun.sleep(1500);
-      expect(await apply.isHidden()).toBe(true);
+      expect(await dialog.locator(".cc-import-apply").isHidden()).toBe(true);
       expect(await dialog.locator(".cc-import-plan").textContent()).toBe("");
     } finally {
       await page.unroute("**/api/dashboard/custom-commands/import");
