@@ -276,6 +276,8 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
   // The findings of the outside review (each step failed before its fix).
 
   test("a quote's open edit survives a reload of the list, and paging or searching waits for it", async () => {
+    // A step that fails says so in seconds, and the next steps still run.
+    page.setDefaultTimeout(8000);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: "light" });
     await openView();
@@ -311,6 +313,7 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
   }, 30_000);
 
   test("two quick clicks on Next move one page, and Previous goes back to the first", async () => {
+    await openView();
     const pager = page.locator("nav[aria-label='Quote pages']");
     await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1 of"));
     await page.locator("#quote-list li").first().waitFor();
@@ -331,6 +334,7 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
   }, 30_000);
 
   test("two quick Enters store a quote once", async () => {
+    await openView();
     const add = page.locator("form[aria-label='Add a quote']");
     await page.route("**/api/dashboard/quotes", async (route) => {
       if (route.request().method() === "POST") await Bun.sleep(600);
@@ -348,12 +352,18 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
     expect((await api<{ total: number }>("quotes?search=Enter%20twice")).total).toBe(1);
   }, 30_000);
 
-  test("a trailing line break is trimmed as the server does; a tab is refused at the field", async () => {
+  test("a trailing line break is trimmed as the server does, not refused", async () => {
+    await openView();
     const add = page.locator("form[aria-label='Add a quote']");
     await add.getByLabel("Quote").fill("Ends with a break\n");
     await add.getByRole("button", { name: "Add the quote" }).click();
     await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
     expect((await api<{ total: number }>("quotes?search=Ends%20with%20a%20break")).total).toBe(1);
+  }, 30_000);
+
+  test("a tab is refused at the field, before asking the server", async () => {
+    await openView();
+    const add = page.locator("form[aria-label='Add a quote']");
     await add.getByLabel("Quote").fill("a\tb");
     await add.getByRole("button", { name: "Add the quote" }).click();
     expect(await textOf(add.locator(".field-error").first(), (t) => t !== "")).toContain("tabs");
