@@ -3,8 +3,8 @@
 import { sendData } from "../../lib/api.ts";
 import { debounce } from "../../lib/debounce.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
-import { newestOnly } from "../../lib/latest.ts";
 import { plural } from "../../lib/format.ts";
+import { newestOnly } from "../../lib/latest.ts";
 import { load } from "../../lib/states.ts";
 import { quoteForm } from "./quote-form.ts";
 import { QuotePages } from "./quote-pages.ts";
