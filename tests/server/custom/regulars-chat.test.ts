@@ -7,9 +7,9 @@ import { CHAT_BOT_LIMITS } from "../../../db/chat-bot-rules.ts";
 import { addRegular, listRegulars } from "../../../db/regulars.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import { parseRegularLine, REGULAR_REPLIES } from "../../../server/custom/regular-lines.ts";
-import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import type { ChatHarness } from "../../helpers/chat.ts";
+import { badge, chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 let h: ChatHarness;
@@ -17,31 +17,12 @@ afterEach(async () => {
   await h.stop();
 });
 
-const badge = (set_id: string): SimBadge[] => [{ set_id, id: "1", info: "" }];
-const MODERATOR = badge("moderator");
-
 async function start(): Promise<void> {
-  h = await startChatHarness();
-  await h.startChat();
-  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  h = await startConnectedChat();
 }
 
-const say = (text: string, user = "viewer_anna", badges: SimBadge[] = []) =>
-  h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
-
-async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
-  return (await h.replyTo(say(text, user, badges), 3000))?.text ?? null;
-}
-
-const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
+const { say, ask, mod, expectSilent } = chatLines(() => h);
 const stored = async () => (await listRegulars(h.ctx.db, h.account.id)).map((r) => [r.twitchUserId, r.login]);
-
-/** Lines that must get no reply: a moderator's later line is answered first, then none of them has one. */
-async function expectSilent(...ids: string[]): Promise<void> {
-  expect(await mod("!regulars")).toBe(REGULAR_REPLIES.usage());
-  await Bun.sleep(50);
-  for (const id of ids) expect(await h.replyTo(id, 10)).toBeNull();
-}
 
 describe("!regulars in native chat", () => {
   test("a moderator adds and removes a regular by login; the regular level follows at once", async () => {
