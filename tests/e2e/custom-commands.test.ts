@@ -15,6 +15,7 @@ import {
   type PageWatch,
   screenshotPath,
   startDemoServer,
+  textOf,
   watchPage,
 } from "../helpers/browser.ts";
 
@@ -42,18 +43,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Polls the element's text until it matches. */
-async function textOf(where: Locator, matches: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = (await where.textContent().catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
-}
 
 /** A command list as Nightbot's API returns it, one command per name. */
 function nightbotList(names: string[]): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
   axeViolations,
   type DemoServer,
@@ -10,6 +10,7 @@ import {
   type PageWatch,
   screenshotPath,
   startDemoServer,
+  textOf,
   watchPage,
 } from "../helpers/browser.ts";
 
@@ -32,22 +33,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Polls the element's text until it matches. */
-async function textOf(locator: Locator, matches: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let text = "";
-  while (Date.now() < deadline) {
-    text =
-      (await locator
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
-}
 
 /** A full load of the view, its lists arrived. */
 async function openView(): Promise<void> {
