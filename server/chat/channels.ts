@@ -22,7 +22,10 @@ export interface Channel {
   reason: string | null;
   /** Replies waiting for their turn under Twitch's sending limits (chat/sending.ts). */
   queue: ChannelSendQueue;
-  /** What the queue sent lately, so its echoes are known as cuebot's own (chat/own-lines.ts). */
+  /**
+   * What this speaker's queues sent lately, so their echoes are known as cuebot's own
+   * (chat/own-lines.ts); the manager keeps it across reopens of the account's channel.
+   */
   ownLines: OwnLines;
   /** The socket reading this channel, or null while none does (chat/readers.ts). */
   connection: Reader | null;

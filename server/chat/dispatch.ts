@@ -77,8 +77,10 @@ export class ChatDispatch {
     // Built-ins first: the chat bot only sees a line no enabled built-in (or alias) takes.
     const custom = call ? null : await readCustomLine(ctx, account, event, new Set(triggers.keys()));
     if (!call && !custom) return;
-    // Claimed by another instance: answered there. A claim that cannot be made (Redis away) is no
-    // answer either: the quota could not be checked, as an HTTP request would be refused 503.
+    // Claimed by another instance: answered there, or the echo of a line an instance sent (its send
+    // claimed it, chat/sending.ts: never answered, even by one whose own lines do not know it). A
+    // claim that cannot be made (Redis away) is no answer either: the quota could not be checked, as
+    // an HTTP request would be refused 503.
     if (this.claimMessage && !(await this.claimMessage(event.messageId).catch(() => false))) return;
     const reply = custom
       ? await this.#runCustom(account, triggers, custom, event)

@@ -6,6 +6,7 @@ import { ChatTimers } from "../custom/timers.ts";
 import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
 import { ChatDispatch } from "./dispatch.ts";
+import { OwnLines } from "./own-lines.ts";
 import { ChatReaders } from "./readers.ts";
 import { openChannel } from "./sending.ts";
 import { SpeakerTokens } from "./speaker-tokens.ts";
@@ -43,6 +44,12 @@ class ChatManager implements ChatRuntime {
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
   readonly #timers: ChatTimers;
+  readonly #claimMessage: ChatManagerOptions["claimMessage"];
+  /**
+   * Each account's lines lately sent, with the speaker they were sent as: kept across reopens (a
+   * send in flight on the old channel still records its line), dropped when chat is off for good.
+   */
+  readonly #ownLines = new Map<number, { speakerId: string; lines: OwnLines }>();
   /** Syncs run one at a time, so two for one account never make two channels. */
   #syncs: Promise<void> = Promise.resolve();
   #passing = false;
@@ -58,6 +65,7 @@ class ChatManager implements ChatRuntime {
   ) {
     this.#channels = new ChatChannels(ctx);
     this.#tokens = new SpeakerTokens(ctx);
+    this.#claimMessage = options.claimMessage;
     this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
     const dispatch = new ChatDispatch(ctx, this.#channels, options.claimMessage);
     this.#readers = new ChatReaders(
@@ -143,6 +151,7 @@ class ChatManager implements ChatRuntime {
     const stored = account ? await readChatSettings(ctx.db, accountId) : null;
     const existing = channels.byAccount.get(accountId);
     if (!account || !stored?.enabled) {
+      this.#ownLines.delete(accountId);
       if (existing) {
         channels.setState(existing, "off");
         this.#remove(accountId);
@@ -170,7 +179,8 @@ class ChatManager implements ChatRuntime {
     )
       return;
     if (existing) this.#remove(accountId);
-    const channel = openChannel(ctx, this.#tokens, account, speaker);
+    const sent = { ownLines: this.#ownLinesOf(accountId, speaker), claimMessage: this.#claimMessage };
+    const channel = openChannel(ctx, this.#tokens, account, speaker, sent);
     channels.byAccount.set(accountId, channel);
     this.#readers.attach(channel);
   }
@@ -202,6 +212,15 @@ class ChatManager implements ChatRuntime {
     } finally {
       this.#passing = false;
     }
+  }
+
+  /** The account's lines sent as `speaker`: the same across reopens, new when the speaker changed. */
+  #ownLinesOf(accountId: number, speaker: Speaker): OwnLines {
+    const kept = this.#ownLines.get(accountId);
+    if (kept?.speakerId === speaker.userId) return kept.lines;
+    const lines = new OwnLines(() => this.ctx.clock.now());
+    this.#ownLines.set(accountId, { speakerId: speaker.userId, lines });
+    return lines;
   }
 
   #remove(accountId: number): void {

@@ -7,16 +7,45 @@ import { OwnLines } from "./own-lines.ts";
 import { ChannelSendQueue, type QueuedReply } from "./send-queue.ts";
 import type { SpeakerTokens } from "./speaker-tokens.ts";
 
+/** What a channel knows of the lines it sends, kept by the manager across reopens. */
+export interface SentLines {
+  /** The account's lines lately sent as this speaker (chat/own-lines.ts). */
+  ownLines: OwnLines;
+  /**
+   * Several instances: claims a message id as incoming messages are claimed (chat/leader.ts), so
+   * no instance answers the echo of a line this one sent.
+   */
+  claimMessage?: (messageId: string) => Promise<boolean>;
+}
+
+/** A send that failed may still have posted, unless Twitch refused it (a 4xx, a 429 included). */
+function mayHavePosted(error: unknown): boolean {
+  const status = error instanceof HelixError ? error.status : null;
+  return status === null || status < 400 || status >= 500;
+}
+
+/** The echo of a line sent is claimed, so another instance reading it (leader overlap) leaves it. */
+function claimOwnEcho(ctx: Pick<Context, "log">, sent: SentLines, messageId: string): void {
+  void sent
+    .claimMessage?.(messageId)
+    .catch((error: unknown) =>
+      ctx.log.warn("could not claim the echo of a line cuebot sent", { messageId, error }),
+    );
+}
+
 /**
  * A new channel for the account, read by nobody yet, whose replies go out through Helix Send Chat
  * Message with the speaker's token, at the pace Twitch allows (chat/send-queue.ts). A reply that is
- * not delivered is logged and counted in the account's events.
+ * not delivered is logged and counted in the account's events. What it sends is remembered in
+ * `sent.ownLines` (the manager's, which outlive the channel; a fresh one by default), and claimed
+ * where instances share Redis.
  */
 export function openChannel(
   ctx: Pick<Context, "clock" | "log" | "events" | "helixApi">,
   tokens: SpeakerTokens,
   account: Account,
   speaker: Speaker,
+  sent: SentLines = { ownLines: new OwnLines(() => ctx.clock.now()) },
 ): Channel {
   const now = () => ctx.clock.now();
   const helix = ctx.helixApi;
@@ -28,13 +57,13 @@ export function openChannel(
     since: now(),
     reason: null,
     connection: null,
-    ownLines: new OwnLines(now),
+    ownLines: sent.ownLines,
     queue: new ChannelSendQueue({
       now,
       async send(text, replyTo) {
         if (!helix) throw new HelixError(null, "Twitch is not configured on this server.");
         // Remembered before the call: its echo may arrive before Helix answers.
-        const own = channel.ownLines.sending(text);
+        const own = channel.ownLines.sending(text, replyTo);
         try {
           const result = await tokens.withToken(channel, (token) =>
             helix.sendChatMessage(token, {
@@ -45,9 +74,10 @@ export function openChannel(
             }),
           );
           own.sent(result.message_id, result.is_sent);
+          if (result.is_sent && result.message_id) claimOwnEcho(ctx, sent, result.message_id);
           return { isSent: result.is_sent, dropReason: result.drop_reason };
         } catch (error) {
-          own.failed();
+          own.failed(mayHavePosted(error));
           throw error;
         }
       },

@@ -109,8 +109,22 @@ async function claimAll(ctx: Context, accountId: number, claims: readonly Claim[
   }
 }
 
+/**
+ * Gives every claim back, each on its own: one the store fails to release never keeps another held
+ * (the channel's cooldown must not outlive a failed give-back of the chatter's). Failures are logged.
+ */
 async function releaseAll(ctx: Context, accountId: number, claims: readonly Claim[], now: number) {
-  for (const claim of claims) await ctx.cooldowns.release(accountId, claim.key, claim.seconds, now);
+  const results = await Promise.allSettled(
+    claims.map(async (claim) => await ctx.cooldowns.release(accountId, claim.key, claim.seconds, now)),
+  );
+  results.forEach((result, i) => {
+    if (result.status === "rejected")
+      ctx.log.warn("a custom command's cooldown could not be given back", {
+        accountId,
+        cooldown: claims[i]?.key,
+        error: result.reason,
+      });
+  });
 }
 
 /** The response filled in, `$(count)` counted first when it shows; null when the command is gone. */

@@ -1,8 +1,9 @@
 /**
  * A moderator's or the broadcaster's `!regulars add|delete <login>` (custom/regular-lines.ts reads
  * the line): the login is looked up through Helix Get Users (bot/lookups.ts, as the dashboard's
- * regulars are) so the list keeps the stable Twitch id, the store changes (db/regulars.ts), chat's
- * cache of regulars is cleared, and one short line says what happened.
+ * regulars are) so the list keeps the stable Twitch id (and a delete finds a regular who renamed),
+ * the store changes (db/regulars.ts), chat's cache of regulars is cleared, and one short line says
+ * what happened.
  */
 import type { Account } from "../../db/accounts.ts";
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
@@ -21,15 +22,31 @@ export async function changeRegulars(
   switch (request.kind) {
     case "usage":
       return request.reply;
-    case "remove": {
-      const removed = await removeRegular(ctx.db, account.id, { login: request.login });
-      if (removed.length === 0) return REGULAR_REPLIES.notListed(request.login);
-      ctx.chatBot.clear();
-      return REGULAR_REPLIES.removed(request.login);
-    }
+    case "remove":
+      return await removeByLogin(ctx, account, request.login);
     case "add":
       return await addByLogin(ctx, account, request.login);
   }
+}
+
+/**
+ * Off the list by the login as stored; a regular who renamed since is stored under their old login,
+ * so a login that matched nothing is looked up and removed by its Twitch user id.
+ */
+async function removeByLogin(ctx: Context, account: Account, login: string): Promise<string> {
+  let removed = await removeRegular(ctx.db, account.id, { login });
+  if (removed.length === 0) {
+    try {
+      const user = await findUser(ctx, account, login);
+      removed = await removeRegular(ctx.db, account.id, { twitchUserId: user.id });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status !== 404) return REGULAR_REPLIES.twitchAway();
+    }
+  }
+  if (removed.length === 0) return REGULAR_REPLIES.notListed(login);
+  ctx.chatBot.clear();
+  return REGULAR_REPLIES.removed(login);
 }
 
 async function addByLogin(ctx: Context, account: Account, login: string): Promise<string> {

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
+import { SESSION_COOKIE } from "../identity/sessions.ts";
 import { jsonError } from "./errors.ts";
 import { asHandle, type Handle, oncePerHandler } from "./handler-wrap.ts";
 import { syncHook } from "./sync-hook.ts";
 
 /**
  * Nothing cuebot accepts in a body is larger than an overlay state (16 KiB) plus room, but for the
- * routes of LARGE_BODY_ROUTES. A body announced larger than its route's cap is refused before a byte
+ * routes of LARGE_BODY_ROUTES (for a request carrying the dashboard's session cookie). A body announced larger than its route's cap is refused before a byte
  * of it is read. A body sent without a length (chunked) is read up to the cap before any layer or
  * route runs, whether the route reads a body or not, and refused once it passes the cap; the route
  * then reads the bytes already read. Bun's maxRequestBodySize (listen.ts, BODY_CEILING_BYTES) is the
@@ -34,13 +35,23 @@ const LARGE_BODY_ROUTES: ReadonlyMap<string, number> = new Map([
  */
 export const BODY_CEILING_BYTES = 2 * Math.max(MAX_BODY_BYTES, ...LARGE_BODY_ROUTES.values());
 
-/** The cap on this request's body. */
+/** A dashboard session cookie, present (whether valid is the route's authentication to say). */
+const SESSION_COOKIE_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`, "u");
+
+/**
+ * The cap on this request's body. The large routes are the dashboard's, so their cap needs the
+ * session cookie: an anonymous client never gets more than MAX_BODY_BYTES buffered before the
+ * route's 401.
+ */
 export function bodyCapOf(request: Request): number {
   const url = request.url;
   // Only a path that can name a large route is parsed: the hot paths never pay for the URL.
   if (!url.includes("/api/dashboard/")) return MAX_BODY_BYTES;
   const path = new URL(url).pathname.replace(/\/+$/u, "");
-  return LARGE_BODY_ROUTES.get(`${request.method} ${path}`) ?? MAX_BODY_BYTES;
+  const cap = LARGE_BODY_ROUTES.get(`${request.method} ${path}`);
+  if (cap === undefined || !SESSION_COOKIE_PRESENT.test(request.headers.get("cookie") ?? ""))
+    return MAX_BODY_BYTES;
+  return cap;
 }
 
 const sizeText = (bytes: number) =>

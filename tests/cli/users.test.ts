@@ -159,6 +159,7 @@ describe("cuebot users", () => {
         response: "$(count) deaths",
         userLevel: "everyone",
         cooldownSeconds: 0,
+        userCooldownSeconds: 0,
         aliasTarget: null,
         count: 1,
         createdAt: when,

@@ -15,6 +15,7 @@ import {
   type PageWatch,
   screenshotPath,
   startDemoServer,
+  textOf,
   watchPage,
 } from "../helpers/browser.ts";
 
@@ -43,16 +44,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Polls the element's text until it matches. */
-async function textOf(where: Locator, matches: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = (await where.textContent().catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
+/** A command list as Nightbot's API returns it, one command per name. */
+function nightbotList(names: string[]): string {
+  const commands = names.map((name) => ({
+    name: `!${name}`,
+    message: `${name} here`,
+    coolDown: 30,
+    userLevel: "everyone",
+    count: 0,
+  }));
+  return JSON.stringify({ status: 200, commands });
 }
 
 /** The input of the field the API calls `path`, inside `scope`. */
@@ -315,5 +316,258 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await openView();
     expect(await page.locator("#cc-commands .cc-empty").textContent()).toContain("!addcom !discord");
     expect(await axeViolations(page)).toEqual([]);
+  }, 30_000);
+
+  // The findings of the outside review (each step failed before its fix).
+
+  test("the automatic preview never takes focus from the field being typed in, and clears the errors it placed", async () => {
+    // A step that fails says so in seconds, and the next steps still run.
+    page.setDefaultTimeout(8000);
+    await openView();
+    const add = page.locator("#cc-add");
+    await input(add, "user").fill("not a login!");
+    await input(add, "response").click();
+    await page.keyboard.type("Hello");
+    // The automatic preview runs (700 ms after typing stops) and the server refuses the viewer…
+    expect(await textOf(errorOf(add, "user"), (t) => t !== "")).not.toBe("");
+    // …but the cursor stays where the streamer types.
+    await page.keyboard.type(" there");
+    expect(await input(add, "response").inputValue()).toBe("Hello there");
+    expect(await input(add, "user").inputValue()).toBe("not a login!");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-field"))).toBe("response");
+
+    // A refusal of the response itself goes away with the next preview that is accepted.
+    await input(add, "user").fill("viewer_anna");
+    await input(add, "response").fill("a".repeat(501));
+    expect(await textOf(errorOf(add, "response"), (t) => t !== "")).not.toBe("");
+    await input(add, "response").fill("Hi $(user)");
+    expect(await textOf(add.locator(".cc-preview-text"), (t) => t !== "")).toBe("Hi viewer_anna");
+    expect(await errorOf(add, "response").textContent()).toBe("");
+    expect(await errorOf(add, "user").textContent()).toBe("");
+  }, 30_000);
+
+  test("an old preview answer never shows after the response was cleared", async () => {
+    const add = page.locator("#cc-add");
+    await page.route("**/api/dashboard/custom-commands/test", async (route) => {
+      await Bun.sleep(1200);
+      await route.continue();
+    });
+    try {
+      await input(add, "response").fill("slow reply");
+      await add.getByRole("button", { name: "Preview" }).click();
+      await input(add, "response").fill("");
+      await add.getByRole("button", { name: "Preview" }).click();
+      await Bun.sleep(2000);
+      expect(await add.locator(".cc-preview-out").textContent()).toBe("Type a response to see the reply.");
+    } finally {
+      await page.unroute("**/api/dashboard/custom-commands/test");
+    }
+  }, 30_000);
+
+  test("a double click on Add command stores once and says so once", async () => {
+    const add = page.locator("#cc-add");
+    await input(add, "name").fill("!twice");
+    await input(add, "response").fill("Said once.");
+    await add.evaluate((form) => {
+      const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
+      button.click();
+      button.click();
+    });
+    expect(await textOf(add.locator(".save-status").last(), (t) => t !== "")).toBe("!twice added.");
+    await Bun.sleep(500);
+    expect(await add.locator(".save-status").last().textContent()).toBe("!twice added.");
+    expect(await errorOf(add, "name").textContent()).toBe("");
+  }, 30_000);
+
+  test("a pasted response keeps every character the server counts (emoji too), and Enter adds no line break", async () => {
+    await openView();
+    const add = page.locator("#cc-add");
+    const emoji = "😀".repeat(300);
+    await input(add, "response").fill(emoji);
+    expect(await input(add, "response").inputValue()).toBe(emoji);
+    expect(await add.locator(".cc-length").textContent()).toContain("300 / 500");
+    await input(add, "response").fill("one line");
+    await input(add, "response").press("End");
+    await input(add, "response").press("Enter");
+    expect(await input(add, "response").inputValue()).not.toContain("\n");
+    await input(add, "response").fill("");
+    await input(add, "name").fill("");
+  }, 30_000);
+
+  test("clearing an alias whose response only passes the words on is refused at Response", async () => {
+    await openView();
+    const add = page.locator("#cc-add");
+    const target = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
+      headers: { origin: server.base },
+      data: { name: "aliased", response: "The aliased command: $(query)" },
+    });
+    expect(target.status()).toBe(200);
+    await input(add, "name").fill("!echoalias");
+    await input(add, "aliasTarget").fill("!aliased");
+    await add.getByRole("button", { name: "Add command" }).click();
+    await item("echoalias").waitFor({ timeout: 5000 });
+    await item("echoalias").getByRole("button", { name: "Edit !echoalias" }).click();
+    const dialog = page.locator("dialog[open]");
+    await input(dialog, "aliasTarget").fill("");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    expect(await textOf(errorOf(dialog, "response"), (t) => t !== "")).toContain(
+      "without its alias the command would repeat what the chatter types",
+    );
+    const stored = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const echo = (
+      (await stored.json()) as { data: { items: { name: string; aliasTarget: string | null }[] } }
+    ).data.items.find((c) => c.name === "echoalias");
+    expect(echo?.aliasTarget).toBe("aliased");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached", timeout: 5000 });
+  }, 30_000);
+
+  test("a reload of the list keeps the filter and a count typed but not set", async () => {
+    const add = page.locator("#cc-add");
+    for (const name of ["f1", "f2", "f3", "f4"]) {
+      const made = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
+        headers: { origin: server.base },
+        data: { name, response: `${name} $(count)` },
+      });
+      expect(made.status()).toBe(200);
+    }
+    await openView();
+    await page.getByLabel("Find a command").fill("f2");
+    await input(item("f2"), "count").fill("99");
+    await input(add, "name").fill("!later");
+    await input(add, "response").fill("added later");
+    await add.getByRole("button", { name: "Add command" }).click();
+    await item("later").waitFor({ state: "attached", timeout: 5000 });
+    expect(await page.getByLabel("Find a command").inputValue()).toBe("f2");
+    expect(await item("later").isHidden()).toBe(true);
+    expect(await item("f1").isHidden()).toBe(true);
+    expect(await input(item("f2"), "count").inputValue()).toBe("99");
+  }, 30_000);
+
+  test("after a delete, focus goes to the next command's Edit, and to the next regular's Remove", async () => {
+    await openView();
+    await page.getByLabel("Find a command").fill("");
+    const next = await item("f2").evaluate((li) => (li.nextElementSibling as HTMLElement).dataset.command);
+    await item("f2").getByRole("button", { name: "Delete !f2" }).click();
+    await confirm("Delete");
+    await item("f2").waitFor({ state: "detached", timeout: 5000 });
+    await page.waitForFunction(
+      (name) => document.activeElement?.getAttribute("aria-label") === `Edit !${name}`,
+      next,
+      { timeout: 5000 },
+    );
+
+    const card = page.locator("#cc-regulars");
+    for (const login of ["subdave", "lurker_eve"]) {
+      await input(card, "login").fill(login);
+      await card.getByRole("button", { name: "Add regular" }).click();
+      await card.locator(`li[data-login="${login}"]`).waitFor({ timeout: 5000 });
+    }
+    const first = await card.locator("li").first().getAttribute("data-login");
+    const second = await card.locator("li").nth(1).getAttribute("data-login");
+    await card.getByRole("button", { name: `Remove ${first}` }).click();
+    await confirm("Remove");
+    await page.waitForFunction(
+      (login) => document.activeElement?.getAttribute("aria-label") === `Remove ${login}`,
+      second,
+      { timeout: 5000 },
+    );
+  }, 30_000);
+
+  test("a save finishing after its dialog was closed still updates the list", async () => {
+    await openView();
+    await page.route("**/api/dashboard/custom-commands/f1", async (route) => {
+      if (route.request().method() === "PUT") await Bun.sleep(800);
+      await route.continue();
+    });
+    try {
+      await item("f1").getByRole("button", { name: "Edit !f1" }).click();
+      const dialog = page.locator("dialog[open]");
+      await input(dialog, "response").fill("f1 changed $(count)");
+      await dialog.getByRole("button", { name: "Save changes" }).click();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await dialog.waitFor({ state: "detached", timeout: 5000 });
+      expect(await textOf(item("f1").locator(".cc-response"), (t) => t.includes("changed"))).toBe(
+        "f1 changed $(count)",
+      );
+    } finally {
+      await page.unroute("**/api/dashboard/custom-commands/f1");
+    }
+  }, 30_000);
+
+  /** Opens the import dialog with a Nightbot-shaped list of `names` pasted and previewed. */
+  async function importPreviewed(names: string[]): Promise<Locator> {
+    await openView();
+    await page.getByRole("button", { name: "Import from Nightbot or StreamElements" }).click();
+    const dialog = page.locator("dialog[open]");
+    await input(dialog, "body").fill(nightbotList(names));
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await textOf(dialog.locator(".cc-import-apply"), (t) => t.startsWith("Import "));
+    return dialog;
+  }
+
+  test("import: a double click on Import imports once and keeps saying what it imported", async () => {
+    const dialog = await importPreviewed(["imp_a", "imp_b"]);
+    await dialog.locator(".cc-import-apply").evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    const summary = dialog.locator(".cc-import-summary");
+    expect(await textOf(summary, (t) => t.startsWith("Imported"))).toBe("Imported 2 commands from Nightbot.");
+    await Bun.sleep(600);
+    expect(await summary.textContent()).toBe("Imported 2 commands from Nightbot.");
+    // The list behind the dialog already shows them.
+    await item("imp_b").waitFor({ state: "attached", timeout: 5000 });
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("import: one command is “Import 1 command”", async () => {
+    const dialog = await importPreviewed(["imp_one"]);
+    expect(await dialog.locator(".cc-import-apply").textContent()).toBe("Import 1 command");
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("import: a list changed while its preview loads gets no stale plan and no Import button", async () => {
+    const dialog = await importPreviewed(["imp_one"]);
+    await page.route("**/api/dashboard/custom-commands/import", async (route) => {
+      await Bun.sleep(800);
+      await route.continue();
+    });
+    try {
+      await input(dialog, "body").fill(nightbotList(["imp_two"]));
+      await dialog.getByRole("button", { name: "Preview" }).click();
+      await input(dialog, "body").fill(nightbotList(["imp_three"]));
+      await Bun.sleep(1500);
+      expect(await dialog.locator(".cc-import-apply").isHidden()).toBe(true);
+      expect(await dialog.locator(".cc-import-plan").textContent()).toBe("");
+    } finally {
+      await page.unroute("**/api/dashboard/custom-commands/import");
+    }
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("at 360 px a 32-character name's Edit dialog keeps its Close button on one line", async () => {
+    const name = "a".repeat(32);
+    const made = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
+      headers: { origin: server.base },
+      data: { name, response: "long name" },
+    });
+    expect(made.status()).toBe(200);
+    await page.setViewportSize({ width: 360, height: 800 });
+    try {
+      await openView();
+      await item(name)
+        .getByRole("button", { name: `Edit !${name}` })
+        .click();
+      const dialog = page.locator("dialog[open]");
+      const close = await dialog.getByRole("button", { name: "Close" }).boundingBox();
+      const preview = await dialog.getByRole("button", { name: "Preview" }).boundingBox();
+      expect(close!.height).toBe(preview!.height);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: screenshotPath("custom-commands-edit-long-name-360") });
+      await page.keyboard.press("Escape");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
   axeViolations,
   type DemoServer,
@@ -10,6 +10,7 @@ import {
   type PageWatch,
   screenshotPath,
   startDemoServer,
+  textOf,
   watchPage,
 } from "../helpers/browser.ts";
 
@@ -32,22 +33,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Polls the element's text until it matches. */
-async function textOf(locator: Locator, matches: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let text = "";
-  while (Date.now() < deadline) {
-    text =
-      (await locator
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
-}
 
 /** A full load of the view, its lists arrived. */
 async function openView(): Promise<void> {
@@ -272,4 +257,125 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
     await page.locator("#quote-list").screenshot({ path: screenshotPath("timers-quotes-360-dark-long") });
     expect(seen.problems).toEqual([]);
   }, 90_000);
+
+  // The findings of the outside review (each step failed before its fix).
+
+  test("a quote's open edit survives a reload of the list, and paging or searching waits for it", async () => {
+    // A step that fails says so in seconds, and the next steps still run.
+    page.setDefaultTimeout(8000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: "light" });
+    await openView();
+    const first = page.locator("#quote-list li").first();
+    const number = await first.getAttribute("data-quote");
+    await first.getByRole("button", { name: `Edit quote #${number}` }).click();
+    const edit = page.locator(`form[aria-label='Edit quote #${number}']`);
+    await edit.getByLabel("Quote").fill("half typed edit");
+
+    const add = page.locator("form[aria-label='Add a quote']");
+    await add.getByLabel("Quote").fill("Another quote, added meanwhile");
+    await add.getByRole("button", { name: "Add the quote" }).click();
+    await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
+    await textOf(page.locator("#quote-count"), (t) => t.includes("of at most"));
+    await page.locator("#quote-list").waitFor();
+    expect(await edit.getByLabel("Quote").inputValue()).toBe("half typed edit");
+
+    await page.getByLabel("Search quotes").fill("Filler");
+    const notice = page.locator("#quote-notice");
+    expect(await textOf(notice, (t) => t !== "")).toBe(
+      `Finish or cancel the edit of quote #${number} first.`,
+    );
+    await page.locator("nav[aria-label='Quote pages']").getByRole("button", { name: "Next" }).click();
+    expect(await page.locator("#quote-page").textContent()).toStartWith("Page 1");
+    expect(await edit.getByLabel("Quote").inputValue()).toBe("half typed edit");
+
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await page.getByLabel("Search quotes").press("Enter");
+    await textOf(page.locator("#quote-count"), (t) => t.includes("hold “Filler”"));
+    expect(await notice.textContent()).toBe("");
+    await page.getByLabel("Search quotes").fill("");
+    await textOf(page.locator("#quote-count"), (t) => t.includes("of at most"));
+  }, 30_000);
+
+  test("two quick clicks on Next move one page, and Previous goes back to the first", async () => {
+    await openView();
+    const pager = page.locator("nav[aria-label='Quote pages']");
+    await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1 of"));
+    await page.locator("#quote-list li").first().waitFor();
+    const firstOnPage1 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    await pager.getByRole("button", { name: "Next" }).evaluate((next: HTMLButtonElement) => {
+      next.click();
+      next.click();
+    });
+    await page.locator("#quote-list li").first().waitFor();
+    await Bun.sleep(300);
+    expect(await pager.locator("#quote-page").textContent()).toStartWith("Page 2 of");
+    const firstOnPage2 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    expect(firstOnPage2).not.toBe(firstOnPage1);
+    await pager.getByRole("button", { name: "Previous" }).click();
+    await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1"));
+    await page.locator("#quote-list li").first().waitFor();
+    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
+  }, 30_000);
+
+  test("two quick Enters store a quote once", async () => {
+    await openView();
+    const add = page.locator("form[aria-label='Add a quote']");
+    await page.route("**/api/dashboard/quotes", async (route) => {
+      if (route.request().method() === "POST") await Bun.sleep(600);
+      await route.continue();
+    });
+    try {
+      await add.getByLabel("Quote").fill("Enter twice, stored once");
+      await add.getByLabel("Quote").press("Enter");
+      await add.getByLabel("Quote").press("Enter");
+      await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
+      await Bun.sleep(800);
+    } finally {
+      await page.unroute("**/api/dashboard/quotes");
+    }
+    expect((await api<{ total: number }>("quotes?search=Enter%20twice")).total).toBe(1);
+  }, 30_000);
+
+  test("a trailing line break is trimmed as the server does, not refused", async () => {
+    await openView();
+    const add = page.locator("form[aria-label='Add a quote']");
+    await add.getByLabel("Quote").fill("Ends with a break\n");
+    await add.getByRole("button", { name: "Add the quote" }).click();
+    await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
+    expect((await api<{ total: number }>("quotes?search=Ends%20with%20a%20break")).total).toBe(1);
+  }, 30_000);
+
+  test("a tab is refused at the field, before asking the server", async () => {
+    await openView();
+    const add = page.locator("form[aria-label='Add a quote']");
+    await add.getByLabel("Quote").fill("a\tb");
+    await add.getByRole("button", { name: "Add the quote" }).click();
+    expect(await textOf(add.locator(".field-error").first(), (t) => t !== "")).toContain("tabs");
+    expect(await add.getByLabel("Quote").inputValue()).toBe("a\tb");
+    await add.getByLabel("Quote").fill("");
+  }, 30_000);
+
+  test("a timer added before the list arrived appears once it does", async () => {
+    await page.route("**/api/dashboard/timers", async (route) => {
+      if (route.request().method() !== "GET") return route.continue();
+      // The list as it was when asked, answered late: the add below happens in between.
+      const response = await route.fetch();
+      await Bun.sleep(1500);
+      await route.fulfill({ response });
+    });
+    try {
+      await page.goto("about:blank");
+      await page.goto(`${server.base}/dashboard#/timers-quotes`);
+      const add = page.locator("form[aria-label='Add a timer']");
+      await add.getByLabel("Name").fill("early-bird");
+      await add.getByLabel("Message").fill("Posted by the early bird");
+      await add.getByRole("button", { name: "Add the timer" }).click();
+      await textOf(add.locator(".save-status"), (t) => t === "Timer early-bird added.");
+      await page.locator("#timer-list").waitFor();
+      expect(await page.locator("#timer-list li", { hasText: "early-bird" }).count()).toBe(1);
+    } finally {
+      await page.unroute("**/api/dashboard/timers");
+    }
+  }, 30_000);
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ROOT = join(import.meta.dir, "..", "..");
@@ -145,4 +145,20 @@ export function horizontalOverflow(page: Page): Promise<number> {
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return join(SCREENSHOTS, `${name}.png`);
+}
+
+/** Polls the first matching element's text until `matches` accepts it (10 s), and returns it. */
+export async function textOf(where: Locator, matches: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = "";
+  while (Date.now() < deadline) {
+    text =
+      (await where
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => "")) ?? "";
+    if (matches(text)) return text;
+    await Bun.sleep(50);
+  }
+  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
 }

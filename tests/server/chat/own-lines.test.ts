@@ -5,7 +5,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { OWN_LINE_MS, OwnLines } from "../../../server/chat/own-lines.ts";
+import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
+import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
+import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
+import type { HelixApi } from "../../../server/twitch/helix-client.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 
 const echo = (messageId: string, text: string, replyParentLogin: string | null = null) => ({
@@ -15,16 +19,79 @@ const echo = (messageId: string, text: string, replyParentLogin: string | null =
 });
 
 describe("OwnLines", () => {
-  test("an echo arriving before Helix answers is known by its text, once", async () => {
+  test("an echo arriving before Helix answers waits for its message id, and is known once", async () => {
     let now = 1_000;
     const lines = new OwnLines(() => now);
     const send = lines.sending("Command  !x added. ");
-    expect(await lines.isOwn(echo("m1", "Command !x added."))).toBe(true);
+    const judged = lines.isOwn(echo("m1", "Command !x added."));
+    send.sent("m1", true);
+    expect(await judged).toBe(true);
     // Redelivered: still ours. The same text typed by the streamer afterwards is theirs.
     expect(await lines.isOwn(echo("m1", "Command !x added."))).toBe(true);
-    send.sent("m1", true);
     now += 1_000;
     expect(await lines.isOwn(echo("m2", "Command !x added."))).toBe(false);
+  });
+
+  test("the streamer typing the text cuebot is sending keeps their line, and cuebot's echo is still ours", async () => {
+    const lines = new OwnLines(() => 0);
+    const send = lines.sending("!lurk");
+    // The streamer's own !lurk (s1) arrives while the send is in flight.
+    const streamers = lines.isOwn(echo("s1", "!lurk"));
+    send.sent("c1", true);
+    expect(await streamers).toBe(false);
+    // cuebot's real echo (c1) is known by its id: not answered as the broadcaster.
+    expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
+  });
+
+  test("two sends of one text in flight: each echo is matched by its own id", async () => {
+    const lines = new OwnLines(() => 0);
+    const first = lines.sending("!lurk", "a");
+    const second = lines.sending("!lurk", "b");
+    const secondEcho = lines.isOwn(echo("c2", "!lurk"));
+    const streamers = lines.isOwn(echo("s1", "!lurk"));
+    first.sent("c1", true);
+    second.sent("c2", true);
+    expect(await secondEcho).toBe(true);
+    expect(await streamers).toBe(false);
+    expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
+  });
+
+  test("a send that answers only after the wait: the line matched by text meanwhile, its echo is still ours", async () => {
+    const lines = new OwnLines(() => 0);
+    const send = lines.sending("!lurk");
+    // Helix has not answered within the wait: the line is judged by its text.
+    const judged = lines.isOwn(echo("s1", "!lurk"));
+    expect(await Promise.race([judged, Bun.sleep(5_500).then(() => "late")])).toBe(true);
+    send.sent("c1", true);
+    expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
+  }, 10_000);
+
+  test("a send that returned no message id is known by its text", async () => {
+    const lines = new OwnLines(() => 0);
+    const send = lines.sending("!pong");
+    const judged = lines.isOwn(echo("c1", "!pong"));
+    send.sent(null, true);
+    expect(await judged).toBe(true);
+    expect(await lines.isOwn(echo("s1", "!pong"))).toBe(false);
+  });
+
+  test("a send Twitch certainly refused (a 4xx, a 429) is forgotten at once", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("!lurk").failed(false);
+    expect(await lines.isOwn(echo("s1", "!lurk"))).toBe(false);
+  });
+
+  test("a send that may have posted (a timeout, a 5xx) is known by its text; its retry is the same line", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("!lurk", "m0").failed(true);
+    // The retry of the same reply takes the line over: once it answers, only its id is ours.
+    lines.sending("!lurk", "m0").sent("c1", true);
+    expect(await lines.isOwn(echo("s1", "!lurk"))).toBe(false);
+    expect(await lines.isOwn(echo("c1", "!lurk"))).toBe(true);
+    // A failure that may have posted, never retried: its text is ours once.
+    lines.sending("!deaths +", "m1").failed(true);
+    expect(await lines.isOwn(echo("c2", "!deaths +"))).toBe(true);
+    expect(await lines.isOwn(echo("s2", "!deaths +"))).toBe(false);
   });
 
   test("an echo after Helix answered is known by its message id, whatever Twitch did to its text", async () => {
@@ -36,7 +103,7 @@ describe("OwnLines", () => {
 
   test("a reply's @parent prefix is not part of what was sent", async () => {
     const lines = new OwnLines(() => 0);
-    lines.sending("!pong");
+    lines.sending("!pong").sent(null, true);
     expect(await lines.isOwn(echo("m1", "@viewer_anna !pong", "viewer_anna"))).toBe(true);
   });
 
@@ -78,6 +145,10 @@ describe("native chat: cuebot speaks as the streamer", () => {
   const ask = async (text: string, user = "cuebotdemo") =>
     (await h.replyTo(say(text, user), 3000))?.text ?? null;
   const sentCount = () => h.sim.chat.sent().filter((s) => s.isSent).length;
+  const grant = async (scopes: string[]) => {
+    const issued = h.sim.issueUserToken("cuebotdemo", scopes);
+    await saveProviderTokens(h.ctx, h.account.id, { ...issued, scopes, expiresIn: 14_400 });
+  };
 
   test("the streamer adds !discord with !addcom, it answers them and a viewer", async () => {
     await start();
@@ -101,6 +172,40 @@ describe("native chat: cuebot speaks as the streamer", () => {
     expect(sentCount()).toBe(before + 2);
     // The streamer typing the same text themselves is answered.
     expect(await ask("!pong")).toBe("!ping");
+  });
+
+  test("a reply in flight while the channel reopens is known as ours when its echo reaches the new channel", async () => {
+    await start();
+    expect(await ask("!addcom !ping !pong")).toBe(REPLIES.added("ping"));
+    expect(await ask("!addcom !pong !ping")).toBe(REPLIES.added("pong"));
+    // Send Chat Message held until the channel has reopened.
+    const helix = h.ctx.helixApi as HelixApi;
+    const send = helix.sendChatMessage.bind(helix);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    helix.sendChatMessage = async (token, message) => {
+      held++;
+      await gate;
+      return await send(token, message);
+    };
+    const before = sentCount();
+    const ping = say("!ping");
+    expect(await waitFor(() => held === 1)).toBe(true);
+    // The grant loses the chat scope and gets it back: the channel closes and a new one opens.
+    await grant([...BASE_SCOPES]);
+    await h.ctx.chat.sync(h.account.id);
+    expect((await h.ctx.chat.status(h.account.id)).state).toBe("needs_consent");
+    await grant([...BASE_SCOPES, READ_CHAT_SCOPE]);
+    await h.ctx.chat.sync(h.account.id);
+    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    release();
+    expect((await h.replyTo(ping, 3000))?.text).toBe("!pong");
+    await Bun.sleep(400);
+    // The old channel's reply only: its echo, read by the new channel, is not answered with !ping.
+    expect(sentCount()).toBe(before + 1);
   });
 
   test("a reply repeating the very line that asked for it is answered once", async () => {

@@ -9,9 +9,9 @@ import { createLogger } from "../../../server/core/log.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../../../server/custom/service.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
-import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import type { ChatHarness } from "../../helpers/chat.ts";
+import { chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
 
 let h: ChatHarness;
 let second: Context | null = null;
@@ -21,20 +21,11 @@ afterEach(async () => {
   await h.stop();
 });
 
-const MODERATOR: SimBadge[] = [{ set_id: "moderator", id: "1", info: "" }];
-
 async function start(): Promise<void> {
-  h = await startChatHarness();
-  await h.startChat();
-  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  h = await startConnectedChat();
 }
 
-async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
-  const id = h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
-  return (await h.replyTo(id, 3000))?.text ?? null;
-}
-
-const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
+const { ask, mod } = chatLines(() => h);
 
 describe("custom commands' variables and aliases in native chat", () => {
   test("$(uptime), $(game), $(followage) and $(rank) come from Twitch and cuebot's own commands", async () => {

@@ -17,9 +17,9 @@ import { REPLIES } from "../../../server/custom/changes.ts";
 import { USAGE } from "../../../server/custom/management.ts";
 import { NAME_RULE } from "../../../server/custom/names.ts";
 import type { Context } from "../../../server/runtime.ts";
-import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type ChatHarness, startChatHarness, startServerOnSameData, waitFor } from "../../helpers/chat.ts";
+import { badge, chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 let h: ChatHarness;
@@ -30,35 +30,11 @@ afterEach(async () => {
   await h.stop();
 });
 
-const badge = (set_id: string): SimBadge[] => [{ set_id, id: "1", info: "" }];
-const MODERATOR = badge("moderator");
-
 async function start(): Promise<void> {
-  h = await startChatHarness();
-  await h.startChat();
-  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  h = await startConnectedChat();
 }
 
-/** Says a line in cuebotdemo's chat; the id of the message. */
-const say = (text: string, user = "viewer_anna", badges: SimBadge[] = []) =>
-  h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
-
-/** The reply to a line, or null when none came. */
-async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
-  return (await h.replyTo(say(text, user, badges), 3000))?.text ?? null;
-}
-
-const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
-
-/**
- * Lines that must get no reply: a moderator's line said after them is answered first in order (one
- * queue, one dispatch per message), then none of them has a reply.
- */
-async function expectSilent(...ids: string[]): Promise<void> {
-  expect(await mod("!commands")).toBe(REPLIES.list());
-  await Bun.sleep(50);
-  for (const id of ids) expect(await h.replyTo(id, 10)).toBeNull();
-}
+const { say, ask, mod, expectSilent } = chatLines(() => h);
 
 describe("custom commands in native chat", () => {
   test("a moderator adds !discord, a viewer's !discord answers; edit and delete in every form", async () => {

@@ -7,9 +7,9 @@ import { CHAT_BOT_LIMITS } from "../../../db/chat-bot-rules.ts";
 import { addRegular, listRegulars } from "../../../db/regulars.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import { parseRegularLine, REGULAR_REPLIES } from "../../../server/custom/regular-lines.ts";
-import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import type { ChatHarness } from "../../helpers/chat.ts";
+import { badge, chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 let h: ChatHarness;
@@ -17,31 +17,12 @@ afterEach(async () => {
   await h.stop();
 });
 
-const badge = (set_id: string): SimBadge[] => [{ set_id, id: "1", info: "" }];
-const MODERATOR = badge("moderator");
-
 async function start(): Promise<void> {
-  h = await startChatHarness();
-  await h.startChat();
-  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  h = await startConnectedChat();
 }
 
-const say = (text: string, user = "viewer_anna", badges: SimBadge[] = []) =>
-  h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
-
-async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
-  return (await h.replyTo(say(text, user, badges), 3000))?.text ?? null;
-}
-
-const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
+const { say, ask, mod, expectSilent } = chatLines(() => h);
 const stored = async () => (await listRegulars(h.ctx.db, h.account.id)).map((r) => [r.twitchUserId, r.login]);
-
-/** Lines that must get no reply: a moderator's later line is answered first, then none of them has one. */
-async function expectSilent(...ids: string[]): Promise<void> {
-  expect(await mod("!regulars")).toBe(REGULAR_REPLIES.usage());
-  await Bun.sleep(50);
-  for (const id of ids) expect(await h.replyTo(id, 10)).toBeNull();
-}
 
 describe("!regulars in native chat", () => {
   test("a moderator adds and removes a regular by login; the regular level follows at once", async () => {
@@ -64,6 +45,28 @@ describe("!regulars in native chat", () => {
     expect(await stored()).toEqual([]);
   });
 
+  test("a regular who renamed since they were added is removed by their new login", async () => {
+    await start();
+    await addRegular(
+      h.ctx.db,
+      h.account.id,
+      { twitchUserId: SIM_IDS.anna, login: "anna_before" },
+      Date.now(),
+    );
+    await addRegular(h.ctx.db, h.account.id, { twitchUserId: "900001", login: "gone_user" }, Date.now());
+    h.ctx.chatBot.clear();
+    // Stored as anna_before; Twitch knows the same user id as viewer_anna now.
+    expect(await mod("!regulars delete viewer_anna")).toBe(REGULAR_REPLIES.removed("viewer_anna"));
+    expect(await stored()).toEqual([["900001", "gone_user"]]);
+    // A login Twitch no longer knows is still removed as stored; one on no list is said so.
+    expect(await mod("!regulars delete gone_user")).toBe(REGULAR_REPLIES.removed("gone_user"));
+    expect(await mod("!regulars delete viewer_anna")).toBe(REGULAR_REPLIES.notListed("viewer_anna"));
+    expect(await mod("!regulars delete nobody_on_twitch_x")).toBe(
+      REGULAR_REPLIES.notListed("nobody_on_twitch_x"),
+    );
+    expect(await stored()).toEqual([]);
+  });
+
   test("the broadcaster manages the list too; bad lines get one usage line and change nothing", async () => {
     await start();
     const broadcaster = (text: string) => ask(text, "cuebotdemo", badge("broadcaster"));
@@ -76,7 +79,7 @@ describe("!regulars in native chat", () => {
     expect(await mod("!regulars add")).toBe(REGULAR_REPLIES.notLogin());
     expect(await mod("!regulars add viewer_anna modbob")).toBe(REGULAR_REPLIES.notLogin());
     // The name is Nightbot's default command's: chat cannot make it a custom command.
-    expect(await mod("!addcom !regulars hi")).toBe(REPLIES.builtIn("regulars"));
+    expect(await mod("!addcom !regulars hi")).toBe(REPLIES.reserved("regulars"));
     expect(await stored()).toEqual([]);
   });
 

@@ -7,22 +7,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { addCustomCommand, editCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
 import { userCooldownKey } from "../../../server/custom/answers.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
-import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import type { ChatHarness } from "../../helpers/chat.ts";
+import { badge, chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
 
 let h: ChatHarness;
 afterEach(async () => {
   await h.stop();
 });
 
-const badge = (set_id: string): SimBadge[] => [{ set_id, id: "1", info: "" }];
-const MODERATOR = badge("moderator");
-
 async function start(): Promise<void> {
-  h = await startChatHarness();
-  await h.startChat();
-  await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+  h = await startConnectedChat();
 }
 
 /** Adds a command as the dashboard does (chat has no per-user option, as Nightbot has none). */
@@ -31,21 +26,7 @@ async function command(name: string, response: string, cooldownSeconds: number, 
   await addCustomCommand(h.ctx.db, h.account.id, options, Date.now());
 }
 
-const say = (text: string, user = "viewer_anna", badges: SimBadge[] = []) =>
-  h.sim.chat.say({ channel: "cuebotdemo", user, text, badges });
-
-async function ask(text: string, user = "viewer_anna", badges: SimBadge[] = []): Promise<string | null> {
-  return (await h.replyTo(say(text, user, badges), 3000))?.text ?? null;
-}
-
-const mod = (text: string) => ask(text, "mod_mia", MODERATOR);
-
-/** Lines that must get no reply: a moderator's line after them is answered first, in order. */
-async function expectSilent(...ids: string[]): Promise<void> {
-  expect(await mod("!commands")).toBe(REPLIES.list());
-  await Bun.sleep(50);
-  for (const id of ids) expect(await h.replyTo(id, 10)).toBeNull();
-}
+const { say, ask, mod, expectSilent } = chatLines(() => h);
 
 describe("a custom command's per-user cooldown in native chat", () => {
   test("a viewer answered once waits; another viewer, a moderator and the broadcaster are answered", async () => {

@@ -1,6 +1,7 @@
 /**
  * The import of a Nightbot list (POST /api/dashboard/custom-commands/import) takes bodies up to 1 MiB,
- * so a real list of 1,000 commands of 500 characters fits; every other route keeps 64 KiB.
+ * so a real list of 1,000 commands of 500 characters fits, for a request with the dashboard's session
+ * cookie; every other route, and an anonymous import, keeps 64 KiB.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { BODY_CEILING_BYTES, IMPORT_BODY_BYTES, MAX_BODY_BYTES } from "../../../server/http/body-limit.ts";
@@ -56,11 +57,11 @@ async function loggedIn() {
   return { server: running, cookie, post };
 }
 
-/** `text` sent chunked (no Content-Length) in pieces of 10,000 characters, on a raw socket. */
+/** `text` sent chunked (no Content-Length) in pieces of 10,000 characters, on a raw socket; no cookie when "". */
 function chunked(port: number, path: string, cookie: string, text: string) {
   const pieces = text.match(/[\s\S]{1,10000}/g) ?? [];
   return rawRequest(port, [
-    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\nCookie: ${cookie}\r\nOrigin: ${h!.origin}\r\n\r\n`,
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n${cookie ? `Cookie: ${cookie}\r\n` : ""}Origin: ${h!.origin}\r\n\r\n`,
     ...pieces.map((piece) => `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`),
     LAST_CHUNK,
   ]);
@@ -118,14 +119,33 @@ describe("the import's larger body", () => {
     expect(viaChunks.closed).toBe(true);
   });
 
-  test("the import's cap needs a session like the rest: an anonymous 600 KiB import is 401, not read", async () => {
-    await loggedIn();
+  test("the import's cap needs a session: anonymous bodies are cut at 64 KiB, announced or chunked", async () => {
+    const { server, cookie } = await loggedIn();
     const text = JSON.stringify({ format: "nightbot", body: nightbotList(1000, 500) });
-    const res = await fetch(`${server!.url}${IMPORT}`, {
-      method: "POST",
-      headers: { origin: h!.origin, "content-type": "application/json" },
-      body: text,
-    });
-    expect(res.status).toBe(401);
+    const anonymous = (body: string) =>
+      fetch(`${server.url}${IMPORT}`, {
+        method: "POST",
+        headers: { origin: h!.origin, "content-type": "application/json" },
+        body,
+      });
+    // Announced: refused on its length, unread.
+    const announced = await anonymous(text);
+    expect(announced.status).toBe(413);
+    expect(await announced.json()).toEqual(tooLarge("64 KiB"));
+    // Chunked: read no further than 64 KiB, then refused.
+    const viaChunks = await chunked(server.port, IMPORT, "", text);
+    expect(viaChunks.status).toBe(413);
+    expect(JSON.parse(viaChunks.body)).toEqual(tooLarge("64 KiB"));
+    expect(viaChunks.closed).toBe(true);
+    // Under 64 KiB, the route answers as before: no session, 401.
+    const small = JSON.stringify({ format: "nightbot", body: nightbotList(10, 100) });
+    expect((await anonymous(small)).status).toBe(401);
+    expect((await chunked(server.port, IMPORT, "", small)).status).toBe(401);
+    // Another cookie is no session: 64 KiB too.
+    const other = await chunked(server.port, IMPORT, "theme=dark; xapp_sess=1", text);
+    expect(other.status).toBe(413);
+    // The same 600 KiB, chunked, with the session: read whole and previewed.
+    const loggedInChunks = await chunked(server.port, IMPORT, cookie, text);
+    expect(loggedInChunks.status).toBe(200);
   });
 });

@@ -87,15 +87,29 @@ export function validLocally(fields: Field[]): boolean {
   return ok;
 }
 
-/** A failed request's message: at the field it names (a 400 naming one), else in `where`. */
-export function showServerError(error: unknown, where: HTMLElement, fields: Field[]): void {
+export interface ShowErrorOptions {
+  /** Move focus to the field at fault (default); off for a check that runs while the user types elsewhere. */
+  focus?: boolean;
+}
+
+/**
+ * A failed request's message: at the field it names (a 400 naming one), else in `where`. Answers the
+ * field it was placed at, if any.
+ */
+export function showServerError(
+  error: unknown,
+  where: HTMLElement,
+  fields: Field[],
+  options: ShowErrorOptions = {},
+): Field | undefined {
   const target =
     error instanceof ApiError && error.status === 400 ? fieldOf(error.message, fields) : undefined;
   if (target) {
     setError(target, error instanceof Error ? error.message : String(error));
-    target.input.focus();
+    if (options.focus !== false) target.input.focus();
     fill(where);
   } else {
     fill(where, h("span", { class: "error-text" }, errorMessage(error)));
   }
+  return target;
 }

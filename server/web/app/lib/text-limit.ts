@@ -11,21 +11,30 @@ export function codePointLength(text: string): number {
 }
 
 export interface LimitOptions {
-  /** Refuse line breaks too (a chat line is one line). */
+  /** Refuse line breaks, tabs and other control characters too (a chat line is one line of plain text). */
   oneLine?: boolean;
+  /** Another rule of the field, checked with the length (a message, or "" when fine). */
+  rule?: () => string;
 }
+
+/** What the server refuses in a line once trimmed: line breaks, tabs, NUL (db/chat-bot-rules.ts). */
+const CONTROL = /\p{Cc}/u;
 
 /** Why `text` cannot be sent, or "" when it can. */
 function problemOf(text: string, max: number, options: LimitOptions): string {
-  const length = codePointLength(text.trim());
+  const line = text.trim();
+  const length = codePointLength(line);
   if (length > max) return `At most ${max} characters (this has ${length}).`;
-  if (options.oneLine && /[\r\n]/.test(text)) return "One line only: remove the line breaks.";
+  // Leading and trailing ones are trimmed away by the server, so only those inside count.
+  if (options.oneLine && CONTROL.test(line))
+    return "One line of plain text: remove the line breaks and tabs.";
   return "";
 }
 
 /**
  * Keeps `input`'s validity in step with its length and answers the counter ("12 / 500") to put in
- * the field's hint. With `oneLine`, Enter submits the form instead of starting a second line.
+ * the field's hint. With `oneLine`, Enter submits the form instead of starting a second line, and
+ * only while its submit button is enabled (a save under way is not sent twice).
  */
 export function limitLength(
   input: HTMLInputElement | HTMLTextAreaElement,
@@ -34,7 +43,7 @@ export function limitLength(
 ): HTMLElement {
   const counter = h("span", { class: "counter" });
   const update = () => {
-    input.setCustomValidity(problemOf(input.value, max, options));
+    input.setCustomValidity(problemOf(input.value, max, options) || (options.rule?.() ?? ""));
     counter.textContent = `${codePointLength(input.value.trim())} / ${max}`;
   };
   input.addEventListener("input", update);
@@ -42,7 +51,9 @@ export function limitLength(
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
-        input.form?.requestSubmit();
+        const submit = input.form?.querySelector<HTMLButtonElement>("button[type=submit]");
+        if (submit?.disabled) return;
+        input.form?.requestSubmit(submit ?? null);
       }
     });
   }

@@ -4,25 +4,32 @@
 // modules of views/custom-commands/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
+import { newestOnly } from "../lib/latest.ts";
 import { load, showError } from "../lib/states.ts";
 import type { App, View } from "../view.ts";
 import { commandForm } from "./custom-commands/form.ts";
 import { importDialog } from "./custom-commands/import.ts";
-import { renderList } from "./custom-commands/list.ts";
+import { renderList, typedIn } from "./custom-commands/list.ts";
 import { API, type CommandList } from "./custom-commands/model.ts";
 import { regularsCard } from "./custom-commands/regulars.ts";
 
 /** The list card: the commands, reloaded after every change, and the import button. */
 function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string) => void } {
   const headingId = uid("cc-list");
+  const heading = h("h2", { id: headingId, tabindex: -1 }, "Your commands");
   const box = h("div", { class: "cc-list-box" });
+  // Only the newest answer is drawn, however a burst of reloads comes back.
+  const newest = newestOnly();
   const show = (list: CommandList, focus?: string) => {
-    renderList(box, list, { viewer, reload });
-    if (focus) box.querySelector<HTMLElement>(`[data-command="${focus}"] .cc-edit`)?.focus();
+    renderList(box, list, { viewer, reload }, typedIn(box));
+    if (focus === undefined) return;
+    const edit = box.querySelector<HTMLElement>(`[data-command="${CSS.escape(focus)}"] .cc-edit`);
+    (edit ?? heading).focus();
   };
-  // After a change the list is redrawn in place (no "Loading…" in between, so the page keeps its scroll).
+  // After a change the list is redrawn in place (no "Loading…" in between, so the page keeps its
+  // scroll), keeping the filter and any count typed but not set.
   const reload = (focus?: string) => {
-    getData<CommandList>(API)
+    newest(getData<CommandList>(API))
       .then((list) => show(list, focus))
       .catch((error: unknown) => showError(box, error, () => reload(focus)));
   };
@@ -32,7 +39,7 @@ function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string)
     h(
       "div",
       { class: "cc-card-head" },
-      h("h2", { id: headingId }, "Your commands"),
+      heading,
       h(
         "button",
         {
@@ -48,7 +55,7 @@ function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string)
   );
   void load(
     box,
-    () => getData<CommandList>(API),
+    () => newest(getData<CommandList>(API)),
     (list) => show(list),
   );
   return { card, reload };

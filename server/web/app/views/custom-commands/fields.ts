@@ -4,7 +4,7 @@
 // server answers 404 or 409 (a taken name, an unknown login) rather than a 400 naming it.
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { h, uid } from "../../lib/dom.ts";
-import { type Field, showServerError } from "../../lib/form-fields.ts";
+import { type Field, type ShowErrorOptions, showServerError } from "../../lib/form-fields.ts";
 import { LEVEL_LABELS, LIMITS, USER_LEVELS, type UserLevel } from "./model.ts";
 
 /** A labelled select in the `.field` layout of lib/form-fields.ts. */
@@ -63,24 +63,37 @@ export function cooldownInput(value: number): HTMLInputElement {
   return input;
 }
 
-/** Shows `message` at `target` as lib/form-fields.ts shows its errors. */
-export function errorAt(target: Field, message: string): void {
+/** Shows `message` at `target` as lib/form-fields.ts shows its errors (and focuses it unless told not to). */
+export function errorAt(target: Field, message: string, options: ShowErrorOptions = {}): void {
   target.error.textContent = message;
   target.input.setAttribute("aria-invalid", "true");
-  target.input.focus();
+  if (options.focus !== false) target.input.focus();
+}
+
+/** Takes away an error shown at `target`. */
+export function clearErrorAt(target: Field): void {
+  target.error.textContent = "";
+  target.input.removeAttribute("aria-invalid");
 }
 
 /**
  * A failed request's message: a 400 at the field it names (lib/form-fields.ts); a 404 or 409 (a name
- * taken, a login unknown) at `fallback`'s field; anything else in `where`.
+ * taken, a login unknown) at `fallback`'s field; anything else in `where`. Answers the field it was
+ * placed at, if any.
  */
-export function showRefusal(error: unknown, where: HTMLElement, fields: Field[], fallback?: string): void {
+export function showRefusal(
+  error: unknown,
+  where: HTMLElement,
+  fields: Field[],
+  fallback?: string,
+  options: ShowErrorOptions = {},
+): Field | undefined {
   const target = fields.find((f) => f.path === fallback);
   const placedByPath = error instanceof ApiError && error.status === 400 && /field "/.test(error.message);
   if (target && error instanceof ApiError && !placedByPath && [400, 404, 409].includes(error.status)) {
-    errorAt(target, errorMessage(error));
+    errorAt(target, errorMessage(error), options);
     where.replaceChildren();
-    return;
+    return target;
   }
-  showServerError(error, where, fields);
+  return showServerError(error, where, fields, options);
 }

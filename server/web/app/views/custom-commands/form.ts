@@ -6,6 +6,7 @@ import { errorMessage, sendData } from "../../lib/api.ts";
 import { fill, h } from "../../lib/dom.ts";
 import { type Field, field, showServerError, textInput, validLocally } from "../../lib/form-fields.ts";
 import { announce } from "../../lib/states.ts";
+import { limitLength } from "../../lib/text-limit.ts";
 import { checkedBy, cooldownInput, levelSelect, selectField, showRefusal } from "./fields.ts";
 import {
   ALIAS_PASS_THROUGH,
@@ -48,17 +49,30 @@ function nameRule(input: HTMLInputElement): () => string {
   };
 }
 
+/**
+ * Why the response cannot be sent as it is, or "": empty without an alias; or only the pass-through an
+ * alias is given while the alias is cleared, which would make the command repeat what chatters type
+ * (the server refuses it in the same words).
+ */
+function responseRule(response: HTMLTextAreaElement, alias: HTMLInputElement, command?: CustomCommand) {
+  return () => {
+    if (alias.value.trim() !== "") return "";
+    const text = response.value.trim();
+    if (text === "") return "Type what the command answers (or make it an alias of another command).";
+    if (command?.aliasTarget && text === ALIAS_PASS_THROUGH)
+      return "A response is needed: without its alias the command would repeat what the chatter types; give the command its own response.";
+    return "";
+  };
+}
+
 function inputsOf(command: CustomCommand | undefined): Inputs {
   const name = textInput(command ? shown(command.name) : "", LIMITS.nameLength + 1, {
     placeholder: "!discord",
     spellcheck: "false",
     readonly: command !== undefined,
   });
-  const response = h(
-    "textarea",
-    { rows: 3, maxlength: LIMITS.textLength, spellcheck: "true" },
-    command?.response ?? "",
-  );
+  // No maxlength: it counts UTF-16 units and cuts a paste short; text-limit counts as the server does.
+  const response = h("textarea", { rows: 3, spellcheck: "true" }, command?.response ?? "");
   const alias = textInput(command?.aliasTarget ? shown(command.aliasTarget) : "", LIMITS.nameLength + 1, {
     placeholder: "none",
     spellcheck: "false",
@@ -77,12 +91,6 @@ function inputsOf(command: CustomCommand | undefined): Inputs {
       ? ""
       : `An alias names another command: ${NAME_RULE}.`,
   );
-  const responseRule = () =>
-    response.value.trim() === "" && alias.value.trim() === ""
-      ? "Type what the command answers (or make it an alias of another command)."
-      : "";
-  checkedBy(response, responseRule);
-  alias.addEventListener("input", () => response.setCustomValidity(responseRule()));
   return inputs;
 }
 
@@ -103,23 +111,21 @@ function bodyOf(inputs: Inputs, editing: boolean): Record<string, unknown> {
   return body;
 }
 
-/** "123 / 500 characters", kept current. */
-function lengthCounter(response: HTMLTextAreaElement): HTMLElement {
-  const counter = h("span", { class: "cc-length" });
-  const update = () => {
-    counter.textContent = `${[...response.value].length} / ${LIMITS.textLength} characters`;
-  };
-  response.addEventListener("input", update);
-  update();
-  return counter;
+/** "123 / 500", kept current, with the response's rules as its validity (one line, its length, not empty). */
+function responseHint(inputs: Inputs, command?: CustomCommand): HTMLElement {
+  const rule = responseRule(inputs.response, inputs.alias, command);
+  const counter = limitLength(inputs.response, LIMITS.textLength, { oneLine: true, rule });
+  inputs.alias.addEventListener("input", () => inputs.response.dispatchEvent(new Event("input")));
+  return h("span", { class: "cc-length" }, "One chat line. ", counter);
 }
 
-function fieldsOf(inputs: Inputs, fields: Field[], editing: boolean): Node[] {
+function fieldsOf(inputs: Inputs, fields: Field[], command?: CustomCommand): Node[] {
+  const editing = command !== undefined;
   return [
     editing
       ? null
       : field("name", "Name", inputs.name, fields, document.createTextNode(`${NAME_RULE}; any case`)),
-    field("response", "Response", inputs.response, fields, lengthCounter(inputs.response)),
+    field("response", "Response", inputs.response, fields, responseHint(inputs, command)),
     variablesHelp(),
     h(
       "div",
@@ -180,7 +186,7 @@ export function commandForm(options: FormOptions): HTMLFormElement {
   const editing = options.command !== undefined;
   const fields: Field[] = [];
   const inputs = inputsOf(options.command);
-  const parts = fieldsOf(inputs, fields, editing);
+  const parts = fieldsOf(inputs, fields, options.command);
   const preview = previewPanel(
     {
       response: () => inputs.response.value,
@@ -193,18 +199,24 @@ export function commandForm(options: FormOptions): HTMLFormElement {
   inputs.response.addEventListener("input", preview.schedule);
   inputs.level.addEventListener("change", preview.schedule);
   const status = h("p", { class: "save-status", role: "status" });
+  const submit = h("button", { type: "submit" }, editing ? "Save changes" : "Add command");
   const form = h(
     "form",
     { class: "cc-form", novalidate: true },
     ...parts,
     preview.element,
-    h("div", { class: "row" }, h("button", { type: "submit" }, editing ? "Save changes" : "Add command")),
+    h("div", { class: "row" }, submit),
     status,
   );
+  // One save at a time: a double click stores once, and says so once.
+  let busy = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (busy) return;
     fill(status);
     if (!validLocally(fields)) return;
+    busy = true;
+    submit.disabled = true;
     try {
       const saved = await save(options, inputs);
       if (!editing) reset(inputs, fields);
@@ -216,6 +228,9 @@ export function commandForm(options: FormOptions): HTMLFormElement {
       if (editing) showServerError(error, status, fields);
       else showRefusal(error, status, fields, "name");
       announce(`Not saved. ${errorMessage(error)}`, "error");
+    } finally {
+      busy = false;
+      submit.disabled = false;
     }
   });
   return form;

@@ -5,6 +5,7 @@
 import { errorMessage, sendData } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { type Field, field, validLocally } from "../../lib/form-fields.ts";
+import { plural } from "../../lib/format.ts";
 import { focusFirstInput, openModal } from "../../lib/modal.ts";
 import { announce } from "../../lib/states.ts";
 import { errorAt, selectField, showRefusal } from "./fields.ts";
@@ -59,7 +60,7 @@ function planView(plan: ImportResult): Node[] {
       "p",
       { class: "cc-import-summary" },
       plan.applied
-        ? `Imported ${added?.length ?? 0} commands from ${plan.format === "nightbot" ? "Nightbot" : "StreamElements"}.`
+        ? `Imported ${plural(added?.length ?? 0, "command")} from ${plan.format === "nightbot" ? "Nightbot" : "StreamElements"}.`
         : `Read as a ${plan.format === "nightbot" ? "Nightbot" : "StreamElements"} list. Nothing is stored until you press Import.`,
     ),
     group(
@@ -95,10 +96,15 @@ function parsed(list: Field): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** Opens the import dialog; `onImported` runs after commands were stored and the dialog closed. */
+/** What was previewed, exactly as sent: Import stores this list, whatever the textarea holds since. */
+interface Previewed {
+  format: string;
+  body: unknown;
+}
+
+/** Opens the import dialog; `onImported` runs as soon as commands were stored (the dialog stays open). */
 export function importDialog(onImported: () => void): void {
-  let imported = false;
-  const modal = openModal("Import commands", () => imported && onImported(), "cc-dialog cc-import");
+  const modal = openModal("Import commands", () => {}, "cc-dialog cc-import");
   const fields: Field[] = [];
   const text = h("textarea", { rows: 8, spellcheck: "false", placeholder: '{"commands": [ … ]}' });
   text.required = true;
@@ -116,35 +122,51 @@ export function importDialog(onImported: () => void): void {
     fields,
     document.createTextNode("Paste what Nightbot's or StreamElements' API returns for your channel."),
   );
-  const ask = async (commit: boolean) => {
-    if (!validLocally(fields)) return;
-    const body = parsed(fields[0]!);
-    if (!body.ok) return;
+  let previewed: Previewed | null = null;
+  // Each request is numbered; a change of the list or the format makes the answers on their way stale.
+  let asked = 0;
+  let busy = false;
+  const send = async (sent: Previewed, commit: boolean) => {
+    const ticket = ++asked;
+    busy = true;
+    apply.disabled = true;
     try {
-      const plan = await sendData<ImportResult>("POST", `${API}/import`, {
-        format: format.value,
-        body: body.value,
-        apply: commit,
-      });
+      const plan = await sendData<ImportResult>("POST", `${API}/import`, { ...sent, apply: commit });
+      if (commit) {
+        previewed = null;
+        announce(`Imported ${plural(plan.stored?.length ?? 0, "command")}.`);
+        onImported();
+      }
+      if (ticket !== asked) return;
       fill(out, planView(plan));
       out.scrollIntoView({ block: "nearest" });
+      if (!commit) previewed = sent;
       apply.hidden = commit || (plan.add ?? []).length === 0;
-      apply.textContent = `Import ${plan.add?.length ?? 0} commands`;
-      if (commit) {
-        imported = true;
-        announce(`Imported ${plan.stored?.length ?? 0} commands.`);
-      }
+      apply.textContent = `Import ${plural(plan.add?.length ?? 0, "command")}`;
     } catch (error) {
-      showRefusal(error, out, fields, "body");
+      if (ticket === asked) showRefusal(error, out, fields, "body");
+    } finally {
+      busy = false;
+      apply.disabled = false;
     }
   };
+  const preview = () => {
+    if (busy || !validLocally(fields)) return;
+    const body = parsed(fields[0]!);
+    if (body.ok) void send({ format: format.value, body: body.value }, false);
+  };
+  const commit = () => {
+    if (!busy && previewed) void send(previewed, true);
+  };
   const invalidate = () => {
+    asked++;
+    previewed = null;
     apply.hidden = true;
     fill(out);
   };
   text.addEventListener("input", invalidate);
   format.addEventListener("change", invalidate);
-  apply.addEventListener("click", () => void ask(true));
+  apply.addEventListener("click", commit);
   const form = h(
     "form",
     { novalidate: true, class: "cc-import-form" },
@@ -155,7 +177,7 @@ export function importDialog(onImported: () => void): void {
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    void ask(false);
+    preview();
   });
   modal.body.append(
     h(

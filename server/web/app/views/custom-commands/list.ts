@@ -24,8 +24,41 @@ import {
 export interface ListActions {
   /** Who the edit dialog's preview answers at first. */
   viewer: string;
-  /** Loads the list again; `focus` names the command whose Edit button gets focus afterwards. */
+  /**
+   * Loads the list again; `focus` names the command whose Edit button gets focus afterwards (the
+   * list's heading when it is gone).
+   */
   reload: (focus?: string) => void;
+}
+
+/** What the streamer typed into the list and has not sent: kept across a reload. */
+export interface ListState {
+  filter: string;
+  /** Counts typed but not set, by command name. */
+  counts: Map<string, string>;
+}
+
+/** Reads what is typed in the list drawn in `box`. */
+export function typedIn(box: HTMLElement): ListState {
+  const counts = new Map<string, string>();
+  for (const input of box.querySelectorAll<HTMLInputElement>(".cc-count-input")) {
+    const name = input.closest<HTMLElement>("[data-command]")?.dataset.command;
+    if (name && input.value !== input.defaultValue) counts.set(name, input.value);
+  }
+  return { filter: box.querySelector<HTMLInputElement>(".cc-filter input")?.value ?? "", counts };
+}
+
+/** Puts back what `typedIn` read, into the list just drawn. */
+function restore(box: HTMLElement, state: ListState): void {
+  for (const [name, value] of state.counts) {
+    const input = box.querySelector<HTMLInputElement>(`[data-command="${CSS.escape(name)}"] .cc-count-input`);
+    if (input) input.value = value;
+  }
+  const filter = box.querySelector<HTMLInputElement>(".cc-filter input");
+  if (filter && state.filter !== "") {
+    filter.value = state.filter;
+    filter.dispatchEvent(new Event("input"));
+  }
 }
 
 /** The count of a counter, set in place (PUT …/count). */
@@ -58,6 +91,7 @@ function counterForm(command: CustomCommand, shownCount: HTMLElement): HTMLFormE
         count: input.valueAsNumber,
       });
       command.count = set.count;
+      input.defaultValue = String(set.count);
       shownCount.textContent = countText(command);
       fill(status, h("span", { class: "ok-text" }, "Set."));
       announce(`The count of ${shown(command.name)} is now ${set.count}.`);
@@ -73,25 +107,31 @@ function countText(command: CustomCommand): string {
 }
 
 function editDialog(command: CustomCommand, actions: ListActions): void {
-  let saved = false;
-  const modal = openModal(
-    `Edit ${shown(command.name)}`,
-    () => {
-      if (saved) actions.reload(command.name);
-    },
-    "cc-dialog",
-  );
+  const modal = openModal(`Edit ${shown(command.name)}`, () => {}, "cc-dialog");
   modal.body.append(
     commandForm({
       command,
       viewer: actions.viewer,
+      // The list follows the save even when the dialog was closed while it was under way.
       onSaved: () => {
-        saved = true;
         modal.close();
+        actions.reload(command.name);
       },
     }),
   );
   focusFirstInput(modal);
+}
+
+/** The command shown next to `name` (after it, else before it), whose Edit takes focus once it is deleted. */
+function neighbourOf(name: string): string | undefined {
+  const row = document.querySelector<HTMLElement>(`[data-command="${CSS.escape(name)}"]`);
+  const visible = (el: Element | null | undefined): el is HTMLElement =>
+    el instanceof HTMLElement && !el.hidden;
+  let next = row?.nextElementSibling;
+  while (next && !visible(next)) next = next.nextElementSibling;
+  let previous = row?.previousElementSibling;
+  while (previous && !visible(previous)) previous = previous.previousElementSibling;
+  return ((visible(next) ? next : undefined) ?? (visible(previous) ? previous : undefined))?.dataset.command;
 }
 
 async function remove(command: CustomCommand, actions: ListActions): Promise<void> {
@@ -105,7 +145,8 @@ async function remove(command: CustomCommand, actions: ListActions): Promise<voi
   try {
     await sendData("DELETE", commandPath(command.name));
     announce(`${shown(command.name)} deleted.`);
-    actions.reload();
+    // Focus moves to the next command (the heading when none is left), not to the page.
+    actions.reload(neighbourOf(command.name) ?? command.name);
   } catch (error) {
     announce(`${shown(command.name)} was not deleted. ${errorMessage(error)}`, "error");
   }
@@ -195,8 +236,13 @@ function filterInput(items: HTMLElement[], commands: CustomCommand[], shownCount
   );
 }
 
-/** Draws the list into `box`; the empty list says how to add one. */
-export function renderList(box: HTMLElement, list: CommandList, actions: ListActions): void {
+/** Draws the list into `box`, with `typed` (what was typed in the list it replaces) put back. */
+export function renderList(
+  box: HTMLElement,
+  list: CommandList,
+  actions: ListActions,
+  typed?: ListState,
+): void {
   const summary = h(
     "p",
     { class: "muted cc-total" },
@@ -226,4 +272,5 @@ export function renderList(box: HTMLElement, list: CommandList, actions: ListAct
     list.items.length > 5 ? filterInput(items, list.items, filterStatus) : null,
     h("ul", { class: "cc-list" }, items),
   );
+  if (typed) restore(box, typed);
 }

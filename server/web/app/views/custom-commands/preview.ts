@@ -4,7 +4,7 @@
 import { sendData } from "../../lib/api.ts";
 import { fill, h } from "../../lib/dom.ts";
 import { type Field, field, textInput } from "../../lib/form-fields.ts";
-import { levelSelect, selectField, showRefusal } from "./fields.ts";
+import { clearErrorAt, levelSelect, selectField, showRefusal } from "./fields.ts";
 import { API, type PreviewReply, type UserLevel } from "./model.ts";
 
 /** What the form holds now, for the preview: the response and the command's level (and name, if stored). */
@@ -17,7 +17,7 @@ export interface PreviewSource {
 
 export interface PreviewPanel {
   element: HTMLElement;
-  /** Runs the preview now. */
+  /** Runs the preview now (pressed: a refused field gets focus). */
   run: () => Promise<void>;
   /** Runs it once typing pauses. */
   schedule: () => void;
@@ -50,18 +50,20 @@ export function previewPanel(source: PreviewSource, viewer: string, formFields: 
   );
   let timer = 0;
   let asked = 0;
-  const run = async () => {
+  // The field the last preview's refusal was shown at: each run takes it away first.
+  let placed: Field | undefined;
+  /** `pressed`: the streamer asked (Preview), so a refused field may take focus; typing never moves it. */
+  const preview = async (pressed: boolean) => {
     window.clearTimeout(timer);
-    for (const f of fields.slice(formFields.length)) {
-      f.error.textContent = "";
-      f.input.removeAttribute("aria-invalid");
-    }
+    if (placed) clearErrorAt(placed);
+    placed = undefined;
+    // Numbered before anything else, so an answer still on its way is dropped even when this run asks nothing.
+    const ticket = ++asked;
     const response = source.response();
     if (response.trim() === "") {
       fill(out, h("span", { class: "muted" }, "Type a response to see the reply."));
       return;
     }
-    const ticket = ++asked;
     try {
       const reply = await sendData<PreviewReply>("POST", `${API}/test`, {
         ...(source.name ? { name: source.name } : {}),
@@ -74,12 +76,13 @@ export function previewPanel(source: PreviewSource, viewer: string, formFields: 
       // An older answer arriving after a newer one is dropped.
       if (ticket === asked) fill(out, replyLine(reply));
     } catch (error) {
-      if (ticket === asked) showRefusal(error, out, fields);
+      if (ticket === asked) placed = showRefusal(error, out, fields, undefined, { focus: pressed });
     }
   };
+  const run = () => preview(true);
   const schedule = () => {
     window.clearTimeout(timer);
-    timer = window.setTimeout(() => void run(), DEBOUNCE_MS);
+    timer = window.setTimeout(() => void preview(false), DEBOUNCE_MS);
   };
   for (const input of [user, args]) input.addEventListener("input", schedule);
   level.addEventListener("change", schedule);

@@ -4,6 +4,7 @@ import { errorMessage, getData, sendData } from "../../lib/api.ts";
 import { confirmDialog } from "../../lib/dialog.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { type Field, field, textInput, validLocally } from "../../lib/form-fields.ts";
+import { newestOnly } from "../../lib/latest.ts";
 import { announce, load } from "../../lib/states.ts";
 import { checkedBy, showRefusal } from "./fields.ts";
 import type { RegularList } from "./model.ts";
@@ -11,7 +12,17 @@ import type { RegularList } from "./model.ts";
 const API = "/api/dashboard/regulars";
 const LOGIN = /^@?[A-Za-z0-9_]{1,25}$/;
 
-async function removeRegular(login: string, reload: () => void): Promise<void> {
+/** Loads the list again; `focus` names the regular whose Remove button gets focus (the heading when gone). */
+type Reload = (focus?: string) => void;
+
+/** The login listed next to `login` (after it, else before it). */
+function neighbourOf(login: string): string | undefined {
+  const row = document.querySelector<HTMLElement>(`#cc-regulars [data-login="${CSS.escape(login)}"]`);
+  const next = (row?.nextElementSibling ?? row?.previousElementSibling) as HTMLElement | null | undefined;
+  return next?.dataset.login;
+}
+
+async function removeRegular(login: string, reload: Reload): Promise<void> {
   const ok = await confirmDialog({
     title: `Remove ${login}?`,
     message: `${login} is no longer a regular: commands for regulars stop answering them.`,
@@ -21,13 +32,13 @@ async function removeRegular(login: string, reload: () => void): Promise<void> {
   try {
     await sendData("DELETE", `${API}/${encodeURIComponent(login)}`);
     announce(`${login} is no longer a regular.`);
-    reload();
+    reload(neighbourOf(login) ?? login);
   } catch (error) {
     announce(`${login} was not removed. ${errorMessage(error)}`, "error");
   }
 }
 
-function renderRegulars(box: HTMLElement, list: RegularList, reload: () => void): void {
+function renderRegulars(box: HTMLElement, list: RegularList, reload: Reload): void {
   if (list.items.length === 0) {
     fill(box, h("p", { class: "state state-empty" }, "No regulars yet."));
     return;
@@ -59,7 +70,7 @@ function renderRegulars(box: HTMLElement, list: RegularList, reload: () => void)
   );
 }
 
-function addForm(reload: () => void): HTMLElement {
+function addForm(reload: Reload): HTMLElement {
   const fields: Field[] = [];
   const login = textInput("", 26, { placeholder: "viewer_anna", spellcheck: "false" });
   checkedBy(login, () =>
@@ -98,18 +109,26 @@ function addForm(reload: () => void): HTMLElement {
 /** The Regulars card: what the list is for, the add form and the list. */
 export function regularsCard(): HTMLElement {
   const headingId = uid("cc-regulars");
+  const heading = h("h2", { id: headingId, tabindex: -1 }, "Regulars");
   const box = h("div", { class: "cc-regulars-list" });
-  const reload = () =>
+  // Only the newest answer is drawn, however a burst of reloads comes back.
+  const newest = newestOnly();
+  const reload: Reload = (focus) =>
     void load(
       box,
-      () => getData<RegularList>(`${API}`),
-      (list) => renderRegulars(box, list, reload),
+      () => newest(getData<RegularList>(API)),
+      (list) => {
+        renderRegulars(box, list, reload);
+        if (focus === undefined) return;
+        const button = box.querySelector<HTMLElement>(`[data-login="${CSS.escape(focus)}"] button`);
+        (button ?? heading).focus();
+      },
     );
   reload();
   return h(
     "section",
     { class: "card", id: "cc-regulars", "aria-labelledby": headingId },
-    h("h2", { id: headingId }, "Regulars"),
+    heading,
     h(
       "p",
       { class: "muted" },

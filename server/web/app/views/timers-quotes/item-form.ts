@@ -43,10 +43,14 @@ export function itemForm(options: ItemFormOptions): HTMLFormElement {
     h("div", { class: "row" }, submit, cancel),
     status,
   );
+  // One save at a time: a second click or Enter while the first is under way is ignored.
+  let busy = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (busy) return;
     fill(status);
     if (!validLocally(options.fields)) return;
+    busy = true;
     submit.disabled = true;
     try {
       const done = await options.save();
@@ -58,6 +62,7 @@ export function itemForm(options: ItemFormOptions): HTMLFormElement {
       showSaveError(error, status, options.fields, options.nameField);
       announce(`Not saved. ${errorMessage(error)}`, "error");
     } finally {
+      busy = false;
       submit.disabled = false;
     }
   });

@@ -4,6 +4,7 @@ import { sendData } from "../../lib/api.ts";
 import { debounce } from "../../lib/debounce.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { plural } from "../../lib/format.ts";
+import { newestOnly } from "../../lib/latest.ts";
 import { load } from "../../lib/states.ts";
 import { quoteForm } from "./quote-form.ts";
 import { QuotePages } from "./quote-pages.ts";
@@ -29,6 +30,8 @@ function countText(page: QuotePage, search: string): string {
 interface Pager {
   element: HTMLElement;
   show: (page: QuotePage) => void;
+  /** A request is under way: Previous and Next wait for its page (no second Next on the same cursor). */
+  busy: () => void;
 }
 
 function pager(pages: QuotePages, go: (move: () => void) => void): Pager {
@@ -45,7 +48,8 @@ function pager(pages: QuotePages, go: (move: () => void) => void): Pager {
   let after: number | null = null;
   previous.addEventListener("click", () => go(() => pages.previous()));
   next.addEventListener("click", () => {
-    if (after !== null) go(() => pages.next(after!));
+    const cursor = after;
+    if (cursor !== null) go(() => pages.next(cursor));
   });
   return {
     element,
@@ -57,13 +61,32 @@ function pager(pages: QuotePages, go: (move: () => void) => void): Pager {
       previous.disabled = pages.pageNumber === 1;
       next.disabled = page.next === null;
     },
+    busy: () => {
+      after = null;
+      previous.disabled = true;
+      next.disabled = true;
+    },
   };
 }
 
-function searchBox(pages: QuotePages, reload: () => void): HTMLElement {
+/** The quote number whose edit form is open in `box`, if any. */
+function openEdit(box: HTMLElement): string | undefined {
+  return box.querySelector<HTMLElement>("li.tq-editing")?.dataset.quote;
+}
+
+/** A row being edited in `box`, kept (with what was typed) for a redraw of the same quotes. */
+function editedRows(box: HTMLElement, kept: Map<number, HTMLLIElement>): Map<number, HTMLLIElement> {
+  const rows = new Map([...kept].filter(([, row]) => row.classList.contains("tq-editing")));
+  for (const row of box.querySelectorAll<HTMLLIElement>("li.tq-editing"))
+    rows.set(Number(row.dataset.quote), row);
+  return rows;
+}
+
+/** The search box; `allowed` says whether the list may change now (no edit open), else why not. */
+function searchBox(pages: QuotePages, reload: () => void, allowed: () => boolean): HTMLElement {
   const input = h("input", { type: "search", id: "quote-search", autocomplete: "off", spellcheck: "false" });
   const changed = () => {
-    if (pages.setSearch(input.value)) reload();
+    if (input.value.trim() !== pages.searching && allowed() && pages.setSearch(input.value)) reload();
   };
   input.addEventListener("input", debounce(changed, 300));
   const form = h(
@@ -83,29 +106,40 @@ export function quotesSection(): HTMLElement {
   const headingId = uid("quotes");
   const pages = new QuotePages();
   const count = h("p", { class: "muted tq-count", id: "quote-count", "aria-live": "polite" });
+  const notice = h("p", { class: "tq-notice", id: "quote-notice", role: "status" });
   const box = h("div", { class: "tq-box", id: "quotes", tabindex: -1 });
+  // Rows with an open edit survive a redraw that shows their quote again (an add, a delete elsewhere).
+  let kept = new Map<number, HTMLLIElement>();
+  // Only the newest request's page (or failure) is drawn, whatever order the answers come in.
+  const newest = newestOnly();
   const render = (page: QuotePage) => {
     count.textContent = countText(page, pages.searching);
     nav.show(page);
-    if (page.items.length === 0 && pages.pageNumber > 1) return go(() => pages.previous());
+    if (page.items.length === 0 && pages.pageNumber > 1) return move(() => pages.previous());
     if (page.items.length === 0) return fill(box, emptyState(pages.searching));
-    fill(
-      box,
-      h(
-        "ol",
-        { class: "tq-list", id: "quote-list" },
-        page.items.map((q) => quoteRow(q, { deleted })),
-      ),
-    );
+    const rows = page.items.map((q) => kept.get(q.number) ?? quoteRow(q, { deleted }));
+    fill(box, h("ol", { class: "tq-list", id: "quote-list" }, rows));
   };
-  const reload = () => void load(box, () => pages.fetch(), render);
-  const go = (move: () => void) => {
-    move();
+  const reload = () => {
+    kept = editedRows(box, kept);
+    nav.busy();
+    fill(notice);
+    void load(box, () => newest(pages.fetch()), render);
+  };
+  const move = (change: () => void) => {
+    change();
     reload();
     box.focus();
   };
-  const deleted = () => go(() => {});
-  const nav = pager(pages, go);
+  /** Another page or search would drop an open edit: the streamer finishes it first. */
+  const allowed = () => {
+    const editing = openEdit(box);
+    if (editing === undefined) return true;
+    fill(notice, h("span", { class: "error-text" }, `Finish or cancel the edit of quote #${editing} first.`));
+    return false;
+  };
+  const deleted = () => move(() => {});
+  const nav = pager(pages, (change) => allowed() && move(change));
   const form = quoteForm({
     label: "Add a quote",
     save: async (values) => {
@@ -138,8 +172,9 @@ export function quotesSection(): HTMLElement {
     h("h3", { class: "tq-add" }, "Add a quote"),
     form,
     h("h3", { class: "tq-add" }, "Your quotes"),
-    searchBox(pages, reload),
+    searchBox(pages, reload, allowed),
     count,
+    notice,
     box,
     nav.element,
   );

@@ -75,11 +75,14 @@ export function timersSection(): HTMLElement {
   const count = h("p", { class: "muted tq-count", id: "timer-count" });
   const box = h("div", { class: "tq-box", id: "timers" });
   let added: ((timer: Timer) => void) | null = null;
+  // Added before the list arrived: shown once it does, unless the list already holds them.
+  const early: Timer[] = [];
   const form = timerForm({
     label: "Add a timer",
     save: async (values) => {
       const timer = await sendData<Timer>("POST", "/api/dashboard/timers", values);
-      added?.(timer);
+      if (added) added(timer);
+      else early.push(timer);
       return `Timer ${timer.name} added.`;
     },
   });
@@ -87,7 +90,9 @@ export function timersSection(): HTMLElement {
     box,
     () => getData<TimerList>("/api/dashboard/timers"),
     (data) => {
-      added = timerList(data, box, count, heading).add;
+      const add = timerList(data, box, count, heading).add;
+      for (const timer of early) if (!data.items.some((t) => t.id === timer.id)) add(timer);
+      added = add;
     },
   );
   return h(
