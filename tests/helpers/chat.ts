@@ -21,8 +21,11 @@ export interface ChatHarness extends TestContext {
   sim: TwitchSimulator;
   account: Account;
   apiKey: string;
-  /** Starts the live runtime (as `serve` does) with native chat on for cuebotdemo. */
-  startChat(options?: { scopes?: string[] }): Promise<ChatRuntime>;
+  /**
+   * Starts the live runtime (as `serve` does) with native chat on for cuebotdemo, its token granted
+   * `scopes` and expiring in `expiresIn` seconds (4 h unless given; 0: already due for a refresh).
+   */
+  startChat(options?: { scopes?: string[]; expiresIn?: number }): Promise<ChatRuntime>;
   /** The reply cuebot sent to a chat message, once it arrives (or null after `ms`). */
   replyTo(messageId: string, ms?: number): Promise<SimSendAttempt | null>;
   stop(): Promise<void>;
@@ -72,7 +75,8 @@ export async function startChatHarness(
     async startChat(options = {}) {
       const scopes = options.scopes ?? [...BASE_SCOPES, READ_CHAT_SCOPE];
       const issued = sim.issueUserToken("cuebotdemo", scopes);
-      await saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn: 14_400 });
+      const expiresIn = options.expiresIn ?? 14_400;
+      await saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn });
       await writeChatEnabled(t.ctx.db, account.id, true, Date.now());
       runtime = startNativeChat(t.ctx, { secondMs: CHAT_SECOND_MS });
       return runtime;
