@@ -2,7 +2,7 @@ import { byLogin, type ChatRole, isBanned, setRole } from "./chatters.ts";
 import { handleChatControl } from "./control.ts";
 import { type SayInput, say } from "./lines.ts";
 import { sendMessageRoutes } from "./send.ts";
-import { type ChatEnvironment, newChatState, type RoomModes } from "./state.ts";
+import { type ChatEnvironment, newChatState, type RoomModes, type SimSendAttempt } from "./state.ts";
 
 /**
  * A channel's chat as the simulator keeps it: lines typed by (injected) users (lines.ts), Send Chat
@@ -21,6 +21,11 @@ export function createSimChat(env: ChatEnvironment) {
     sayStale: (input: SayInput) => say(state, input, clock.now() - 11 * 60_000),
     lines: (channel: string) => [...(state.lines.get(channel.replace(/^@/, "").toLowerCase()) ?? [])],
     sent: () => [...state.attempts],
+    /** Calls `listener` with each Send Chat Message attempt as it happens; returns how to stop. */
+    onSend(listener: (attempt: SimSendAttempt) => void): () => void {
+      state.sendListeners.add(listener);
+      return () => state.sendListeners.delete(listener);
+    },
     setRole: (channel: string, user: string, role: ChatRole): void =>
       setRole(world, clock, channel, user, role),
     setRoomMode(channel: string, changes: Partial<RoomModes>): void {

@@ -2,7 +2,7 @@ import { helixError, json, readJsonObject } from "../helix/http.ts";
 import type { HelixCall, HelixRouteList } from "../helix/route.ts";
 import { byId, chatter, isBanned, roleOf } from "./chatters.ts";
 import { deliver, hasLine } from "./lines.ts";
-import { CHAT_BUCKET, type ChatState } from "./state.ts";
+import { CHAT_BUCKET, type ChatState, type SimSendAttempt } from "./state.ts";
 
 /**
  * Send Chat Message with Twitch's limits and drop reasons (reference/twitch-chat.md §4, §5, §7.3):
@@ -78,23 +78,39 @@ function dropReason(state: ChatState, broadcasterId: string, senderId: string, t
   return null;
 }
 
-function bucketHeaders(state: ChatState): Record<string, string> {
+/** The caller's bucket, refilled once its minute is over. */
+function bucketOf(state: ChatState, userId: string): { remaining: number; resetAt: number } {
   const now = state.clock.now();
-  if (now >= state.bucket.resetAt) state.bucket = { remaining: CHAT_BUCKET, resetAt: now + 60_000 };
+  let bucket = state.buckets.get(userId);
+  if (!bucket || now >= bucket.resetAt) {
+    bucket = { remaining: CHAT_BUCKET, resetAt: now + 60_000 };
+    state.buckets.set(userId, bucket);
+  }
+  return bucket;
+}
+
+function bucketHeaders(bucket: { remaining: number; resetAt: number }): Record<string, string> {
   return {
     "Ratelimit-Limit": String(CHAT_BUCKET),
-    "Ratelimit-Remaining": String(Math.max(0, state.bucket.remaining)),
-    "Ratelimit-Reset": String(Math.ceil(state.bucket.resetAt / 1000)),
+    "Ratelimit-Remaining": String(Math.max(0, bucket.remaining)),
+    "Ratelimit-Reset": String(Math.ceil(bucket.resetAt / 1000)),
   };
 }
 
+/** Keeps the attempt and tells whoever watches. */
+function record(state: ChatState, attempt: SimSendAttempt): void {
+  state.attempts.push(attempt);
+  for (const listener of state.sendListeners) listener(attempt);
+}
+
 async function sendMessage(state: ChatState, call: HelixCall): Promise<Response> {
-  const { world, clock, knobs, attempts } = state;
+  const { world, clock, knobs } = state;
   const now = clock.now();
-  const headers = bucketHeaders(state);
-  if (state.bucket.remaining <= 0) return helixError(429, "Too Many Requests", headers);
-  state.bucket.remaining -= 1;
-  headers["Ratelimit-Remaining"] = String(state.bucket.remaining);
+  const bucket = bucketOf(state, call.caller.userId ?? "");
+  const headers = bucketHeaders(bucket);
+  if (bucket.remaining <= 0) return helixError(429, "Too Many Requests", headers);
+  bucket.remaining -= 1;
+  headers["Ratelimit-Remaining"] = String(bucket.remaining);
   const body = await readJsonObject(call.request);
   if (!body) return helixError(400, "The body of the request is not valid JSON.", headers);
   // The IDs are documented in the body; twurple sends them in the query, which Twitch accepts too.
@@ -103,7 +119,7 @@ async function sendMessage(state: ChatState, call: HelixCall): Promise<Response>
   const text = body.message;
   const parent = body.reply_parent_message_id;
   const attempt = (status: number, isSent: boolean, reason: string | null) =>
-    attempts.push({
+    record(state, {
       at: now,
       status,
       broadcasterId: String(broadcasterId ?? ""),
@@ -137,7 +153,7 @@ async function sendMessage(state: ChatState, call: HelixCall): Promise<Response>
   const reason = knobs.forceDrop?.code ?? dropReason(state, broadcasterId, senderId, text);
   if (reason) {
     const message = knobs.forceDrop?.message ?? DROP_TEXT[reason] ?? reason;
-    attempts.push({
+    record(state, {
       at: now,
       status: 200,
       broadcasterId,

@@ -60,8 +60,13 @@ export interface ChatState extends ChatEnvironment {
   lastDelivered: Map<string, { text: string; at: number }>;
   /** broadcaster id → its room modes. */
   modes: Map<string, RoomModes>;
-  /** Send Chat Message's own bucket (it does not drain the normal Helix one). */
-  bucket: { remaining: number; resetAt: number };
+  /**
+   * Send Chat Message's own bucket per token user (it does not drain the normal Helix one): Helix
+   * counts per client id and user token, so a thousand streamers' tokens each have their own.
+   */
+  buckets: Map<string, { remaining: number; resetAt: number }>;
+  /** Who watches send attempts as they happen (the chat bench times its replies by them). */
+  sendListeners: Set<(attempt: SimSendAttempt) => void>;
 }
 
 export const CHAT_BUCKET = 800;
@@ -75,6 +80,7 @@ export function newChatState(env: ChatEnvironment): ChatState {
     windows: new Map(),
     lastDelivered: new Map(),
     modes: new Map(),
-    bucket: { remaining: CHAT_BUCKET, resetAt: env.clock.now() + 60_000 },
+    buckets: new Map(),
+    sendListeners: new Set(),
   };
 }
