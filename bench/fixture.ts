@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setAccountRole } from "../db/accounts.ts";
+import { writeChatEnabled } from "../db/chat.ts";
 import { provisionAccount } from "../server/core/accounts.ts";
 import { loadConfig } from "../server/core/config.ts";
 import { prepareDataDir } from "../server/core/data-dir.ts";
@@ -45,8 +46,16 @@ export interface Fixture {
 }
 
 const FOLLOW_SCOPES = ["moderator:read:followers", "user:read:email"];
+/** What a streamer grants when turning native chat on (chat/status.ts consentProblem). */
+const CHAT_SCOPES = [...FOLLOW_SCOPES, "user:read:chat", "user:write:chat"];
 
-export async function createFixture(streamerCount: number): Promise<Fixture> {
+export interface FixtureOptions {
+  /** Every streamer has native chat on, with the grant the consent flow asks for (bench/chat-scale.ts). */
+  chat?: boolean;
+}
+
+export async function createFixture(streamerCount: number, options: FixtureOptions = {}): Promise<Fixture> {
+  const scopes = options.chat ? CHAT_SCOPES : FOLLOW_SCOPES;
   const dataDir = mkdtempSync(join(tmpdir(), "cuebot-bench-data-"));
   const world = seedWorld(Date.now());
   for (let i = 0; i < streamerCount + 1; i++) {
@@ -83,9 +92,12 @@ export async function createFixture(streamerCount: number): Promise<Fixture> {
       login,
       displayName: login,
     });
-    const issued = twitch.issueUserToken(login, FOLLOW_SCOPES);
-    await saveProviderTokens(store, account.id, { ...issued, scopes: FOLLOW_SCOPES, expiresIn: 4 * 3600 });
-    if (i !== streamerCount) await setAccountRole(store.db, account.id, "Partner", Date.now());
+    const issued = twitch.issueUserToken(login, scopes);
+    await saveProviderTokens(store, account.id, { ...issued, scopes, expiresIn: 4 * 3600 });
+    if (i !== streamerCount) {
+      await setAccountRole(store.db, account.id, "Partner", Date.now());
+      if (options.chat) await writeChatEnabled(store.db, account.id, true, Date.now());
+    }
     return { login, apiKey };
   };
   const streamers: BotAccount[] = [];
@@ -106,6 +118,7 @@ export async function createFixture(streamerCount: number): Promise<Fixture> {
       CUEBOT_TWITCH_CLIENT_SECRET: twitch.client.secret,
       CUEBOT_TWITCH_AUTH_URL: twitch.authUrl,
       CUEBOT_TWITCH_API_URL: twitch.helixUrl,
+      CUEBOT_TWITCH_EVENTSUB_URL: twitch.eventsubUrl,
       CUEBOT_GAME_API_URL: game.url,
       CUEBOT_GAME_API_KEY: game.apiKey,
       // info: the bench waits for the start-up token validation to finish before it measures.
