@@ -222,4 +222,26 @@ describe("EventSub frames and dedupe", () => {
     now += 1000;
     expect(seen.admit("c", now - 60_000)).toBe(true);
   });
+
+  test("a message id is still known ten minutes on, after the ids rolled over", () => {
+    let now = 1_000_000;
+    const seen = new SeenMessages(() => now);
+    expect(seen.admit("early", now)).toBe(true);
+    now += 9 * 60_000;
+    expect(seen.admit("later", now)).toBe(true);
+    now += 2 * 60_000;
+    expect(seen.admit("newest", now)).toBe(true);
+    // Redelivered with its original stamp: "later" is 2 minutes old, "early" 11 (stale either way).
+    expect(seen.admit("later", now - 2 * 60_000)).toBe(false);
+    expect(seen.admit("newest", now)).toBe(false);
+  });
+
+  test("a flood of ids keeps memory bounded: the oldest are forgotten first", () => {
+    const now = 1_000_000;
+    const seen = new SeenMessages(() => now, 100);
+    for (let i = 0; i < 150; i++) expect(seen.admit(`id${i}`, now)).toBe(true);
+    expect(seen.admit("id149", now)).toBe(false);
+    expect(seen.admit("id51", now)).toBe(false);
+    expect(seen.admit("id0", now)).toBe(true);
+  });
 });
