@@ -3,8 +3,8 @@ import { VIEWER } from "./fixture.ts";
 import { distinctClientsScript, rotatingPathsScript } from "./wrk.ts";
 
 /** The hot paths of issue 10, as the bench drives them (bench/run.ts measures; these tools look closer). */
-export type HotRow = "refused" | "game" | "bot" | "healthz";
-export const HOT_ROWS: readonly HotRow[] = ["refused", "game", "bot", "healthz"];
+export type HotRow = "refused" | "game" | "game-json" | "bot" | "healthz";
+export const HOT_ROWS: readonly HotRow[] = ["refused", "game", "game-json", "bot", "healthz"];
 
 /** The refused row's request: a Default key driven past its quota beforehand. */
 export function refusedPath(fixture: Pick<Fixture, "refused">): string {
@@ -13,6 +13,9 @@ export function refusedPath(fixture: Pick<Fixture, "refused">): string {
 
 /** The game row's request: a cached rank in text mode. */
 export const GAME_PATH = "/api/game/rank/eu/Kestrel/EUW?type=3&format=text";
+
+/** The JSON game row's request: the same cached rank in the game API's own format (no `format`). */
+export const GAME_JSON_PATH = "/api/game/rank/eu/Kestrel/EUW?type=3";
 
 /** The bot row's requests: followage, one per streamer's key (so no key meets its quota). */
 export function botPaths(fixture: Pick<Fixture, "streamers">): string[] {
@@ -39,12 +42,10 @@ export async function prepareRow(
     for (let i = 0; i < 31; i++) await (await fetch(url)).arrayBuffer();
     return { url };
   }
-  if (row === "game") {
-    await (await fetch(serverUrl + GAME_PATH)).arrayBuffer();
-    return {
-      url: serverUrl + GAME_PATH,
-      script: distinctClientsScript({ path: GAME_PATH, offset: 1 << 20 }),
-    };
+  if (row === "game" || row === "game-json") {
+    const path = row === "game" ? GAME_PATH : GAME_JSON_PATH;
+    await (await fetch(serverUrl + path)).arrayBuffer();
+    return { url: serverUrl + path, script: distinctClientsScript({ path, offset: 1 << 20 }) };
   }
   const paths = botPaths(fixture);
   for (const path of paths) await (await fetch(serverUrl + path)).arrayBuffer();

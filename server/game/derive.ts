@@ -170,6 +170,23 @@ export function todaySummary(
 }
 
 /**
+ * The last moment (ms) at which todaySummary still gives what it gives at `nowMs`: the window only
+ * loses games as it rolls (a game dated later was counted already), so the answer holds until the
+ * oldest game inside it leaves. A game in both lists counts once, by either date: the earlier bounds it.
+ */
+export function todayHoldsUntil(
+  history: readonly ProviderMmrHistoryEntry[],
+  matches: readonly PlayerMatch[],
+  nowMs: number,
+): number {
+  const since = nowMs / 1000 - TODAY_WINDOW_S;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const entry of history) if (entry.date_raw >= since) oldest = Math.min(oldest, entry.date_raw);
+  for (const m of matches) if (m.match.game_start >= since) oldest = Math.min(oldest, m.match.game_start);
+  return (oldest + TODAY_WINDOW_S) * 1000;
+}
+
+/**
  * The most played agent. Ties go to the agent played most recently, because that is the one a
  * viewer most likely just saw on stream. `agents` is newest first.
  */

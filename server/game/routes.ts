@@ -4,7 +4,9 @@ import { isUnreplacedTemplate } from "../core/chat-text.ts";
 import { badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import { authenticateOptionalBot } from "../http/auth.ts";
+import type { ResponseSet } from "../http/final-response.ts";
 import type { HeaderTarget } from "../http/quota.ts";
+import { preparedReply } from "../http/replies.ts";
 import { requestInfo } from "../http/request-info.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
 import type { Context } from "../runtime.ts";
@@ -52,10 +54,6 @@ function callerOf(ctx: Context, request: Request, set: HeaderTarget): MaybePromi
       ? KEY_HOLDERS[principal.account.role]
       : { cacheTtlMs: KEY_HOLDERS.Default.cacheTtlMs, anonymous: ctx.limits.clientIp.of(request) },
   );
-}
-
-function reply<T extends object>(data: T, stale: boolean) {
-  return { status: 200 as const, data: stale ? { ...data, stale: true as const } : data };
 }
 
 function decodeSegment(segment: string): string | null {
@@ -129,12 +127,13 @@ export function gameRoutes(ctx: Context) {
       .derive(({ request, set }) => authenticateGameCall(ctx, request, set as HeaderTarget))
       .get(
         "/rank/:region/:name/:tag",
-        ({ params, request, cacheTtlMs, anonymous }) => {
+        ({ params, request, set, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "rank");
           const type = typeParam(request);
-          // A record from fresh cached data is here at once: no promise on the path of a repeated command.
-          return andThen(rankRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
-            reply(data, stale),
+          // An answer from fresh cached data is here at once, serialised already: no promise, no
+          // JSON.stringify on the path of a repeated command.
+          return andThen(rankRecord(ctx, q, type, cacheTtlMs, anonymous), (answer) =>
+            preparedReply(request, set as ResponseSet, answer),
           );
         },
         {
@@ -150,10 +149,10 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/match/last/:region/:name/:tag",
-        ({ params, cacheTtlMs, anonymous }) => {
+        ({ params, request, set, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "match/last");
-          return andThen(lastMatchRecord(ctx, q, cacheTtlMs, anonymous), ({ data, stale }) =>
-            reply(data, stale),
+          return andThen(lastMatchRecord(ctx, q, cacheTtlMs, anonymous), (answer) =>
+            preparedReply(request, set as ResponseSet, answer),
           );
         },
         {
@@ -169,11 +168,11 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/today/:region/:name/:tag",
-        ({ params, request, cacheTtlMs, anonymous }) => {
+        ({ params, request, set, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "today");
           const type = typeParam(request);
-          return andThen(todayRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
-            reply(data, stale),
+          return andThen(todayRecord(ctx, q, type, cacheTtlMs, anonymous), (answer) =>
+            preparedReply(request, set as ResponseSet, answer),
           );
         },
         {
@@ -189,11 +188,11 @@ export function gameRoutes(ctx: Context) {
       )
       .get(
         "/stats/:region/:name/:tag",
-        ({ params, request, cacheTtlMs, anonymous }) => {
+        ({ params, request, set, cacheTtlMs, anonymous }) => {
           const q = parsePlayer(params.region, params.name, params.tag, "stats");
           const type = typeParam(request);
-          return andThen(statsRecord(ctx, q, type, cacheTtlMs, anonymous), ({ data, stale }) =>
-            reply(data, stale),
+          return andThen(statsRecord(ctx, q, type, cacheTtlMs, anonymous), (answer) =>
+            preparedReply(request, set as ResponseSet, answer),
           );
         },
         {

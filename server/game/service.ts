@@ -22,8 +22,10 @@ import {
   type StatsSummary,
   statsSummary,
   type TodaySummary,
+  todayHoldsUntil,
   todaySummary,
 } from "./derive.ts";
+import { DerivedFrom } from "./derived.ts";
 import { noCompetitiveMatches, noRankedData, toApiError } from "./lookup-errors.ts";
 import type { PlayerQuery } from "./player.ts";
 import { ProviderCache, type Served } from "./provider-cache.ts";
@@ -98,6 +100,12 @@ export interface PlayerStats {
   stats: StatsSummary;
 }
 
+/** A today summary and the last moment it holds (it reads the clock: the 24 h window rolls). */
+interface TodayUntil {
+  player: PlayerToday | null;
+  until: number;
+}
+
 export class GameService {
   readonly budget: CallBudget;
   readonly #client: GameProviderClient;
@@ -106,6 +114,16 @@ export class GameService {
   readonly #mmr: ProviderCache<ProviderMmr>;
   readonly #history: ProviderCache<ProviderMmrHistoryEntry[]>;
   readonly #matches: ProviderCache<ProviderMatch[]>;
+  /*
+   * What each answer derives from the cached values, worked out once per value (derived.ts): a repeated
+   * request derives nothing, and returns the same object, which records.ts keeps the answers with.
+   * null: the player has no such data (each request throws its error).
+   */
+  readonly #ranks = new DerivedFrom<PlayerRank | null>();
+  readonly #competitiveOf = new DerivedFrom<PlayerMatch[]>();
+  readonly #lastMatches = new DerivedFrom<PlayerLastMatch | null>();
+  readonly #stats = new DerivedFrom<PlayerStats | null>();
+  readonly #todays = new DerivedFrom<TodayUntil>((today) => this.#clock.now() <= today.until);
 
   constructor(deps: GameServiceDeps, options: GameServiceOptions = {}) {
     const { config, clock, log, sharedGame: shared } = deps;
@@ -164,9 +182,12 @@ export class GameService {
           ),
         ),
         (mmr) => {
-          const rank = rankSummary(mmr.value);
-          if (!rank) throw noRankedData(q, account.value);
-          return { value: { account: account.value, rank }, stale: account.stale || mmr.stale };
+          const player = this.#ranks.of(mmr.value, account.value, () => {
+            const rank = rankSummary(mmr.value);
+            return rank ? { account: account.value, rank } : null;
+          });
+          if (!player) throw noRankedData(q, account.value);
+          return { value: player, stale: account.stale || mmr.stale };
         },
       ),
     );
@@ -180,9 +201,12 @@ export class GameService {
     const keys = new PlayerKeys(q);
     return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
       andThen(this.#competitive(q, keys, account.value, ttlMs, anonymous), (matches) => {
-        const match = matches.value[0];
-        if (!match) throw noCompetitiveMatches(q, account.value);
-        return { value: { account: account.value, match }, stale: account.stale || matches.stale };
+        const last = this.#lastMatches.of(matches.value, account.value, () => {
+          const match = matches.value[0];
+          return match ? { account: account.value, match } : null;
+        });
+        if (!last) throw noCompetitiveMatches(q, account.value);
+        return { value: last, stale: account.stale || matches.stale };
       }),
     );
   }
@@ -208,13 +232,12 @@ export class GameService {
           () => this.#competitive(q, keys, account.value, ttlMs, anonymous),
         ),
         ([history, matches]) => {
-          // A ranked player always has rank history; no history and no competitive match means no ranked data.
-          if (history.value.length === 0 && matches.value.length === 0) throw noRankedData(q, account.value);
-          const today = todaySummary(history.value, matches.value, this.#clock.now());
-          return {
-            value: { account: account.value, today },
-            stale: account.stale || history.stale || matches.stale,
-          };
+          // The competitive list is derived for this account: it stands for the account as well.
+          const { player } = this.#todays.of(history.value, matches.value, () =>
+            this.#today(account.value, history.value, matches.value),
+          );
+          if (!player) throw noRankedData(q, account.value);
+          return { value: player, stale: account.stale || history.stale || matches.stale };
         },
       ),
     );
@@ -228,11 +251,25 @@ export class GameService {
     const keys = new PlayerKeys(q);
     return andThen(this.#account(q, keys, ttlMs, anonymous), (account) =>
       andThen(this.#competitive(q, keys, account.value, ttlMs, anonymous), (matches) => {
-        const stats = statsSummary(matches.value);
-        if (!stats) throw noCompetitiveMatches(q, account.value);
-        return { value: { account: account.value, stats }, stale: account.stale || matches.stale };
+        const player = this.#stats.of(matches.value, account.value, () => {
+          const stats = statsSummary(matches.value);
+          return stats ? { account: account.value, stats } : null;
+        });
+        if (!player) throw noCompetitiveMatches(q, account.value);
+        return { value: player, stale: account.stale || matches.stale };
       }),
     );
+  }
+
+  #today(account: ProviderAccount, history: ProviderMmrHistoryEntry[], matches: PlayerMatch[]): TodayUntil {
+    const now = this.#clock.now();
+    // A ranked player always has rank history; no history and no competitive match means no ranked data.
+    if (history.length === 0 && matches.length === 0)
+      return { player: null, until: Number.POSITIVE_INFINITY };
+    return {
+      player: { account, today: todaySummary(history, matches, now) },
+      until: todayHoldsUntil(history, matches, now),
+    };
   }
 
   #account(
@@ -269,7 +306,12 @@ export class GameService {
           anonymous,
         ),
       ),
-      (matches) => ({ value: competitiveMatchesOf(matches.value, account.puuid), stale: matches.stale }),
+      (matches) => ({
+        value: this.#competitiveOf.of(matches.value, account, () =>
+          competitiveMatchesOf(matches.value, account.puuid),
+        ),
+        stale: matches.stale,
+      }),
     );
   }
 
