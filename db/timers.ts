@@ -68,6 +68,14 @@ export async function listTimers(s: DataStore, accountId: number): Promise<Timer
   return rows.map(withoutAccount);
 }
 
+/** The accounts with at least one timer switched on (chat looks at no other channel's timers). */
+export async function listAccountsWithTimers(s: DataStore): Promise<Set<number>> {
+  const rows = await s.all((db, t) =>
+    db.selectDistinct({ accountId: t.timers.accountId }).from(t.timers).where(eq(t.timers.enabled, true)),
+  );
+  return new Set(rows.map((r) => r.accountId));
+}
+
 export async function getTimer(s: DataStore, accountId: number, id: number): Promise<Timer | undefined> {
   if (!isRowKey(id)) return undefined;
   const row = await s.first((db, t) =>

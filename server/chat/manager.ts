@@ -228,6 +228,7 @@ class ChatManager implements ChatRuntime {
     if (!channel) return;
     this.#readers.detach(channel);
     channel.queue.close();
+    this.#tokens.forget(accountId);
     this.#channels.byAccount.delete(accountId);
   }
 }

@@ -1,3 +1,4 @@
+import type { Account } from "../../db/accounts.ts";
 import { loadChatBot, markChatBotNeedsReauth, storeChatBot } from "../../db/chat.ts";
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { IdentityProviderError } from "../identity/idp-client.ts";
@@ -12,6 +13,14 @@ const REFRESH_AHEAD_MS = 5 * 60_000;
 /** Whose token: the account and who speaks for it (a chat channel, or the alerts' streamer). */
 export type TokenHolder = Pick<Channel, "accountId" | "speaker">;
 
+/**
+ * How long a token read from the store is used without reading it again. Each reply used to read and
+ * decrypt it (a query and an AES-GCM open per line: ~10 % of chat's CPU at 1,000 commands a second,
+ * issue 26); a token replaced meanwhile (a login, another process's refresh) still works until it
+ * expires, and a 401 reads it afresh anyway.
+ */
+const HELD_MS = 60_000;
+
 /** The speaker's grant is gone: the streamer must act (the message says how); nothing retries. */
 export class AuthGone extends Error {}
 
@@ -20,6 +29,9 @@ export class AuthGone extends Error {}
  * account), refreshed before it expires; a grant that is gone is an AuthGone.
  */
 export class SpeakerTokens {
+  /** "account:speaker" → the token last read, until `HELD_MS` after reading or its refresh is due. */
+  readonly #held = new Map<string, { token: string; expiresAt: number; readAt: number }>();
+
   constructor(private readonly ctx: Context) {}
 
   /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
@@ -28,12 +40,36 @@ export class SpeakerTokens {
     const account = await ctx.accounts.account(channel.accountId);
     if (!account || account.needsReauth)
       throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
+    const key = `${channel.accountId}:${channel.speaker.userId}`;
+    const now = ctx.clock.now();
+    const held = this.#held.get(key);
+    if (!force && held && now - held.readAt < HELD_MS && held.expiresAt - now > REFRESH_AHEAD_MS)
+      return held.token;
+    this.#held.delete(key);
+    const read = await this.#read(channel, account, force);
+    this.#held.set(key, { ...read, readAt: now });
+    return read.token;
+  }
+
+  /** Forgets what is held for the account (its channel closed, or its grant changed). */
+  forget(accountId: number): void {
+    for (const key of this.#held.keys()) if (key.startsWith(`${accountId}:`)) this.#held.delete(key);
+  }
+
+  /** From the store, refreshed when due; a token just refreshed is held once the store has it (expiresAt 0). */
+  async #read(
+    channel: TokenHolder,
+    account: Account,
+    force: boolean,
+  ): Promise<{ token: string; expiresAt: number }> {
+    const { ctx } = this;
     if (channel.speaker.kind === "streamer") {
       const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
       if (!stored) throw new AuthGone("No Twitch token is stored for this account: log in again.");
-      if (!force && stored.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS) return stored.accessToken;
+      if (!force && stored.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS)
+        return { token: stored.accessToken, expiresAt: stored.expiresAt };
       try {
-        return await refreshUserToken(ctx, account);
+        return { token: await refreshUserToken(ctx, account), expiresAt: 0 };
       } catch (error) {
         if (error instanceof ReauthRequiredError)
           throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
@@ -42,7 +78,8 @@ export class SpeakerTokens {
     }
     const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
     if (!bot || bot.needsReauth) throw new AuthGone("The bot account must be linked again.");
-    if (!force && bot.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS) return bot.accessToken;
+    if (!force && bot.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS)
+      return { token: bot.accessToken, expiresAt: bot.expiresAt };
     const idp = ctx.identityProvider;
     if (!idp) throw new AuthGone("Twitch login is not configured on this server.");
     try {
@@ -60,7 +97,7 @@ export class SpeakerTokens {
         },
         ctx.clock.now(),
       );
-      return fresh.accessToken;
+      return { token: fresh.accessToken, expiresAt: 0 };
     } catch (error) {
       if (error instanceof IdentityProviderError && error.kind === "rejected") {
         await markChatBotNeedsReauth(ctx.db, account.id, ctx.clock.now());

@@ -65,7 +65,7 @@ export class StreamWatch {
   }
 
   /** Forgets channels no longer held. */
-  keepOnly(accountIds: ReadonlySet<number>): void {
+  keepOnly(accountIds: { has(accountId: number): boolean }): void {
     for (const id of this.#status.keys()) if (!accountIds.has(id)) this.#status.delete(id);
     for (const id of this.#failing) if (!accountIds.has(id)) this.#failing.delete(id);
   }

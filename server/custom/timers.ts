@@ -1,5 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
-import { listTimers, markTimerPosted, type Timer } from "../../db/timers.ts";
+import { listAccountsWithTimers, listTimers, markTimerPosted, type Timer } from "../../db/timers.ts";
 import { calendarDuration, durationText } from "../bot/duration.ts";
 import type { Channel } from "../chat/channels.ts";
 import type { Clock } from "../core/clock.ts";
@@ -56,6 +56,8 @@ export class ChatTimers {
   readonly #live: StreamWatch;
   readonly #tickMs: number;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The accounts with a timer switched on, as last read. */
+  #withTimers: { ids: ReadonlySet<number>; readAt: number } | null = null;
   #started = false;
   /** Once stopped, nothing more is posted, not even by a look under way. */
   #stopped = false;
@@ -94,6 +96,7 @@ export class ChatTimers {
 
   /** Reads the account's timers (every account's when none is named) again at the next look. */
   forget(accountId?: number): void {
+    this.#withTimers = null;
     if (accountId === undefined) for (const state of this.#byAccount.values()) state.stored = null;
     else {
       const state = this.#byAccount.get(accountId);
@@ -101,9 +104,13 @@ export class ChatTimers {
     }
   }
 
-  /** One look at every connected channel: at most one timer post each. Never rejects. */
+  /**
+   * One look at every connected channel with a timer switched on: at most one timer post each. Never
+   * rejects. Which channels have timers is one query a minute (or after an edit), so a thousand
+   * channels without timers cost nothing per tick (issue 26).
+   */
   async tick(): Promise<void> {
-    const held = new Set(this.channels.keys());
+    const held = this.channels;
     for (const id of this.#byAccount.keys())
       if (!held.has(id)) {
         // Its marks and its count go together: a channel held again counts from zero.
@@ -111,15 +118,33 @@ export class ChatTimers {
         this.ctx.chatLines.forget(id);
       }
     this.#live.keepOnly(held);
-    await Promise.all(
-      [...this.channels.values()]
-        .filter((channel) => channel.state === "connected")
-        .map((channel) =>
-          this.#look(channel).catch((error: unknown) =>
-            this.ctx.log.warn("a chat timer could not run", { accountId: channel.accountId, error }),
-          ),
+    let withTimers: ReadonlySet<number>;
+    try {
+      withTimers = await this.#accountsWithTimers();
+    } catch (error) {
+      this.ctx.log.warn("could not read which channels have chat timers", { error });
+      return;
+    }
+    const looks: Promise<void>[] = [];
+    for (const accountId of withTimers) {
+      const channel = held.get(accountId);
+      if (channel?.state !== "connected") continue;
+      looks.push(
+        this.#look(channel).catch((error: unknown) =>
+          this.ctx.log.warn("a chat timer could not run", { accountId: channel.accountId, error }),
         ),
-    );
+      );
+    }
+    await Promise.all(looks);
+  }
+
+  async #accountsWithTimers(): Promise<ReadonlySet<number>> {
+    const now = this.#clock.now();
+    const known = this.#withTimers;
+    if (known && now - known.readAt < TIMERS_CACHE_MS && now >= known.readAt) return known.ids;
+    const ids = await listAccountsWithTimers(this.ctx.db);
+    this.#withTimers = { ids, readAt: now };
+    return ids;
   }
 
   #schedule(): void {
