@@ -9,6 +9,7 @@ import {
   playerMatch,
   rankSummary,
   statsSummary,
+  todayHoldsUntil,
   todaySummary,
 } from "../../../server/game/derive.ts";
 
@@ -196,6 +197,20 @@ describe("today (rolling 24 hours)", () => {
   test("the window is exactly 24 hours", () => {
     expect(todaySummary([entry("in", 5, 23.99)], [], NOW).matches_played).toBe(1);
     expect(todaySummary([entry("out", 5, 24.01)], [], NOW).matches_played).toBe(0);
+  });
+
+  test("the summary holds until the oldest game in the window leaves it, whichever list dates it", () => {
+    const matches = competitiveMatchesOf(
+      [match({ id: "a", startedHoursAgo: 1 }), match({ id: "b", startedHoursAgo: 20 })],
+      ME,
+    );
+    const history = [entry("a", 18, 1), entry("c", -14, 22), entry("old", 20, 30)];
+    const until = todayHoldsUntil(history, matches, NOW);
+    expect(until).toBe(NOW + 2 * 3600_000);
+    expect(todaySummary(history, matches, until)).toEqual(todaySummary(history, matches, NOW));
+    expect(todaySummary(history, matches, until + 1).matches_played).toBe(2);
+    expect(todayHoldsUntil(history, [], until + 1)).toBe(NOW + 23 * 3600_000);
+    expect(todayHoldsUntil([], [], NOW)).toBe(Number.POSITIVE_INFINITY);
   });
 
   test("no games gives zeros", () => {
