@@ -92,6 +92,32 @@ const ERRORS_DOC =
   "Without an API key, lookups share at most half the provider's per-minute budget, each client address " +
   "an equal part of that half among the addresses asking in the last minute. When the provider fails, data up to 10 minutes old is served with `stale: true`.";
 
+const header = (description: string) => ({ description, schema: { type: "string" as const } });
+
+/** Every game route's answers as /docs lists them: the record (or its chat line), 304, and the errors. */
+const RESPONSES = {
+  200: {
+    description:
+      "`{status: 200, data}` with the record (its chat line in `data.text`), or in text mode the chat line alone. " +
+      "Carries a strong `ETag` of the body: send it back in `If-None-Match` to get a 304 while the answer is unchanged.",
+    headers: {
+      ETag: header("A strong entity tag of this body (JSON and the chat line have different tags)."),
+      "Cache-Control": header(
+        "`private, no-cache`: the answer follows the caller's API key and counts against its quota, so no shared cache may keep it; a client may keep it and ask again with `If-None-Match`.",
+      ),
+    },
+  },
+  304: {
+    description:
+      "Not Modified: `If-None-Match` held this answer's `ETag` (or `*`; `W/` tags compare equal). No body; the same `ETag`, " +
+      "`Cache-Control` and rate-limit headers. It counts against the quota or the per-IP limit like a 200.",
+  },
+  400: { description: "`bad_request` or `invalid_region` (no ETag on errors)." },
+  404: { description: "`player_not_found`." },
+  429: { description: "`rate_limited`: the key's quota or the per-IP limit." },
+  500: { description: "`upstream_error`, with `Retry-After` when the wait is known." },
+};
+
 /**
  * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the
  * raw path's segments, which a bot may have sent as unreplaced variables or broken escapes.
@@ -144,6 +170,7 @@ export function gameRoutes(ctx: Context) {
             summary: "A player's competitive rank",
             description: `Rank, RR, last RR change and ELO, with the player's card. ${ERRORS_DOC}`,
             tags: ["game"],
+            responses: RESPONSES,
           },
         },
       )
@@ -163,6 +190,7 @@ export function gameRoutes(ctx: Context) {
               "Map, mode, every player's agent and K/D/A, both teams' result, and under `derived` the requested " +
               `player's team, result (win/loss/draw) and headshot percentage. ${ERRORS_DOC}`,
             tags: ["game"],
+            responses: RESPONSES,
           },
         },
       )
@@ -183,6 +211,7 @@ export function gameRoutes(ctx: Context) {
               "Rolling 24 hours: matches, wins, losses, draws (from match results), RR change (from the rank " +
               `history) and winrate. A ranked player with no match in the window gets zeros. ${ERRORS_DOC}`,
             tags: ["game"],
+            responses: RESPONSES,
           },
         },
       )
@@ -203,6 +232,7 @@ export function gameRoutes(ctx: Context) {
               "Winrate (draws count as played), favourite agent (ties go to the most recently played) and " +
               `headshot percentage summed over head, body and leg hits. ${ERRORS_DOC}`,
             tags: ["game"],
+            responses: RESPONSES,
           },
         },
       )

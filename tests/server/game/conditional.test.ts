@@ -205,7 +205,7 @@ describe("a 304 is an answer", () => {
 });
 
 describe("errors have no ETag", () => {
-  test("404, 500 and a refusal answer as before, with no tag, whatever If-None-Match says", async () => {
+  test("404, 400 and a 500 in text mode answer as before, with no tag, whatever If-None-Match says", async () => {
     const notFound = await get("/api/game/rank/eu/Nobody/XYZ", { "if-none-match": "*" });
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get("etag")).toBeNull();
@@ -221,5 +221,20 @@ describe("errors have no ETag", () => {
     expect(failed.status).toBe(200);
     expect(failed.headers.get("x-cuebot-status")).toBe("500");
     expect(failed.headers.get("etag")).toBeNull();
+  });
+});
+
+describe("/docs", () => {
+  test("every game route lists its 200 with the ETag and its 304", async () => {
+    const doc = (await (await t.request("/docs/json")).json()) as {
+      paths: Record<string, { get?: { responses?: Record<string, { headers?: Record<string, unknown> }> } }>;
+    };
+    const routes = Object.keys(doc.paths).filter((path) => path.startsWith("/api/game/"));
+    expect(routes).toHaveLength(4);
+    for (const path of routes) {
+      const responses = doc.paths[path]!.get!.responses!;
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "304", "404", "500"]));
+      expect(Object.keys(responses["200"]!.headers!)).toEqual(["ETag", "Cache-Control"]);
+    }
   });
 });
