@@ -14,7 +14,10 @@
 //   where `new URL("./<name>.ts", import.meta.url)` looks for them once the code is bundled (so two
 //   workers must not share a file name). tests/binary checks that the worker runs in the binary.
 // The version comes from package.json, inlined at build time (cli/main.ts imports it); checked below.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+// Targets: this machine's → dist/cuebot, and linux-arm64 → dist/cuebot-linux-arm64 (a Raspberry Pi, an
+// ARM VPS), cross-compiled: Bun fetches that target's runtime from the npm registry once and caches it
+// (~1 s after that). `--host-only` builds dist/cuebot alone (what the tests and the bench need).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
@@ -24,6 +27,9 @@ const entry = join(root, "cli", "main.ts");
 /** The code of each Worker the program starts (see the flags above). */
 const workers = [join(root, "db", "sqlite", "database-worker-thread.ts")];
 const outfile = join(root, "dist", "cuebot");
+/** The cross-compiled targets, each beside dist/cuebot; checked by their ELF header (and run under qemu in CI). */
+const crossTargets = [{ target: "bun-linux-arm64", outfile: join(root, "dist", "cuebot-linux-arm64") }];
+const hostOnly = process.argv.includes("--host-only");
 
 const BUILD_FLAGS = [
   "--compile",
@@ -59,17 +65,34 @@ async function run(cmd: string[], cwd: string): Promise<{ code: number; stdout: 
   return { code, stdout, stderr };
 }
 
-const startedAt = performance.now();
-rmSync(outfile, { force: true });
-rmSync(`${outfile}.map`, { force: true });
+/** One `bun build --compile` of the program to `target` (this machine's when null) at `file`. */
+async function compile(file: string, target: string | null): Promise<void> {
+  rmSync(file, { force: true });
+  const flags = [...BUILD_FLAGS, ...(target ? [`--target=${target}`] : [])];
+  const build = await run(
+    [process.execPath, "build", ...flags, `--outfile=${file}`, entry, ...workers],
+    root,
+  );
+  if (build.code !== 0) {
+    process.stderr.write(build.stdout + build.stderr);
+    fail(`bun build${target ? ` --target=${target}` : ""} failed (exit ${build.code})`);
+  }
+}
 
-const build = await run(
-  [process.execPath, "build", ...BUILD_FLAGS, `--outfile=${outfile}`, entry, ...workers],
-  root,
-);
-if (build.code !== 0) {
-  process.stderr.write(build.stdout + build.stderr);
-  fail(`bun build failed (exit ${build.code})`);
+/** The machine an ELF executable is for, from its header (e_machine): 62 x86-64, 183 AArch64. */
+function elfMachine(file: string): number {
+  const header = readFileSync(file).subarray(0, 20);
+  if (header.toString("latin1", 1, 4) !== "ELF") fail(`${file} is not an ELF executable`);
+  return header.readUInt16LE(18);
+}
+
+const AARCH64 = 183;
+
+const startedAt = performance.now();
+await compile(outfile, null);
+for (const cross of hostOnly ? [] : crossTargets) {
+  await compile(cross.outfile, cross.target);
+  if (elfMachine(cross.outfile) !== AARCH64) fail(`${cross.outfile} is not an AArch64 executable`);
 }
 // The source maps are inside the binary; the copies beside it (one per chunk) are only clutter.
 for (const name of readdirSync(dirname(outfile))) {
@@ -89,8 +112,9 @@ try {
   rmSync(empty, { recursive: true, force: true });
 }
 
-const megabytes = (statSync(outfile).size / 1024 / 1024).toFixed(1);
+const megabytes = (file: string) => (statSync(file).size / 1024 / 1024).toFixed(1);
+const built = [outfile, ...(hostOnly ? [] : crossTargets.map((cross) => cross.outfile))]
+  .map((file) => `${relative(process.cwd(), file) || file} (${megabytes(file)} MB)`)
+  .join(", ");
 const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-console.log(
-  `built ${relative(process.cwd(), outfile) || outfile} (cuebot ${pkg.version}, ${megabytes} MB) in ${seconds} s`,
-);
+console.log(`built ${built}, cuebot ${pkg.version}, in ${seconds} s`);

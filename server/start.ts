@@ -13,11 +13,11 @@ import {
 } from "./core/instance-registry.ts";
 import { createLogger } from "./core/log.ts";
 import { redactUrl } from "./core/store-urls.ts";
-import { type DemoEnvironment, startDemo } from "./demo.ts";
+import type { DemoEnvironment } from "./demo.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
 import { ListenError, listen, type RunningServer } from "./listen.ts";
 import { startMaintenance } from "./maintenance.ts";
-import { connectSharedStores, SharedStoreError, type SharedStores } from "./redis/shared-stores.ts";
+import type { SharedStores } from "./redis/shared-stores.ts";
 import { type Context, openContext } from "./runtime.ts";
 
 /** The server could not start for a reason the admin can act on; the message says which. */
@@ -86,6 +86,10 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
   const startLog = createLogger({ level: given.logLevel, format: given.logFormat });
   let shared: SharedStores | undefined;
   if (redisUrl) {
+    // Imported only here: the Redis client is ~650 modules (~6 MB of RSS once loaded), which a server
+    // without Redis never runs. Likewise the demo's simulators below. (server/redis/script.ts must
+    // not import "redis" either for this to hold: it is reached from the rate limits.)
+    const { connectSharedStores, SharedStoreError } = await import("./redis/shared-stores.ts");
     try {
       shared = await connectSharedStores(redisUrl, startLog);
     } catch (error) {
@@ -96,7 +100,7 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
   }
   let demo: DemoEnvironment | null = null;
   try {
-    demo = demoMode ? startDemo(given) : null;
+    demo = demoMode ? (await import("./demo.ts")).startDemo(given) : null;
   } catch (error) {
     instance.release();
     await shared?.close();
@@ -187,7 +191,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const { ctx } = opened;
   let server: RunningServer;
   try {
-    server = listen(ctx, createApp(ctx, { changesAnnounced: opened.changesAnnounced }));
+    const changesAnnounced = opened.changesAnnounced;
+    server = listen(ctx, createApp(ctx, { changesAnnounced }), { changesAnnounced });
   } catch (error) {
     await ctx.close();
     if (error instanceof ListenError) throw new StartError(error.message);

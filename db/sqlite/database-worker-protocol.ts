@@ -7,7 +7,7 @@
 export interface WorkerStart {
   /** The database file. */
   path: string;
-  /** How often the thread checkpoints, ms. */
+  /** How soon after a write the thread checkpoints, ms (at most one checkpoint per this span). */
   intervalMs: number;
   /** Most events gathered before they are stored. */
   maxRows: number;
@@ -31,6 +31,8 @@ export type ToWorker =
   /** Events as one JSON string (CommandEvent[]); with `ack`, stored at once and acknowledged. */
   | { events: string; ack?: number }
   | { touch: WorkerTouch }
+  /** The event loop's connection committed a write: the WAL has something to checkpoint. */
+  | { wrote: true }
   | { stop: true };
 
 /** From the thread. */

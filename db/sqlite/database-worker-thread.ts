@@ -1,6 +1,6 @@
 /**
  * The database worker's thread (see database-worker.ts for what it does and why): its own connection
- * to the database file, WAL checkpoints on a timer, batches of analytics events and notes of when a
+ * to the database file, WAL checkpoints after writes, batches of analytics events and notes of when a
  * key was last used. Loaded as a worker (`new Worker(new URL(...))`), never imported; scripts/build.ts
  * builds it into the binary as an entry point of its own.
  */
@@ -23,7 +23,9 @@ const errorText = (error: unknown): string =>
   String(error instanceof Error && error.message ? error.message : error);
 
 let db: Database | null = null;
-let timer: ReturnType<typeof setInterval> | null = null;
+/** The checkpoint due after the latest writes; null when nothing was written since the last one. */
+let checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+let checkpointDelayMs = 0;
 let checkpointStatement: Statement | null = null;
 /** The prepared INSERT of one event, and the transaction that stores a chunk of them; made at first use. */
 let writer: { insert: Statement; writeAll: ReturnType<Database["transaction"]> } | null = null;
@@ -35,11 +37,25 @@ let rowsPerTransaction = 1;
 const touches = new Map<WorkerTouch["table"], Statement>();
 
 function checkpoint(): void {
+  if (checkpointTimer !== null) clearTimeout(checkpointTimer);
+  checkpointTimer = null;
   try {
-    checkpointStatement?.get();
+    const result = checkpointStatement?.get() as { log: number; checkpointed: number } | null;
+    // Not copied to its end (a reader's snapshot still needs the older frames, or a write came in
+    // meanwhile): again after the delay, as long as someone is using the file.
+    if (result && result.checkpointed < result.log) checkpointSoon();
   } catch (error) {
     send({ checkpointError: errorText(error) });
   }
+}
+
+/**
+ * Something was written (here, or on the event loop: `wrote`): a checkpoint follows within the delay.
+ * Armed once per delay, not pushed back by every write, so writes that never pause are still
+ * checkpointed every few ms; with nothing written, this thread sleeps (no timer at all).
+ */
+function checkpointSoon(): void {
+  if (checkpointTimer === null && db !== null) checkpointTimer = setTimeout(checkpoint, checkpointDelayMs);
 }
 
 function insertRow(statement: Statement, row: CommandEvent): void {
@@ -101,7 +117,10 @@ function drain(): void {
   }
   const rows = pending;
   pending = [];
-  if (rows.length > 0 && db !== null) store(db, rows);
+  if (rows.length > 0 && db !== null) {
+    store(db, rows);
+    checkpointSoon();
+  }
 }
 
 function touch(database: Database, { table, accountId, lookupHash, at }: WorkerTouch): void {
@@ -115,6 +134,7 @@ function touch(database: Database, { table, accountId, lookupHash, at }: WorkerT
       touches.set(table, statement);
     }
     statement.run(at, accountId, lookupHash);
+    checkpointSoon();
   } catch (error) {
     send({ touchError: errorText(error) });
   }
@@ -157,12 +177,13 @@ function start(options: WorkerStart): void {
     send({ failed: errorText(error) });
     return;
   }
-  timer = setInterval(checkpoint, options.intervalMs);
+  checkpointDelayMs = options.intervalMs;
+  // Whatever the server wrote before this thread started (migrations, a login) is checkpointed too.
+  checkpointSoon();
   send({ started: true });
 }
 
 function stop(): void {
-  if (timer !== null) clearInterval(timer);
   if (db !== null) {
     drain();
     checkpoint();
@@ -176,6 +197,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   if ("touch" in message) {
     if (db !== null) touch(db, message.touch);
   } else if ("events" in message) receiveEvents(message.events, message.ack);
+  else if ("wrote" in message) checkpointSoon();
   else if ("start" in message) start(message.start);
   else if ("stop" in message) stop();
 };

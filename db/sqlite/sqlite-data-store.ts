@@ -33,6 +33,8 @@ export class SqliteDataStore implements DataStore {
   #open: Promise<void> | null = null;
   readonly #inside: DataStore;
   #observer: OwnWriteObserver | null = null;
+  /** Told after each write of this store is committed (the database worker checkpoints then). */
+  #committed: () => void = () => {};
 
   constructor(
     private readonly sqlite: Database,
@@ -60,13 +62,22 @@ export class SqliteDataStore implements DataStore {
 
   run(build: Build<Statement>): Promise<void> {
     if (this.#open) return this.#afterOpen(() => this.run(build));
-    if (this.#observer === null) return this.#inside.run(build);
+    if (this.#observer === null) {
+      const written = this.#inside.run(build);
+      this.#committed();
+      return written;
+    }
     // Observed: the one statement in a transaction of its own, so the observer sees it begin and end.
     try {
       return this.#observed(() => this.#inside.run(build));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** From now on `listener` is told after every committed write of this store (one listener). */
+  afterOwnWrites(listener: () => void): void {
+    this.#committed = listener;
   }
 
   /** From now on every write of this store is reported to `observer` (see OwnWriteObserver). */
@@ -87,6 +98,7 @@ export class SqliteDataStore implements DataStore {
         const result = await fn(this.#inside);
         this.#observer?.committing();
         this.sqlite.run("COMMIT");
+        this.#committed();
         return result;
       } catch (error) {
         if (this.sqlite.inTransaction) this.sqlite.run("ROLLBACK");
@@ -116,6 +128,7 @@ export class SqliteDataStore implements DataStore {
       written = write();
       observer.committing();
       this.sqlite.run("COMMIT");
+      this.#committed();
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.run("ROLLBACK");
       throw error;

@@ -174,6 +174,10 @@ class ListeningConnection {
       }
       this.#changes.changed();
       this.#nextResubscribeAt = 0;
+    } else {
+      // Still deaf: flush with the heartbeat too, so what no request triggers (an overlay stream whose
+      // token was rotated) still happens, with no poll of its own on the event loop (listen.ts).
+      this.#changes.check();
     }
     if (acceptedAt < this.#nextResubscribeAt) return;
     // Still deaf after a new subscription (a proxy that never delivers): try less and less often.

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { keepAliveFetch } from "./keep-alive-fetch.ts";
 
 /**
  * The Helix client: Client-Id + Bearer on every call, a 5 s ceiling per request, one retry on 503
@@ -59,7 +60,7 @@ export interface HelixClientOptions {
 }
 
 export class HelixClient {
-  readonly #fetch: typeof fetch;
+  readonly #fetch: (url: URL, init: RequestInit) => Promise<Response>;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   /**
@@ -67,10 +68,21 @@ export class HelixClient {
    * `Ratelimit-Reset`: calls fail fast instead of hammering Twitch (reference §2.0). Buckets are per
    * client and user, so per token is the right key.
    */
-  readonly #exhaustedUntil = new LRUCache<string, number>({ max: 10_000 });
+  #exhaustedUntil: LRUCache<string, number> | null = null;
+
+  /**
+   * Made the first time Twitch says a bucket is used up: an LRUCache allocates arrays for all of its
+   * `max` entries when it is built (~280 KB here), which a server whose limits are never reached does
+   * not need.
+   */
+  #exhausted(): LRUCache<string, number> {
+    this.#exhaustedUntil ??= new LRUCache<string, number>({ max: 10_000 });
+    return this.#exhaustedUntil;
+  }
 
   constructor(private readonly options: HelixClientOptions) {
-    this.#fetch = options.fetch ?? fetch;
+    // Helix calls stay on the event loop's thread (keep-alive-fetch.ts): cheaper than Bun's fetch.
+    this.#fetch = options.fetch ?? keepAliveFetch();
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#now = options.now ?? Date.now;
   }
@@ -93,7 +105,7 @@ export class HelixClient {
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     };
     const bucket = request.bucket ? `${request.token} ${request.bucket}` : request.token;
-    const until = this.#exhaustedUntil.get(bucket);
+    const until = this.#exhaustedUntil?.get(bucket);
     if (until !== undefined && until > this.#now()) {
       throw new HelixError(
         429,
@@ -131,9 +143,9 @@ export class HelixClient {
     const remaining = response.headers.get("ratelimit-remaining");
     const reset = Number(response.headers.get("ratelimit-reset"));
     if ((response.status === 429 || remaining === "0") && Number.isFinite(reset) && reset > 0) {
-      this.#exhaustedUntil.set(token, reset * 1000);
+      this.#exhausted().set(token, reset * 1000);
     } else {
-      this.#exhaustedUntil.delete(token);
+      this.#exhaustedUntil?.delete(token);
     }
   }
 

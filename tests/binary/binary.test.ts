@@ -49,7 +49,8 @@ async function ensureBuilt(): Promise<void> {
       : null;
   if (!reason) return;
   console.log(`binary: ${reason}; running scripts/build.ts`);
-  const build = Bun.spawn([process.execPath, join(REPO_ROOT, "scripts", "build.ts")], {
+  // This machine's binary only: the cross-compiled ones are CI's and `npm run build`'s business.
+  const build = Bun.spawn([process.execPath, join(REPO_ROOT, "scripts", "build.ts"), "--host-only"], {
     cwd: REPO_ROOT,
     stdout: "inherit",
     stderr: "inherit",

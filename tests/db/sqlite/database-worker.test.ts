@@ -60,6 +60,8 @@ describe("WAL checkpoints on a worker thread", () => {
     });
     for (let i = 0; i < 40; i++) {
       batch(i * 500);
+      // As the server's store does after each commit (listen.ts): the worker checkpoints after writes.
+      checkpoints.wrote();
       await Bun.sleep(5);
     }
     const pageSize = (handle.sqlite.query("PRAGMA page_size").get() as { page_size: number }).page_size;
@@ -96,6 +98,8 @@ describe("WAL checkpoints on a worker thread", () => {
       onDropped: (count) => dropped.push(count),
     });
     cleanups.push(() => worker.stop());
+    // The thread starts with the first work (or `started`), and fails then.
+    await worker.started;
     await eventually("the failure is reported", () => failures.length > 0);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/could not open the database: .*(unable to open|no such file|cannot open)/i);
@@ -103,6 +107,37 @@ describe("WAL checkpoints on a worker thread", () => {
     await worker.writeEvents([event(1, 1)], true);
     expect(dropped).toEqual([1]);
     await worker.stop();
+  });
+});
+
+describe("an idle worker", () => {
+  test("no thread starts until work is handed over; a flush with nothing handed over needs none", async () => {
+    const { path } = scratchDatabase();
+    const worker = new DatabaseWorker(path);
+    cleanups.push(() => worker.stop());
+    worker.wrote();
+    await worker.writeEvents([], true);
+    expect(worker.running).toBe(false);
+    await worker.stop();
+  });
+
+  test("with nothing written, the worker checkpoints nothing: a write made behind its back stays in the WAL", async () => {
+    const { path, handle } = scratchDatabase();
+    const worker = new DatabaseWorker(path, { intervalMs: 5 });
+    cleanups.push(() => worker.stop());
+    await worker.started;
+    // What it checkpointed at its start is in the file; wait for that, then write ~200 new pages.
+    await Bun.sleep(100);
+    const before = fileSize(path);
+    handle.sqlite.exec(
+      "WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 2000) INSERT INTO rows SELECT v, printf('%.400c', 'x') FROM n",
+    );
+    await Bun.sleep(300);
+    // A timer every few ms (the old design) would have copied them into the file by now.
+    expect(fileSize(path)).toBe(before);
+    // Told of the write, it copies the WAL into the file.
+    worker.wrote();
+    await eventually("the write reaches the database file", () => fileSize(path) > before);
   });
 });
 
