@@ -113,13 +113,19 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     const script = await (await fetch(`${server.url}/assets/dashboard.js`)).text();
     expect(script).toContain("Bot setup");
     expect((await fetch(`${server.url}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
-    // The database worker (its own chunk in the binary) runs: it holds a second connection to the
-    // file. A worker that cannot load would leave the main connection alone, and log a warning.
+    // The database worker (its own chunk in the binary) starts with the first work handed to it, not
+    // before: idle, the server holds one connection to the file. A bot command (an analytics event, a
+    // note of the key's use) starts it, and then it holds a second. A worker that cannot load would
+    // leave the main connection alone, and log a warning.
     const database = join(home, "cuebot-data", "cuebot.db");
+    expect(openHandles(server.proc.pid, database)).toBe(1);
+    const { apiKey } = await seedAccount(join(home, "cuebot-data"), "workerprobe");
+    expect((await fetch(`${server.url}/api/bot/coinflip?apiKey=${apiKey}`)).status).toBe(200);
     for (let i = 0; i < 100 && openHandles(server.proc.pid, database) < 2; i++) await Bun.sleep(50);
     expect(openHandles(server.proc.pid, database)).toBe(2);
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(`${server.stdout()}${server.stderr()}`).not.toContain("worker");
+    expect((await cuebot(["users", "delete", "workerprobe", "--yes"])).code).toBe(0);
     // Nothing appeared beside the binary but its data folder.
     expect(readdirSync(home).sort()).toEqual(["cuebot", "cuebot-data"]);
   });

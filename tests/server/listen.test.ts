@@ -65,3 +65,31 @@ test("a request still running after the grace period is cut off and stop() retur
   expect(await stuck).toBe("cut off");
   expect(t.logs.some((line) => line.includes("in-flight requests did not finish in time"))).toBe(true);
 });
+
+/** Counts the server's own looks for outside changes (requests are not made meanwhile). */
+function countLooks(ctx: TestContext["ctx"]): { readonly count: number } {
+  const looks = { count: 0 };
+  const check = ctx.externalChanges.check.bind(ctx.externalChanges);
+  ctx.externalChanges.check = () => {
+    looks.count++;
+    return check();
+  };
+  return looks;
+}
+
+test("an idle server whose admin commands announce their changes has no timer looking at the database", async () => {
+  t = await createTestContext({ configure: anyFreePort });
+  const looks = countLooks(t.ctx);
+  server = listen(t.ctx, t.app, { changesAnnounced: true });
+  // It used to look 4 times a second (and its worker checkpointed 100 times a second) for nothing.
+  await Bun.sleep(1_200);
+  expect(looks.count).toBe(0);
+});
+
+test("where changes are not announced (demo, instances sharing a file), the timer still looks for them", async () => {
+  t = await createTestContext({ configure: anyFreePort });
+  const looks = countLooks(t.ctx);
+  server = listen(t.ctx, t.app);
+  for (let i = 0; i < 100 && looks.count === 0; i++) await Bun.sleep(50);
+  expect(looks.count).toBeGreaterThan(0);
+});
