@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { keepAliveFetch } from "./keep-alive-fetch.ts";
 
 /**
  * The Helix client: Client-Id + Bearer on every call, a 5 s ceiling per request, one retry on 503
@@ -60,7 +59,7 @@ export interface HelixClientOptions {
 }
 
 export class HelixClient {
-  readonly #fetch: (url: URL, init: RequestInit) => Promise<Response>;
+  readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #now: () => number;
   /**
@@ -81,8 +80,7 @@ export class HelixClient {
   }
 
   constructor(private readonly options: HelixClientOptions) {
-    // Helix calls stay on the event loop's thread (keep-alive-fetch.ts): cheaper than Bun's fetch.
-    this.#fetch = options.fetch ?? keepAliveFetch();
+    this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#now = options.now ?? Date.now;
   }
