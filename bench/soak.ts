@@ -39,7 +39,7 @@ const DASHBOARD_POLLS = [
   "/api/dashboard/alerts/history?limit=20",
   "/api/dashboard/activity",
 ] as const;
-const CHAT_LINES = ["!magic8 will it work?", "!followage", "!lurk", "!deaths", "!toss", "hello chat"];
+const CHAT_LINES = ["!magic8 will it work?", "!followage", "!lurk", "!deaths", "!discord", "hello chat"];
 const ALERT_TYPES = ["follow", "subscribe", "cheer", "raid"] as const;
 
 export interface SoakResult {
@@ -54,6 +54,8 @@ export interface SoakResult {
   samples: { minute: number; rssMb: number }[];
   /** Requests by what they were, and how they were answered. */
   answered: Record<string, Record<number, number>>;
+  /** Of the demo chat's last 100 lines at the end, how many were cuebot's answers. */
+  botLinesInChat: number;
 }
 
 /** A browser's cookie jar for one origin: enough for the session and the login's state cookies. */
@@ -112,9 +114,12 @@ class DemoClient {
   }
 }
 
-/** The login a browser does: cuebot → the simulated Twitch's consent page → "Authorize" → cuebot. */
-async function logIn(client: DemoClient): Promise<void> {
-  const start = await client.request("login", "/auth/login");
+/**
+ * The login a browser does: cuebot → the simulated Twitch's consent page → "Authorize" → cuebot. The
+ * same for a consent a feature asks for (`consentUrl`, e.g. /auth/login?consent=chat).
+ */
+async function logIn(client: DemoClient, path = "/auth/login"): Promise<void> {
+  const start = await client.request("login", path);
   const authorize = start.headers.get("location");
   if (!authorize) throw new Error(`/auth/login answered ${start.status} with no redirect`);
   const page = await (await fetch(authorize)).text();
@@ -140,8 +145,15 @@ async function prepare(client: DemoClient): Promise<{ apiKey: string; overlayTok
   const overlay = await client.json<{ overlay_url: string | null }>("setup", "/api/dashboard/overlay");
   // The OBS link is <public URL>/overlay/<token>.
   const overlayToken = decodeURIComponent(overlay.overlay_url?.split("/overlay/")[1] ?? "");
-  await client.send("setup", "PUT", "/api/dashboard/chat", { enabled: true });
-  await client.send("setup", "PUT", "/api/dashboard/alerts", { enabled: true });
+  for (const feature of ["chat", "alerts"]) {
+    await (await client.send("setup", "PUT", `/api/dashboard/${feature}`, { enabled: true })).arrayBuffer();
+    // Turned on, the feature may ask for a permission first: given as a streamer gives it.
+    const answer = await client.json<{ state: string; consentUrl: string | null }>(
+      "setup",
+      `/api/dashboard/${feature}`,
+    );
+    if (answer.state === "needs_consent" && answer.consentUrl) await logIn(client, answer.consentUrl);
+  }
   return { apiKey, overlayToken, login: account.login };
 }
 
@@ -278,6 +290,7 @@ export async function soak(
     }
     controller.abort();
     await running;
+    const chat = await client.json<{ lines: { fromCuebot: boolean }[] }>("setup", "/api/dashboard/demo/chat");
     const secondHalf = samples.filter((s) => s.minute > minutes / 2);
     return {
       minutes,
@@ -287,6 +300,7 @@ export async function soak(
       slopeMbPerHour: slopePerHour(secondHalf),
       samples,
       answered: client.answered,
+      botLinesInChat: chat.lines.filter((line) => line.fromCuebot).length,
     };
   } finally {
     controller.abort();
@@ -314,6 +328,12 @@ if (import.meta.main) {
   const result = await soak(BINARY, minutes, (line) => console.log(`${new Date().toISOString()} ${line}`));
   const { formatTable } = await import("./table.ts");
   console.log(formatTable(soakRows(result, BINARY)));
-  console.log(JSON.stringify({ answered: result.answered, samples: result.samples }));
+  console.log(
+    JSON.stringify({
+      answered: result.answered,
+      botLinesInChat: result.botLinesInChat,
+      samples: result.samples,
+    }),
+  );
   process.exit(0);
 }
