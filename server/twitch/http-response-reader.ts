@@ -31,7 +31,10 @@ export class HttpResponseReader {
   /** Takes the next bytes; the response once it is complete (null while more is needed). */
   push(chunk: Uint8Array): ReadResponse | null {
     this.#buffer = this.#buffer.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.#buffer, chunk]);
-    if (!this.#head && !this.#readHead()) return null;
+    // A 1xx is interim (100 Continue, 103 Early Hints): the final answer follows on the same socket.
+    while (!this.#head) {
+      if (!this.#readHead()) return null;
+    }
     return this.#readBody();
   }
 
@@ -42,6 +45,7 @@ export class HttpResponseReader {
     return { ...this.#head, body: Buffer.concat(this.#chunks).toString("utf8"), keepAlive: false };
   }
 
+  /** Reads the head once all of it is there (false before); leaves #head null after a 1xx. */
   #readHead(): boolean {
     const end = this.#buffer.indexOf(HEAD_END);
     if (end === -1) {
@@ -52,13 +56,16 @@ export class HttpResponseReader {
     this.#buffer = this.#buffer.subarray(end + HEAD_END.length);
     const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? "");
     if (!status) throw new Error("the answer is not HTTP/1.x");
+    const code = Number(status[2]);
+    if (code >= 100 && code < 200 && code !== 101) return true;
+    // Response() refuses any other status (101 included: nothing here upgrades).
+    if (code < 200 || code > 599) throw new Error(`the answer's status ${code} is not one fetch can return`);
     const headers = new Headers();
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(":");
       if (colon <= 0) throw new Error("a header line of the answer is malformed");
       headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
     }
-    const code = Number(status[2]);
     const connection = headers.get("connection")?.toLowerCase() ?? "";
     const http10 = status[1] === "0";
     this.#framing = this.#framingOf(code, headers);
@@ -67,53 +74,67 @@ export class HttpResponseReader {
       statusText: status[3] ?? "",
       headers,
       keepAlive:
-        this.#framing.kind !== "close" && !connection.includes("close") && (!http10 || connection.includes("keep-alive")),
+        this.#framing.kind !== "close" &&
+        !connection.includes("close") &&
+        (!http10 || connection.includes("keep-alive")),
     };
     return true;
   }
 
   #framingOf(status: number, headers: Headers): Framing {
-    if (this.noBody || status === 204 || status === 304 || (status >= 100 && status < 200))
-      return { kind: "length", length: 0 };
+    if (this.noBody || status === 204 || status === 304) return { kind: "length", length: 0 };
     if (headers.get("transfer-encoding")?.toLowerCase().includes("chunked")) return { kind: "chunked" };
     const length = headers.get("content-length");
     if (length === null) return { kind: "close" };
-    if (!/^\d+$/.test(length)) throw new Error("the answer's Content-Length is malformed");
-    return { kind: "length", length: Number(length) };
+    // Headers joins repeated fields with ", ": the same length twice is allowed (RFC 9110 §8.6).
+    const values = new Set(length.split(",").map((value) => value.trim()));
+    const [only] = values;
+    if (values.size !== 1 || !only || !/^\d+$/.test(only))
+      throw new Error("the answer's Content-Length is malformed");
+    return { kind: "length", length: Number(only) };
   }
 
   #readBody(): ReadResponse | null {
-    const head = this.#head!;
     const framing = this.#framing!;
     if (framing.kind === "close") return null;
-    if (framing.kind === "length") {
-      if (this.#buffer.length < framing.length) return null;
-      if (this.#buffer.length > framing.length) throw new Error("the answer ran past its Content-Length");
-      return { ...head, body: this.#buffer.toString("utf8") };
-    }
-    return this.#readChunks(head);
+    if (framing.kind === "chunked") return this.#readChunks();
+    if (this.#buffer.length < framing.length) return null;
+    return this.#done(this.#buffer.subarray(0, framing.length), this.#buffer.length - framing.length);
   }
 
-  /** Chunked transfer: size line, data, CRLF; a zero size ends it (after optional trailers). */
-  #readChunks(head: Omit<ReadResponse, "body">): ReadResponse | null {
+  /**
+   * The answer with `body`. Bytes after it were never asked for (no pipelining here): the answer is
+   * whole, but the socket is out of step, so it is not reused.
+   */
+  #done(body: Buffer, extra: number): ReadResponse {
+    const head = this.#head!;
+    return { ...head, body: body.toString("utf8"), keepAlive: head.keepAlive && extra === 0 };
+  }
+
+  /** Chunked transfer: size line (extensions after ";" ignored), data, CRLF; size 0, trailers, CRLF. */
+  #readChunks(): ReadResponse | null {
     for (;;) {
       const lineEnd = this.#buffer.indexOf(CRLF);
       if (lineEnd === -1) return null;
       const sizeText = this.#buffer.subarray(0, lineEnd).toString("latin1").split(";")[0]!.trim();
       if (!/^[0-9a-fA-F]+$/.test(sizeText)) throw new Error("a chunk size of the answer is malformed");
       const size = Number.parseInt(sizeText, 16);
-      if (size === 0) {
-        const trailerEnd = this.#buffer.indexOf(CRLF, lineEnd + CRLF.length);
-        if (trailerEnd === -1) return null;
-        // Trailers (rare) end with an empty line; without any, the CRLF follows the size line at once.
-        const done = trailerEnd === lineEnd + CRLF.length ? trailerEnd : this.#buffer.indexOf(HEAD_END, lineEnd);
-        if (done === -1) return null;
-        return { ...head, body: Buffer.concat(this.#chunks).toString("utf8") };
-      }
+      if (size === 0) return this.#readTrailers(lineEnd);
       const dataStart = lineEnd + CRLF.length;
-      if (this.#buffer.length < dataStart + size + CRLF.length) return null;
-      this.#chunks.push(Buffer.from(this.#buffer.subarray(dataStart, dataStart + size)));
-      this.#buffer = this.#buffer.subarray(dataStart + size + CRLF.length);
+      const dataEnd = dataStart + size;
+      if (this.#buffer.length < dataEnd + CRLF.length) return null;
+      if (!this.#buffer.subarray(dataEnd, dataEnd + CRLF.length).equals(CRLF))
+        throw new Error("a chunk of the answer is longer than its size");
+      this.#chunks.push(Buffer.from(this.#buffer.subarray(dataStart, dataEnd)));
+      this.#buffer = this.#buffer.subarray(dataEnd + CRLF.length);
     }
+  }
+
+  /** After the last chunk's size line: trailer lines (ignored) up to an empty line. */
+  #readTrailers(lineEnd: number): ReadResponse | null {
+    // Searching from the size line's own CRLF finds the empty line whether trailers come or not.
+    const end = this.#buffer.indexOf(HEAD_END, lineEnd);
+    if (end === -1) return null;
+    return this.#done(Buffer.concat(this.#chunks), this.#buffer.length - end - HEAD_END.length);
   }
 }

@@ -1,39 +1,43 @@
 import type { Socket } from "bun";
-import { HttpResponseReader } from "./http-response-reader.ts";
+import { HttpResponseReader, type ReadResponse } from "./http-response-reader.ts";
 
 /**
  * A `fetch` for Helix that speaks HTTP/1.1 over kept-alive sockets on the event loop's own thread.
  * Bun's fetch hands every request to its HTTP client thread and back: two thread switches per call,
  * which at 1,000 chat replies a second cost about a fifth of native chat's CPU (issue 26, perf: the
  * "HTTP Client" thread 12 % and task switching 15 % of the process's samples). This is only the part
- * of fetch the Helix client uses: a string body (or none), a timeout signal, a status, headers and a
+ * of fetch the Helix client uses: a string body (or none), an abort signal, a status, headers and a
  * text body (Content-Length, chunked, or up to close). Anything else goes to Bun's fetch.
  */
 
 interface Pending {
-  head: string;
-  body: string;
+  /** The request as sent: head (latin1, as header bytes are) and body (UTF-8). */
+  bytes: Buffer;
+  /** A HEAD request: its answer has no body whatever Content-Length says. */
+  noBody: boolean;
+  /** Settle once; both remove the abort listener. */
   resolve(response: Response): void;
   reject(error: unknown): void;
-  signal: AbortSignal | null;
+  /** The socket carrying (or connecting for) it, so an abort can drop that socket. */
+  connection: Connection | null;
+  /** Sent again already after a reused socket closed without a byte of answer (see #onClose). */
+  retried: boolean;
 }
 
 interface Connection {
-  socket: Socket<ConnectionState> | null;
-  state: ConnectionState;
-  /** Its close (or error) was handled: both events may come. */
-  closed: boolean;
-}
-
-interface ConnectionState {
-  reader: HttpResponseReader | null;
+  /** Null until connected, and after the close. */
+  socket: Socket<undefined> | null;
   pending: Pending | null;
-  /** Bytes of the request not yet taken by the socket. */
+  reader: HttpResponseReader | null;
+  /** Bytes of the request not yet taken by the socket (written on drain). */
   unsent: Buffer | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
-  /** The socket answered at least one request already (a reused one may have been closed by the peer). */
+  /** It carried an answer before, so the peer may have closed it while it sat idle. */
   reused: boolean;
-  onDone: ((keep: boolean) => void) | null;
+  /** A byte of the current answer arrived (then the request surely reached the server). */
+  answered: boolean;
+  /** close, error and connectError may each come for one socket: only the first counts. */
+  closed: boolean;
 }
 
 export interface KeepAliveFetchOptions {
@@ -49,26 +53,57 @@ function fetchFailed(message: string): TypeError {
   return new TypeError(`fetch failed: ${message}`);
 }
 
-/** The request's head and body as HTTP/1.1 text, or null when it is not one this client sends. */
-function serialise(url: URL, init: RequestInit): { head: string; body: string } | null {
+/** Headers this client writes itself: a caller's own would be sent twice or contradict the framing. */
+const OWN_HEADERS = ["host", "content-length", "transfer-encoding", "connection"];
+
+/** The request as HTTP/1.1 bytes, or null when it is not one this client sends. */
+function serialise(url: URL, init: RequestInit): Pick<Pending, "bytes" | "noBody"> | null {
   if (init.body !== undefined && init.body !== null && typeof init.body !== "string") return null;
   const body = (init.body as string | undefined) ?? "";
   const method = (init.method ?? "GET").toUpperCase();
-  let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+  if (!/^[A-Z]+$/.test(method)) return null;
   const headers = new Headers(init.headers);
-  for (const [name, value] of headers) {
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) return null;
-    head += `${name}: ${value}\r\n`;
-  }
+  if (OWN_HEADERS.some((name) => headers.has(name))) return null;
+  let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+  // Headers already refuses CR and LF in names and values, so nothing can be smuggled in here.
+  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
   if (body !== "" || method === "POST" || method === "PUT" || method === "PATCH")
     head += `Content-Length: ${Buffer.byteLength(body)}\r\n`;
   if (!headers.has("accept")) head += "Accept: */*\r\n";
-  return { head: `${head}\r\n`, body };
+  const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, "latin1"), Buffer.from(body, "utf8")]);
+  return { bytes, noBody: method === "HEAD" };
+}
+
+/** Where Bun.connect goes for `url`. */
+export function socketTarget(url: URL): {
+  hostname: string;
+  port: number;
+  tls: boolean | { serverName: string };
+} {
+  const https = url.protocol === "https:";
+  // URL keeps IPv6 literals in brackets ("[::1]"); sockets want the bare address.
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  // SNI names a host, never an address (RFC 6066 §3).
+  const address = url.hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+  const tls = https && !address ? { serverName: hostname } : https;
+  return { hostname, port: Number(url.port) || (https ? 443 : 80), tls };
+}
+
+/** The Response fetch would give; throws (as a fetch failure) on what Response refuses. */
+function toResponse(answer: ReadResponse): Response {
+  const { status, statusText, headers } = answer;
+  const body = status === 204 || status === 304 ? null : answer.body;
+  try {
+    return new Response(body, { status, statusText, headers });
+  } catch (error) {
+    throw fetchFailed((error as Error).message);
+  }
 }
 
 class OriginPool {
   readonly #idle: Connection[] = [];
   readonly #waiting: Pending[] = [];
+  /** Sockets connecting, busy or idle: at most maxSockets. */
   #open = 0;
 
   constructor(
@@ -83,133 +118,171 @@ class OriginPool {
     else this.#waiting.push(pending);
   }
 
+  /** The signal fired: the request leaves the queue, or its socket (out of step now) is dropped. */
+  abort(pending: Pending, reason: unknown): void {
+    const index = this.#waiting.indexOf(pending);
+    if (index !== -1) this.#waiting.splice(index, 1);
+    const connection = pending.connection;
+    pending.connection = null;
+    if (connection?.pending === pending) {
+      connection.pending = null;
+      // A socket still connecting has none yet: it is kept, and once open serves the next request.
+      connection.socket?.terminate();
+    }
+    pending.reject(reason);
+  }
+
   #connect(pending: Pending): void {
     this.#open++;
-    const state: ConnectionState = {
+    const connection: Connection = {
+      socket: null,
+      pending,
       reader: null,
-      pending: null,
       unsent: null,
       idleTimer: null,
       reused: false,
-      onDone: null,
+      answered: false,
+      closed: false,
     };
-    const connection: Connection = { socket: null, state, closed: false };
-    const https = this.url.protocol === "https:";
-    const port = Number(this.url.port) || (https ? 443 : 80);
-    state.pending = pending;
-    Bun.connect<ConnectionState>({
-      hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
-      port,
-      tls: https ? { serverName: this.url.hostname } : undefined,
-      data: state,
+    pending.connection = connection;
+    // Bun.connect throws at once on options it refuses and rejects later on connect failures.
+    try {
+      this.#dial(connection);
+    } catch (error) {
+      this.#onClose(connection, error as Error);
+    }
+  }
+
+  #dial(connection: Connection): void {
+    Bun.connect({
+      ...socketTarget(this.url),
       socket: {
         open: (socket) => {
+          if (connection.closed) return; // its handshake failed first
           connection.socket = socket;
-          if (state.pending) this.#start(connection, state.pending);
+          if (connection.pending) this.#start(connection, connection.pending);
+          else this.#release(connection);
+        },
+        // Bun closes a socket whose certificate fails; this keeps the reason for the caller.
+        handshake: (socket, _ok, authorizationError) => {
+          if (!authorizationError) return;
+          this.#onClose(connection, authorizationError);
+          socket.terminate();
         },
         data: (_socket, chunk) => this.#onData(connection, chunk),
-        drain: (socket) => {
-          const rest = state.unsent;
-          if (!rest) return;
-          const written = socket.write(rest);
-          state.unsent = written < rest.length ? rest.subarray(written) : null;
-        },
+        drain: () => this.#flush(connection),
         close: () => this.#onClose(connection),
-        error: () => this.#onClose(connection),
-        connectError: () => this.#onClose(connection),
+        error: (_socket, error) => this.#onClose(connection, error),
+        connectError: (_socket, error) => this.#onClose(connection, error),
       },
-    }).catch(() => this.#onClose(connection));
+    }).catch((error: Error) => this.#onClose(connection, error));
   }
 
   #start(connection: Connection, pending: Pending): void {
-    const { state } = connection;
-    const socket = connection.socket;
-    if (state.idleTimer) clearTimeout(state.idleTimer);
-    state.idleTimer = null;
-    if (!socket) return;
-    if (pending.signal?.aborted) {
-      this.#release(connection);
-      pending.reject(pending.signal.reason);
-      return;
-    }
-    state.pending = pending;
-    state.reader = new HttpResponseReader(pending.head.startsWith("HEAD "));
-    const onAbort = () => {
-      state.pending = null;
-      socket.terminate();
-      pending.reject(pending.signal?.reason);
-    };
-    pending.signal?.addEventListener("abort", onAbort, { once: true });
-    state.onDone = (keep) => {
-      pending.signal?.removeEventListener("abort", onAbort);
-      state.onDone = null;
-      state.pending = null;
-      state.reader = null;
-      state.reused = true;
-      if (keep) this.#release(connection);
-      else socket.end();
-    };
-    const bytes = Buffer.from(pending.head + pending.body);
-    const written = socket.write(bytes);
-    state.unsent = written < bytes.length ? bytes.subarray(Math.max(0, written)) : null;
+    if (connection.idleTimer) clearTimeout(connection.idleTimer);
+    connection.idleTimer = null;
+    connection.pending = pending;
+    pending.connection = connection;
+    connection.reader = new HttpResponseReader(pending.noBody);
+    connection.answered = false;
+    connection.unsent = pending.bytes;
+    this.#flush(connection);
+  }
+
+  /** Writes what the socket takes; the rest waits for its drain. */
+  #flush(connection: Connection): void {
+    const { socket, unsent } = connection;
+    if (!socket || !unsent) return;
+    const written = socket.write(unsent);
+    connection.unsent = written < unsent.length ? unsent.subarray(Math.max(0, written)) : null;
   }
 
   #onData(connection: Connection, chunk: Buffer): void {
-    const { state } = connection;
-    const reader = state.reader;
-    const pending = state.pending;
+    const { reader, pending } = connection;
     if (!reader || !pending) {
       // Bytes nobody asked for: the socket is out of step; never reuse it.
       connection.socket?.terminate();
       return;
     }
-    let done: ReturnType<HttpResponseReader["push"]>;
+    connection.answered = true;
+    let answer: ReadResponse | null;
+    let response: Response;
     try {
-      done = reader.push(chunk);
+      answer = reader.push(chunk);
+      if (!answer) return;
+      response = toResponse(answer);
     } catch (error) {
-      state.onDone?.(false);
-      pending.reject(fetchFailed((error as Error).message));
+      this.#detach(connection);
+      connection.socket?.terminate();
+      pending.reject(error instanceof TypeError ? error : fetchFailed((error as Error).message));
       return;
     }
-    if (!done) return;
-    state.onDone?.(done.keepAlive);
-    pending.resolve(new Response(done.status === 204 || done.status === 304 ? null : done.body, done));
+    this.#detach(connection);
+    connection.reused = true;
+    // A request body still unsent means the server answered early: the socket is out of step.
+    if (answer.keepAlive && !connection.unsent) this.#release(connection);
+    else connection.socket?.end();
+    pending.resolve(response);
   }
 
-  #onClose(connection: Connection): void {
+  #detach(connection: Connection): void {
+    if (connection.pending) connection.pending.connection = null;
+    connection.pending = null;
+    connection.reader = null;
+  }
+
+  #onClose(connection: Connection, error?: Error): void {
     if (connection.closed) return;
     connection.closed = true;
     this.#open--;
-    const { state } = connection;
-    if (state.idleTimer) clearTimeout(state.idleTimer);
-    state.idleTimer = null;
+    if (connection.idleTimer) clearTimeout(connection.idleTimer);
     const index = this.#idle.indexOf(connection);
     if (index !== -1) this.#idle.splice(index, 1);
     connection.socket = null;
-    const pending = state.pending;
-    state.pending = null;
-    state.onDone = null;
-    if (pending) {
-      const ended = state.reader?.end();
-      if (ended) pending.resolve(new Response(ended.body, ended));
-      else pending.reject(fetchFailed("the connection closed before the answer was complete"));
+    const pending = connection.pending;
+    const ended = connection.reader?.end() ?? null;
+    this.#detach(connection);
+    if (pending && !ended && connection.reused && !connection.answered && !pending.retried) {
+      // The peer closed the kept-alive socket as the request left (its idle timeout): the request
+      // never reached it, so it goes once more on a new socket, as browsers do.
+      pending.retried = true;
+      this.#connect(pending);
+      return;
     }
+    if (pending) this.#settleAtClose(pending, ended, error);
+    // Its socket's place is free for the next request waiting.
     const next = this.#waiting.shift();
-    if (next) this.request(next);
+    if (next) this.#connect(next);
+  }
+
+  #settleAtClose(pending: Pending, ended: ReadResponse | null, error?: Error): void {
+    if (!ended) {
+      pending.reject(fetchFailed(error?.message ?? "the connection closed before the answer was complete"));
+      return;
+    }
+    try {
+      pending.resolve(toResponse(ended));
+    } catch (failure) {
+      pending.reject(failure);
+    }
   }
 
   /** The socket is free: the next waiting request takes it, or it waits idle (closed after `idleMs`). */
   #release(connection: Connection): void {
+    if (!connection.socket) return;
     const next = this.#waiting.shift();
     if (next) {
       this.#start(connection, next);
       return;
     }
-    const socket = connection.socket;
-    if (!socket) return;
     this.#idle.push(connection);
-    connection.state.idleTimer = setTimeout(() => socket.end(), this.options.idleMs);
-    connection.state.idleTimer.unref?.();
+    connection.idleTimer = setTimeout(() => {
+      // Out of the idle list first: a TLS socket's close may come later, and nothing may take it.
+      const index = this.#idle.indexOf(connection);
+      if (index !== -1) this.#idle.splice(index, 1);
+      connection.socket?.end();
+    }, this.options.idleMs);
+    connection.idleTimer.unref?.();
   }
 }
 
@@ -218,18 +291,39 @@ export function keepAliveFetch(options: KeepAliveFetchOptions = {}): FetchLike {
   const settings = { maxSockets: options.maxSockets ?? 16, idleMs: options.idleMs ?? 4_000 };
   const pools = new Map<string, OriginPool>();
   return (url, init) => {
-    const request = url.protocol === "http:" || url.protocol === "https:" ? serialise(url, init) : null;
+    let request: ReturnType<typeof serialise>;
+    try {
+      request = url.protocol === "http:" || url.protocol === "https:" ? serialise(url, init) : null;
+    } catch (error) {
+      return Promise.reject(error); // as fetch does with headers it refuses
+    }
     if (!request) return fetch(url, init);
+    const signal = init.signal ?? null;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     let pool = pools.get(url.origin);
     if (!pool) {
       pool = new OriginPool(url, settings);
       pools.set(url.origin, pool);
     }
-    const signal = init.signal ?? null;
-    if (signal?.aborted) return Promise.reject(signal.reason);
     const target = pool;
-    return new Promise<Response>((resolve, reject) =>
-      target.request({ ...request, resolve, reject, signal }),
-    );
+    return new Promise<Response>((resolve, reject) => {
+      const pending: Pending = {
+        ...request,
+        connection: null,
+        retried: false,
+        // The listener goes when the request ends: the caller's signal may outlive it.
+        resolve: (response) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(response);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = () => target.abort(pending, signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      target.request(pending);
+    });
   };
 }
