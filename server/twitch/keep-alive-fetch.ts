@@ -154,20 +154,28 @@ class OriginPool {
   }
 
   #dial(connection: Connection): void {
+    const target = socketTarget(this.url);
+    // Over TLS the request waits for the handshake: nothing is written to a socket not yet secured.
+    const ready = (socket: Socket<undefined>) => {
+      if (connection.closed) return; // its handshake failed first
+      connection.socket = socket;
+      if (connection.pending) this.#start(connection, connection.pending);
+      else this.#release(connection);
+    };
     Bun.connect({
-      ...socketTarget(this.url),
+      ...target,
       socket: {
         open: (socket) => {
-          if (connection.closed) return; // its handshake failed first
-          connection.socket = socket;
-          if (connection.pending) this.#start(connection, connection.pending);
-          else this.#release(connection);
+          if (!target.tls) ready(socket);
         },
         // Bun closes a socket whose certificate fails; this keeps the reason for the caller.
         handshake: (socket, _ok, authorizationError) => {
-          if (!authorizationError) return;
-          this.#onClose(connection, authorizationError);
-          socket.terminate();
+          if (authorizationError) {
+            this.#onClose(connection, authorizationError);
+            socket.terminate();
+            return;
+          }
+          ready(socket);
         },
         data: (_socket, chunk) => this.#onData(connection, chunk),
         drain: () => this.#flush(connection),
