@@ -157,7 +157,14 @@ export async function chatScaleRows(options: ChatScaleOptions): Promise<TableRow
   const fixture = await createFixture(channels, { chat: true });
   const chatters = addChatters(fixture);
   const startedAt = performance.now();
-  const server = await startBinary({ dataDir: fixture.dataDir, env: { ...fixture.env, ...options.env } });
+  const server = await startBinary({
+    dataDir: fixture.dataDir,
+    env: {
+      ...fixture.env,
+      ...options.env,
+      ...(process.env.CUEBOT_EXPERIMENT ? { CUEBOT_EXPERIMENT: process.env.CUEBOT_EXPERIMENT } : {}),
+    },
+  });
   try {
     const connectS = await waitSubscribed(fixture, channels, startedAt);
     row(

@@ -171,12 +171,12 @@ function logStart(
 }
 
 /** What runs beside the listening server: token upkeep, chat (or the bid for it), maintenance. */
-function startServices(ctx: Context): ChatLeadership | null {
+function startServices(ctx: Context, changesAnnounced: boolean): ChatLeadership | null {
   startTokenUpkeep(ctx);
   // Several instances: only the holder of the chat lease connects to chat.
   const leadership = ctx.shared ? startChatLeadership(ctx, ctx.shared.store) : null;
   if (leadership) ctx.onClose(() => leadership.stop());
-  else startNativeChat(ctx);
+  else startNativeChat(ctx, { changesAnnounced });
   startMaintenance(ctx);
   return leadership;
 }
@@ -200,7 +200,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   }
   let leadership: ChatLeadership | null;
   try {
-    leadership = startServices(ctx);
+    leadership = startServices(ctx, opened.changesAnnounced);
     logStart(opened, config, server, options.announce);
   } catch (error) {
     // Listening already: stop, and close what was started, before the error reaches the CLI.

@@ -2,7 +2,8 @@ import type { Account } from "../../db/accounts.ts";
 import { COMMAND_NAMES } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
 import { RunNotAdmitted } from "../bot/runner.ts";
-import { commandSettings } from "../bot/settings.ts";
+import { type CommandSettings, commandSettings } from "../bot/settings.ts";
+import { changeLooks } from "../core/change-looks.ts";
 import { ApiError } from "../core/errors.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../custom/service.ts";
 import type { Context } from "../runtime.ts";
@@ -19,6 +20,9 @@ const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES
 /** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
 const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
 
+/** Trigger tables kept at most (one per channel read); past it they are built afresh. */
+const MAX_TRIGGER_TABLES = 20_000;
+
 /** What a custom command's reply is recorded under when it cannot be delivered (chat/sending.ts). */
 const CUSTOM_COMMAND = "custom";
 
@@ -31,12 +35,21 @@ const CUSTOM_COMMAND = "custom";
  * (chat/own-lines.ts), so a streamer whose account speaks for cuebot is answered like anyone else.
  */
 export class ChatDispatch {
+  /** Several instances: true when this instance may answer the message (it claimed its id first). */
+  private readonly claimMessage: ((messageId: string) => Promise<boolean>) | undefined;
+  /** Writes by other processes drop the caches a line reads first (core/change-looks.ts). */
+  readonly #lookForChanges: () => void;
+  /** Each account's trigger table, with the settings it was built from (rebuilt when one changes). */
+  readonly #triggers = new Map<number, { settings: readonly CommandSettings[]; table: TriggerTable }>();
+
   constructor(
     private readonly ctx: Context,
     private readonly channels: ChatChannels,
-    /** Several instances: true when this instance may answer the message (it claimed its id first). */
-    private readonly claimMessage: ((messageId: string) => Promise<boolean>) | undefined,
-  ) {}
+    options: { claimMessage?: (messageId: string) => Promise<boolean>; changesAnnounced?: boolean } = {},
+  ) {
+    this.claimMessage = options.claimMessage;
+    this.#lookForChanges = changeLooks(ctx.externalChanges, options.changesAnnounced === true);
+  }
 
   /** A chat message read on `reader`'s socket (chat/readers.ts). */
   onNotification(reader: Reader, frame: NotificationFrame): void {
@@ -67,12 +80,10 @@ export class ChatDispatch {
     const { ctx } = this;
     // Writes by other processes (an instance beside this one on the same SQLite file, the CLI) drop
     // the caches this line reads, as a request's first layer does (http/external-changes.ts).
-    ctx.externalChanges.check();
+    this.#lookForChanges();
     const account = await ctx.accounts.account(channel.accountId);
     if (!account) return;
-    const triggers = triggerTable(
-      await Promise.all(COMMAND_NAMES.map((command) => commandSettings(ctx, account.id, command))),
-    );
+    const triggers = await this.#triggerTable(account.id);
     const call = matchCommand(event, triggers);
     // Built-ins first: the chat bot only sees a line no enabled built-in (or alias) takes.
     const custom = call ? null : await readCustomLine(ctx, account, event, new Set(triggers.keys()));
@@ -92,6 +103,23 @@ export class ChatDispatch {
         command: call?.command ?? CUSTOM_COMMAND,
         caller: event.chatterLogin,
       });
+  }
+
+  /**
+   * The account's triggers: built again only when one of its command settings is a new object (the
+   * settings cache hands out the same frozen object until a write or an outside change drops it).
+   */
+  async #triggerTable(accountId: number): Promise<TriggerTable> {
+    const read = COMMAND_NAMES.map((command) => commandSettings(this.ctx, accountId, command));
+    const settings: readonly CommandSettings[] = read.some((s) => s instanceof Promise)
+      ? await Promise.all(read)
+      : (read as CommandSettings[]);
+    const known = this.#triggers.get(accountId);
+    if (known?.settings.every((s, i) => s === settings[i])) return known.table;
+    if (this.#triggers.size >= MAX_TRIGGER_TABLES) this.#triggers.clear();
+    const table = triggerTable(settings);
+    this.#triggers.set(accountId, { settings, table });
+    return table;
   }
 
   /**

@@ -31,6 +31,8 @@ export interface ChatManagerOptions {
   secondMs?: number;
   /** Several instances: true when this instance may answer the message (it claimed its id first). */
   claimMessage?: (messageId: string) => Promise<boolean>;
+  /** Admin commands announce their changes to this server (core/change-looks.ts): chat looks less often. */
+  changesAnnounced?: boolean;
 }
 
 /** An alert's thanks line is skipped while more lines than this wait in the channel's send queue. */
@@ -67,7 +69,10 @@ class ChatManager implements ChatRuntime {
     this.#tokens = new SpeakerTokens(ctx);
     this.#claimMessage = options.claimMessage;
     this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
-    const dispatch = new ChatDispatch(ctx, this.#channels, options.claimMessage);
+    const dispatch = new ChatDispatch(ctx, this.#channels, {
+      claimMessage: options.claimMessage,
+      changesAnnounced: options.changesAnnounced === true,
+    });
     this.#readers = new ChatReaders(
       ctx,
       this.#channels,
