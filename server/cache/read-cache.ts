@@ -30,6 +30,11 @@ export class ReadCache<V extends object> {
     });
   }
 
+  /** Changes whenever the cache is cleared: what was built from its values before then is stale. */
+  get generation(): number {
+    return this.#generation;
+  }
+
   clear(): void {
     this.#generation++;
     this.#entries.clear();

@@ -2,7 +2,7 @@ import type { Account } from "../../db/accounts.ts";
 import { COMMAND_NAMES } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
 import { RunNotAdmitted } from "../bot/runner.ts";
-import { type CommandSettings, commandSettings } from "../bot/settings.ts";
+import { commandSettings } from "../bot/settings.ts";
 import { changeLooks } from "../core/change-looks.ts";
 import { ApiError } from "../core/errors.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../custom/service.ts";
@@ -39,8 +39,8 @@ export class ChatDispatch {
   private readonly claimMessage: ((messageId: string) => Promise<boolean>) | undefined;
   /** Writes by other processes drop the caches a line reads first (core/change-looks.ts). */
   readonly #lookForChanges: () => void;
-  /** Each account's trigger table, with the settings it was built from (rebuilt when one changes). */
-  readonly #triggers = new Map<number, { settings: readonly CommandSettings[]; table: TriggerTable }>();
+  /** Each account's trigger table, with the settings cache's generation it was built in. */
+  readonly #triggers = new Map<number, { generation: number; table: TriggerTable }>();
 
   constructor(
     private readonly ctx: Context,
@@ -106,19 +106,19 @@ export class ChatDispatch {
   }
 
   /**
-   * The account's triggers: built again only when one of its command settings is a new object (the
-   * settings cache hands out the same frozen object until a write or an outside change drops it).
+   * The account's triggers, built again only after the settings cache was cleared (every settings
+   * write and every outside change clears it), so a line reads no settings to find its command.
    */
   async #triggerTable(accountId: number): Promise<TriggerTable> {
-    const read = COMMAND_NAMES.map((command) => commandSettings(this.ctx, accountId, command));
-    const settings: readonly CommandSettings[] = read.some((s) => s instanceof Promise)
-      ? await Promise.all(read)
-      : (read as CommandSettings[]);
+    const generation = this.ctx.settingsCache.generation;
     const known = this.#triggers.get(accountId);
-    if (known?.settings.every((s, i) => s === settings[i])) return known.table;
+    if (known?.generation === generation) return known.table;
+    const table = triggerTable(
+      await Promise.all(COMMAND_NAMES.map((command) => commandSettings(this.ctx, accountId, command))),
+    );
     if (this.#triggers.size >= MAX_TRIGGER_TABLES) this.#triggers.clear();
-    const table = triggerTable(settings);
-    this.#triggers.set(accountId, { settings, table });
+    // Stamped with the generation read before: a clear meanwhile makes the next line build it again.
+    this.#triggers.set(accountId, { generation, table });
     return table;
   }
 

@@ -126,6 +126,20 @@ describe("native chat: from a chat line to the reply", () => {
     expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
   });
 
+  test("a command switched off or given an alias while chat runs: the very next line follows the change", async () => {
+    h = await startChatHarness();
+    await h.startChat();
+    await connected();
+    const say = (text: string) =>
+      h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text, badges: MODERATOR });
+    expect(await h.replyTo(say("!dice"))).not.toBeNull();
+    await updateCommandSettings(h.ctx, h.account.id, "dice", { enabled: false });
+    const off = say("!dice");
+    await updateCommandSettings(h.ctx, h.account.id, "coinflip", { aliases: ["muenze"] });
+    expect(await h.replyTo(say("!muenze"))).not.toBeNull();
+    expect(await h.replyTo(off, 50)).toBeNull();
+  });
+
   test("the streamer's own lines are answered when cuebot speaks as them, cuebot's echoes never; shared-chat lines from elsewhere are ignored", async () => {
     h = await startChatHarness();
     await h.startChat();
