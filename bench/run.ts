@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { chatScaleRows } from "./chat-scale.ts";
 import {
   BINARY,
   createFixture,
@@ -10,6 +11,7 @@ import {
   startBare,
   startBinary,
 } from "./fixture.ts";
+import { JSON_ROW_TOLERANCE, jsonGameRow, jsonGameTableRow } from "./json-row.ts";
 import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
 import { type BenchRun, sharedRows } from "./shared-rows.ts";
 import { formatTable, type TableRow } from "./table.ts";
@@ -31,11 +33,26 @@ import {
  */
 
 const quick = process.argv.includes("--quick");
-/** `--only refused,game,bot` (or cold, rss, stampede, references, shared): just those rows after the yardstick. */
+/**
+ * `--only refused,game,bot` (or cold, rss, stampede, references, shared, chat, footprint): just those
+ * rows after the yardstick.
+ */
 const onlyFlag = process.argv.indexOf("--only");
 const only = onlyFlag === -1 ? null : new Set(process.argv[onlyFlag + 1]?.split(","));
-const wanted = (name: "refused" | "game" | "bot" | "references" | "cold" | "rss" | "stampede" | "shared") =>
-  only === null || only.has(name);
+type RowGroup =
+  | "refused"
+  | "game"
+  | "bot"
+  | "references"
+  | "cold"
+  | "rss"
+  | "stampede"
+  | "shared"
+  | "chat"
+  | "footprint";
+const wanted = (name: RowGroup) => only === null || only.has(name);
+/** Native chat at scale (bench/chat-scale.ts): channels, and the rates whose replies are timed. */
+const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10 } as const;
 const DURATION_S = quick ? 1 : 2;
 const RUNS = 3;
 /** Partner keys (120/min each): 3 runs × 2 s at 100 k req/s stay under every key's quota. */
@@ -232,6 +249,12 @@ async function gameCacheRows(server: RunningBinary, fixture: Fixture, bare: WrkR
     `; ${game.non2xx} non-2xx, ${fixture.game.totalCalls()} upstream calls`,
   );
   await replayRow(server.url, [gamePath], 200, gameScript, game, bare, TARGETS.game);
+  // 2b. The same cached answer in JSON, the game API's own format: within 0.05 of the text row.
+  const json = await jsonGameRow(server.url, fixture);
+  const jsonResult = await measure(`${server.url}${json.path}`, json.script);
+  rows.push(jsonGameTableRow(jsonResult, game, bare, fixture.game.totalCalls(), TARGETS.p99Ms));
+  const jsonTarget = Number((game.rps / bare.rps - JSON_ROW_TOLERANCE).toFixed(2));
+  await replayRow(server.url, [json.path], 200, json.script, jsonResult, bare, jsonTarget);
 }
 
 /** 3. Bot command cache hit: followage with the follow date cached, one key per streamer. */
@@ -362,6 +385,8 @@ async function main(): Promise<void> {
   } finally {
     await fixture.stop();
   }
+  // Native chat at scale: a data folder and simulators of its own (1,000 streamers with chat on).
+  if (wanted("chat")) rows.push(...(await chatScaleRows(CHAT)));
   const machine = await machineLine(startedAt);
   console.log(formatTable(rows));
   console.log(`\n${machine}`);
