@@ -234,6 +234,7 @@ class ChatManager implements ChatRuntime {
     this.#readers.detach(channel);
     channel.queue.close();
     this.#tokens.forget(accountId);
+    this.#timers.drop(accountId);
     this.#channels.byAccount.delete(accountId);
   }
 }

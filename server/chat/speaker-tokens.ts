@@ -34,8 +34,12 @@ export class SpeakerTokens {
 
   constructor(private readonly ctx: Context) {}
 
-  /** The speaker's access token, refreshed first when it expires soon (or when `force`). */
-  async tokenFor(channel: TokenHolder, force = false): Promise<string> {
+  /**
+   * The speaker's access token, refreshed first when it expires soon, or when Twitch refused
+   * `rejected` (unless the store already holds a newer one: a login or another path refreshed it).
+   */
+  async tokenFor(channel: TokenHolder, rejected?: string): Promise<string> {
+    const force = rejected !== undefined;
     const { ctx } = this;
     const account = await ctx.accounts.account(channel.accountId);
     if (!account || account.needsReauth)
@@ -46,7 +50,7 @@ export class SpeakerTokens {
     if (!force && held && now - held.readAt < HELD_MS && held.expiresAt - now > REFRESH_AHEAD_MS)
       return held.token;
     this.#held.delete(key);
-    const read = await this.#read(channel, account, force);
+    const read = await this.#read(channel, account, rejected);
     this.#held.set(key, { ...read, readAt: now });
     return read.token;
   }
@@ -60,16 +64,18 @@ export class SpeakerTokens {
   async #read(
     channel: TokenHolder,
     account: Account,
-    force: boolean,
+    rejected: string | undefined,
   ): Promise<{ token: string; expiresAt: number }> {
+    const force = rejected !== undefined;
     const { ctx } = this;
     if (channel.speaker.kind === "streamer") {
       const stored = await loadProviderTokens(ctx.db, ctx.secrets, account.id);
       if (!stored) throw new AuthGone("No Twitch token is stored for this account: log in again.");
-      if (!force && stored.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS)
+      const fresh = stored.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS;
+      if (fresh && (!force || stored.accessToken !== rejected))
         return { token: stored.accessToken, expiresAt: stored.expiresAt };
       try {
-        return { token: await refreshUserToken(ctx, account), expiresAt: 0 };
+        return { token: await refreshUserToken(ctx, account, rejected), expiresAt: 0 };
       } catch (error) {
         if (error instanceof ReauthRequiredError)
           throw new AuthGone("Twitch ended cuebot's access to your account: log in again.");
@@ -78,7 +84,8 @@ export class SpeakerTokens {
     }
     const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
     if (!bot || bot.needsReauth) throw new AuthGone("The bot account must be linked again.");
-    if (!force && bot.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS)
+    const fresh = bot.expiresAt - ctx.clock.now() > REFRESH_AHEAD_MS;
+    if (fresh && (!force || bot.accessToken !== rejected))
       return { token: bot.accessToken, expiresAt: bot.expiresAt };
     const idp = ctx.identityProvider;
     if (!idp) throw new AuthGone("Twitch login is not configured on this server.");
@@ -109,11 +116,12 @@ export class SpeakerTokens {
 
   /** A Helix call with the speaker's token; a 401 refreshes once and retries. */
   async withToken<T>(channel: TokenHolder, call: (token: string) => Promise<T>): Promise<T> {
+    const token = await this.tokenFor(channel);
     try {
-      return await call(await this.tokenFor(channel));
+      return await call(token);
     } catch (error) {
       if (!(error instanceof HelixError) || error.status !== 401) throw error;
-      return call(await this.tokenFor(channel, true));
+      return call(await this.tokenFor(channel, token));
     }
   }
 }

@@ -58,6 +58,8 @@ export class ChatTimers {
   #timer: ReturnType<typeof setTimeout> | null = null;
   /** The accounts with a timer switched on, as last read. */
   #withTimers: { ids: ReadonlySet<number>; readAt: number } | null = null;
+  /** Edits seen so far (`forget` calls): a read that began before the last one is not kept. */
+  #forgets = 0;
   #started = false;
   /** Once stopped, nothing more is posted, not even by a look under way. */
   #stopped = false;
@@ -97,6 +99,7 @@ export class ChatTimers {
   /** Reads the account's timers (every account's when none is named) again at the next look. */
   forget(accountId?: number): void {
     this.#withTimers = null;
+    this.#forgets++;
     if (accountId === undefined) for (const state of this.#byAccount.values()) state.stored = null;
     else {
       const state = this.#byAccount.get(accountId);
@@ -142,9 +145,17 @@ export class ChatTimers {
     const now = this.#clock.now();
     const known = this.#withTimers;
     if (known && now - known.readAt < TIMERS_CACHE_MS && now >= known.readAt) return known.ids;
+    const asked = this.#forgets;
     const ids = await listAccountsWithTimers(this.ctx.db);
-    this.#withTimers = { ids, readAt: now };
+    // An edit while the query ran may not be in its answer: kept only when none came meanwhile.
+    if (asked === this.#forgets) this.#withTimers = { ids, readAt: now };
     return ids;
+  }
+
+  /** The channel is no longer held: its marks and its line count go together. */
+  drop(accountId: number): void {
+    this.#byAccount.delete(accountId);
+    this.ctx.chatLines.forget(accountId);
   }
 
   #schedule(): void {

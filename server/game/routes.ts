@@ -99,7 +99,7 @@ const RESPONSES = {
   200: {
     description:
       "`{status: 200, data}` with the record (its chat line in `data.text`), or in text mode the chat line alone. " +
-      "Carries a strong `ETag` of the body: send it back in `If-None-Match` to get a 304 while the answer is unchanged.",
+      "Carries a strong `ETag` of the body: send it back in `If-None-Match` to get a 304 while the answer is unchanged (JSON only: text mode always answers 200 with its line).",
     headers: {
       ETag: header("A strong entity tag of this body (JSON and the chat line have different tags)."),
       "Cache-Control": header(
@@ -112,7 +112,11 @@ const RESPONSES = {
       "Not Modified: `If-None-Match` held this answer's `ETag` (or `*`; `W/` tags compare equal). No body; the same `ETag`, " +
       "`Cache-Control` and rate-limit headers. It counts against the quota or the per-IP limit like a 200.",
   },
-  400: { description: "`bad_request` or `invalid_region` (no ETag on errors)." },
+  400: { description: "`bad_request`, `invalid_region` or `conflicting_api_keys` (no ETag on errors)." },
+  401: {
+    description:
+      "`invalid_api_key`: an API key was sent and is not valid (without one, the per-IP limit applies).",
+  },
   404: { description: "`player_not_found`." },
   429: { description: "`rate_limited`: the key's quota or the per-IP limit." },
   500: { description: "`upstream_error`, with `Retry-After` when the wait is known." },

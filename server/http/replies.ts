@@ -84,25 +84,25 @@ export function noneMatchHits(header: string | null, etag: string): boolean {
   return false;
 }
 
-/** 304: no body, the tag and the caching rule again; text mode keeps its X-Cuebot-Status. */
-function notModified(etag: string, text: boolean): Response {
+/** 304: no body, the tag and the caching rule again. */
+function notModified(etag: string): Response {
   const headers = new Headers(SECURITY_HEADERS);
   headers.set("etag", etag);
   headers.set("cache-control", ANSWER_CACHE_CONTROL);
-  if (text) headers.set("x-cuebot-status", "304");
   return new Response(null, { status: 304, headers });
 }
 
 /**
- * A prepared answer's reply: its JSON body, or its chat line in text mode, with its ETag; a 304 when
- * the caller's If-None-Match holds that tag. The headers gathered on the way (rate-limit counters) go
- * on it as on every reply (finalResponse).
+ * A prepared answer's reply: its JSON body, or its chat line in text mode, with its ETag; in JSON a
+ * 304 when the caller's If-None-Match holds that tag. Text mode always answers 200 with its line
+ * (CONTRACT §5: a chat bot posts only a 200's body). The headers gathered on the way (rate-limit
+ * counters) go on it as on every reply (finalResponse).
  */
 export function preparedReply(request: Request, set: ResponseSet, answer: PreparedAnswer): Response {
   const text = isTextRequest(request);
   const { body, etag } = text ? answer.line(chatLine) : answer.json();
   return finalResponse(set, () => {
-    if (noneMatchHits(request.headers.get("if-none-match"), etag)) return notModified(etag, text);
+    if (!text && noneMatchHits(request.headers.get("if-none-match"), etag)) return notModified(etag);
     const response = new Response(body, { headers: text ? PREPARED_HEADERS.text : PREPARED_HEADERS.json });
     response.headers.set("etag", etag);
     return response;

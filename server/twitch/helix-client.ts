@@ -113,25 +113,10 @@ export class HelixClient {
         until,
       );
     }
-    // One deadline for the call, body included, cleared when it ends (AbortSignal.timeout left a
-    // timer behind every call for its whole 5 s: thousands pending at 1,000 chat replies a second).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException("Twitch did not answer in time", "TimeoutError")),
-      this.#timeoutMs,
-    );
-    init.signal = deadline.signal;
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#send(url, init);
-      if (response.status === 503) response = await this.#send(url, init);
-      this.#noteRateLimit(bucket, response);
-      if (response.status === 204) return null as T;
-      text = await response.text();
-    } finally {
-      clearTimeout(timer);
-    }
+    let { response, text } = await this.#attempt(url, init);
+    if (response.status === 503) ({ response, text } = await this.#attempt(url, init));
+    this.#noteRateLimit(bucket, response);
+    if (response.status === 204) return null as T;
     let parsed: unknown = null;
     try {
       parsed = text ? JSON.parse(text) : null;
@@ -163,12 +148,25 @@ export class HelixClient {
     }
   }
 
-  async #send(url: URL, init: RequestInit): Promise<Response> {
+  /**
+   * One request within its own deadline, the body included; the timer is cleared when it ends
+   * (AbortSignal.timeout left a timer behind every call for its whole 5 s: thousands pending at
+   * 1,000 chat replies a second).
+   */
+  async #attempt(url: URL, init: RequestInit): Promise<{ response: Response; text: string }> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException("Twitch did not answer in time", "TimeoutError")),
+      this.#timeoutMs,
+    );
     try {
-      return await this.#fetch(url, init);
+      const response = await this.#fetch(url, { ...init, signal: deadline.signal });
+      return { response, text: response.status === 204 ? "" : await response.text() };
     } catch (error) {
       const timedOut = (error as Error).name === "TimeoutError";
       throw new HelixError(null, timedOut ? "Twitch did not answer in time" : "Twitch could not be reached");
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -15,6 +15,7 @@ interface Pending {
   bytes: Buffer;
   /** A HEAD request: its answer has no body whatever Content-Length says. */
   noBody: boolean;
+  method: string;
   /** Settle once; both remove the abort listener. */
   resolve(response: Response): void;
   reject(error: unknown): void;
@@ -45,9 +46,16 @@ export interface KeepAliveFetchOptions {
   maxSockets?: number;
   /** An idle socket is closed after this long (shorter than servers' keep-alive timeouts). */
   idleMs?: number;
+  /** A socket not open (and through its TLS handshake) this long is given up, and its place freed. */
+  connectMs?: number;
 }
 
 type FetchLike = (input: URL, init: RequestInit) => Promise<Response>;
+
+/** Methods sent again after a kept-alive socket closed under them (RFC 9110 §9.2.2). */
+function idempotent(pending: { method: string }): boolean {
+  return ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].includes(pending.method);
+}
 
 function fetchFailed(message: string): TypeError {
   return new TypeError(`fetch failed: ${message}`);
@@ -57,7 +65,7 @@ function fetchFailed(message: string): TypeError {
 const OWN_HEADERS = ["host", "content-length", "transfer-encoding", "connection"];
 
 /** The request as HTTP/1.1 bytes, or null when it is not one this client sends. */
-function serialise(url: URL, init: RequestInit): Pick<Pending, "bytes" | "noBody"> | null {
+function serialise(url: URL, init: RequestInit): Pick<Pending, "bytes" | "noBody" | "method"> | null {
   if (init.body !== undefined && init.body !== null && typeof init.body !== "string") return null;
   const body = (init.body as string | undefined) ?? "";
   const method = (init.method ?? "GET").toUpperCase();
@@ -71,7 +79,7 @@ function serialise(url: URL, init: RequestInit): Pick<Pending, "bytes" | "noBody
     head += `Content-Length: ${Buffer.byteLength(body)}\r\n`;
   if (!headers.has("accept")) head += "Accept: */*\r\n";
   const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, "latin1"), Buffer.from(body, "utf8")]);
-  return { bytes, noBody: method === "HEAD" };
+  return { bytes, noBody: method === "HEAD", method };
 }
 
 /** Where Bun.connect goes for `url`. */
@@ -156,8 +164,18 @@ class OriginPool {
   #dial(connection: Connection): void {
     const target = socketTarget(this.url);
     // Over TLS the request waits for the handshake: nothing is written to a socket not yet secured.
+    // A dial that hangs (an address that drops packets) must not hold a place for minutes.
+    const connecting = setTimeout(() => {
+      if (!connection.socket) this.#onClose(connection, new Error("the connection was not made in time"));
+    }, this.options.connectMs);
+    connecting.unref?.();
     const ready = (socket: Socket<undefined>) => {
-      if (connection.closed) return; // its handshake failed first
+      clearTimeout(connecting);
+      if (connection.closed) {
+        // Given up meanwhile (its handshake failed, or the dial took too long).
+        socket.terminate();
+        return;
+      }
       connection.socket = socket;
       if (connection.pending) this.#start(connection, connection.pending);
       else this.#release(connection);
@@ -250,9 +268,17 @@ class OriginPool {
     const pending = connection.pending;
     const ended = connection.reader?.end() ?? null;
     this.#detach(connection);
-    if (pending && !ended && connection.reused && !connection.answered && !pending.retried) {
+    if (
+      pending &&
+      !ended &&
+      connection.reused &&
+      !connection.answered &&
+      !pending.retried &&
+      idempotent(pending)
+    ) {
       // The peer closed the kept-alive socket as the request left (its idle timeout): the request
-      // never reached it, so it goes once more on a new socket, as browsers do.
+      // most likely never reached it, so it goes once more on a new socket, as browsers do. Never a
+      // POST: a chat line the peer took before closing would be posted twice.
       pending.retried = true;
       this.#connect(pending);
       return;
@@ -285,10 +311,10 @@ class OriginPool {
     }
     this.#idle.push(connection);
     connection.idleTimer = setTimeout(() => {
-      // Out of the idle list first: a TLS socket's close may come later, and nothing may take it.
-      const index = this.#idle.indexOf(connection);
-      if (index !== -1) this.#idle.splice(index, 1);
-      connection.socket?.end();
+      // Nothing is pending on it: cut it at once and free its place (a TLS close may come later).
+      const socket = connection.socket;
+      this.#onClose(connection);
+      socket?.terminate();
     }, this.options.idleMs);
     connection.idleTimer.unref?.();
   }
@@ -296,7 +322,11 @@ class OriginPool {
 
 /** A fetch for `HelixClient` (see above); one pool per origin. */
 export function keepAliveFetch(options: KeepAliveFetchOptions = {}): FetchLike {
-  const settings = { maxSockets: options.maxSockets ?? 16, idleMs: options.idleMs ?? 4_000 };
+  const settings = {
+    maxSockets: options.maxSockets ?? 256,
+    idleMs: options.idleMs ?? 4_000,
+    connectMs: options.connectMs ?? 5_000,
+  };
   const pools = new Map<string, OriginPool>();
   return (url, init) => {
     let request: ReturnType<typeof serialise>;

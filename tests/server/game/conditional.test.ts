@@ -83,7 +83,7 @@ describe("ETag and 304", () => {
     }
   });
 
-  test("text mode has its own tag; a 304 there keeps X-Cuebot-Status", async () => {
+  test("text mode has its own tag, and always answers 200 with its line: a chat bot posts only a 200's body", async () => {
     const jsonTag = await etagOf(RANK);
     const text = await get(RANK_TEXT);
     expect(await text.text()).toBe("Gold 2 - 45 RR");
@@ -92,10 +92,13 @@ describe("ETag and 304", () => {
     expect(text.headers.get("cache-control")).toBe("private, no-cache");
     expect(text.headers.get("x-cuebot-status")).toBe("200");
 
-    const notModified = await get(RANK_TEXT, { "if-none-match": textTag });
-    expect(notModified.status).toBe(304);
-    expect(notModified.headers.get("x-cuebot-status")).toBe("304");
-    expect(notModified.headers.get("etag")).toBe(textTag);
+    for (const match of [textTag, "*"]) {
+      const again = await get(RANK_TEXT, { "if-none-match": match });
+      expect(again.status).toBe(200);
+      expect(again.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(again.headers.get("x-cuebot-status")).toBe("200");
+      expect(await again.text()).toBe("Gold 2 - 45 RR");
+    }
     // The JSON body's tag does not stand for the chat line, nor the other way round.
     expect((await get(RANK_TEXT, { "if-none-match": jsonTag })).status).toBe(200);
     expect((await get(RANK, { "if-none-match": textTag })).status).toBe(200);
@@ -233,7 +236,7 @@ describe("/docs", () => {
     expect(routes).toHaveLength(4);
     for (const path of routes) {
       const responses = doc.paths[path]!.get!.responses!;
-      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "304", "404", "500"]));
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "304", "401", "404", "500"]));
       expect(Object.keys(responses["200"]!.headers!)).toEqual(["ETag", "Cache-Control"]);
     }
   });

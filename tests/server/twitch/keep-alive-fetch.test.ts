@@ -232,6 +232,29 @@ describe("keepAliveFetch against raw sockets", () => {
     expect(server.accepts).toBe(2);
   });
 
+  test("a POST is never sent twice: a reused socket closing under it fails the call instead", async () => {
+    // The peer may have taken the chat line before it closed: sending it again could post it twice.
+    const server = rawServer((socket) => {
+      if (socket.data.requests > 1) socket.end();
+      else socket.write(ok("sent"));
+    });
+    const fetch = keepAliveFetch();
+    const post = () => fetch(new URL(server.url), { method: "POST", body: '{"message":"hello chat"}' });
+    expect(await (await post()).text()).toBe("sent");
+    await expect(post()).rejects.toBeInstanceOf(TypeError);
+    expect(server.accepts).toBe(1);
+  });
+
+  test("an idle socket is cut after idleMs and its place freed for the next request", async () => {
+    const server = rawServer((socket) => socket.write(ok("hi")));
+    const fetch = keepAliveFetch({ maxSockets: 1, idleMs: 30 });
+    expect(await (await get(fetch, server.url)).text()).toBe("hi");
+    await Bun.sleep(150);
+    expect(server.conns[0]?.closed).toBe(true);
+    expect(await (await get(fetch, server.url)).text()).toBe("hi");
+    expect(server.accepts).toBe(2);
+  });
+
   test("a new socket that closes before answering is not retried", async () => {
     const server = rawServer((socket) => socket.end());
     await expect(get(keepAliveFetch(), server.url)).rejects.toBeInstanceOf(TypeError);
