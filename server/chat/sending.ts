@@ -65,13 +65,17 @@ export function openChannel(
         // Remembered before the call: its echo may arrive before Helix answers.
         const own = channel.ownLines.sending(text, replyTo);
         try {
-          const result = await tokens.withToken(channel, (token) =>
-            helix.sendChatMessage(token, {
-              broadcasterId: channel.broadcasterId,
-              senderId: channel.speaker.userId,
-              text,
-              replyParentMessageId: replyTo,
-            }),
+          // The token read within the last minute will do: a reply needs no store read (issue 26).
+          const result = await tokens.withToken(
+            channel,
+            (token) =>
+              helix.sendChatMessage(token, {
+                broadcasterId: channel.broadcasterId,
+                senderId: channel.speaker.userId,
+                text,
+                replyParentMessageId: replyTo,
+              }),
+            { held: true },
           );
           own.sent(result.message_id, result.is_sent);
           if (result.is_sent && result.message_id) claimOwnEcho(ctx, sent, result.message_id);

@@ -37,8 +37,11 @@ export class SpeakerTokens {
   /**
    * The speaker's access token, refreshed first when it expires soon, or when Twitch refused
    * `rejected` (unless the store already holds a newer one: a login or another path refreshed it).
+   * `held`: the token read within the last minute will do (a chat reply). Without it the store is
+   * read (subscribing, which needs the grant as it is now: a consent just given widens it).
    */
-  async tokenFor(channel: TokenHolder, rejected?: string): Promise<string> {
+  async tokenFor(channel: TokenHolder, options: { rejected?: string; held?: boolean } = {}): Promise<string> {
+    const { rejected } = options;
     const force = rejected !== undefined;
     const { ctx } = this;
     const account = await ctx.accounts.account(channel.accountId);
@@ -47,7 +50,13 @@ export class SpeakerTokens {
     const key = `${channel.accountId}:${channel.speaker.userId}`;
     const now = ctx.clock.now();
     const held = this.#held.get(key);
-    if (!force && held && now - held.readAt < HELD_MS && held.expiresAt - now > REFRESH_AHEAD_MS)
+    if (
+      options.held &&
+      !force &&
+      held &&
+      now - held.readAt < HELD_MS &&
+      held.expiresAt - now > REFRESH_AHEAD_MS
+    )
       return held.token;
     this.#held.delete(key);
     const read = await this.#read(channel, account, rejected);
@@ -114,14 +123,21 @@ export class SpeakerTokens {
     }
   }
 
-  /** A Helix call with the speaker's token; a 401 refreshes once and retries. */
-  async withToken<T>(channel: TokenHolder, call: (token: string) => Promise<T>): Promise<T> {
-    const token = await this.tokenFor(channel);
+  /**
+   * A Helix call with the speaker's token (`held`: as tokenFor says); a 401 reads it again, refreshing
+   * it when the store has no newer one, and retries once.
+   */
+  async withToken<T>(
+    channel: TokenHolder,
+    call: (token: string) => Promise<T>,
+    options: { held?: boolean } = {},
+  ): Promise<T> {
+    const token = await this.tokenFor(channel, options);
     try {
       return await call(token);
     } catch (error) {
       if (!(error instanceof HelixError) || error.status !== 401) throw error;
-      return call(await this.tokenFor(channel, token));
+      return call(await this.tokenFor(channel, { rejected: token }));
     }
   }
 }
