@@ -121,7 +121,7 @@ describe("keepAliveFetch at Twitch's latency", () => {
     } finally {
       server.stop(true);
     }
-  });
+  }, 20_000);
 });
 
 describe("keepAliveFetch against Bun.serve", () => {
