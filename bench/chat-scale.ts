@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SimSendAttempt } from "../server/sim/twitch/chat/state.ts";
-import { createFixture, type Fixture, type RunningBinary, startBinary } from "./fixture.ts";
+import { createFixture, type Fixture, type RunningBinary, simUser, startBinary } from "./fixture.ts";
 import { type CpuProfile, report } from "./profile-report.ts";
 import type { TableRow } from "./table.ts";
 
@@ -46,19 +46,7 @@ function addChatters(fixture: Fixture): string[] {
   const logins: string[] = [];
   for (let i = 0; i < CHATTERS; i++) {
     const login = `benchchatter${i}`;
-    fixture.twitch.world.users.push({
-      id: String(900_000 + i),
-      login,
-      display_name: login,
-      type: "",
-      broadcaster_type: "",
-      description: "",
-      profile_image_url: "",
-      offline_image_url: "",
-      view_count: 0,
-      email: `${login}@example.test`,
-      created_at: "2020-01-01T00:00:00Z",
-    });
+    fixture.twitch.world.users.push(simUser(String(900_000 + i), login, ""));
     logins.push(login);
   }
   return logins;

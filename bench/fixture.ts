@@ -11,7 +11,7 @@ import { saveProviderTokens } from "../server/identity/provider-tokens.ts";
 import { createContext } from "../server/runtime.ts";
 import { type GameSimulator, startGameSimulator } from "../server/sim/game/server.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../server/sim/twitch/server.ts";
-import { seedWorld } from "../server/sim/twitch/world.ts";
+import { type SimUser, seedWorld } from "../server/sim/twitch/world.ts";
 
 /**
  * What `npm run bench` runs against: the built binary `dist/cuebot` as a black box, on a data folder
@@ -45,6 +45,23 @@ export interface Fixture {
   stop(): Promise<void>;
 }
 
+/** A user of the simulated Twitch: a streamer the bench seeds, or a chatter. */
+export function simUser(id: string, login: string, broadcasterType: "affiliate" | ""): SimUser {
+  return {
+    id,
+    login,
+    display_name: login,
+    type: "",
+    broadcaster_type: broadcasterType,
+    description: "",
+    profile_image_url: "",
+    offline_image_url: "",
+    view_count: 0,
+    email: `${login}@example.test`,
+    created_at: "2020-01-01T00:00:00Z",
+  };
+}
+
 const FOLLOW_SCOPES = ["moderator:read:followers", "user:read:email"];
 /** What a streamer grants when turning native chat on (chat/status.ts consentProblem). */
 const CHAT_SCOPES = [...FOLLOW_SCOPES, "user:read:chat", "user:write:chat"];
@@ -61,19 +78,7 @@ export async function createFixture(streamerCount: number, options: FixtureOptio
   for (let i = 0; i < streamerCount + 1; i++) {
     const id = String(500_000 + i);
     const login = i === streamerCount ? "benchrefused" : `benchstreamer${i}`;
-    world.users.push({
-      id,
-      login,
-      display_name: login,
-      type: "",
-      broadcaster_type: "affiliate",
-      description: "",
-      profile_image_url: "",
-      offline_image_url: "",
-      view_count: 0,
-      email: `${login}@example.test`,
-      created_at: "2020-01-01T00:00:00Z",
-    });
+    world.users.push(simUser(id, login, "affiliate"));
   }
   const twitch = startTwitchSimulator({ world });
   // The warm-up asks once per streamer; Twitch's real limit is per token, the simulator's global.

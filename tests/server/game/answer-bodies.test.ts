@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ManualClock } from "../../../server/core/clock.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
-import { createTestContext, type TestContext } from "../../helpers/context.ts";
+import type { ManualClock } from "../../../server/core/clock.ts";
+import type { GameSimulator } from "../../../server/sim/game/server.ts";
+import type { TestContext } from "../../helpers/context.ts";
+import { startGameHarness, stopGameHarness } from "../../helpers/game.ts";
 
 /**
  * Every game answer's body, byte for byte: JSON and text, every endpoint and type, fresh and stale.
@@ -31,21 +32,10 @@ let sim: GameSimulator;
 let t: TestContext;
 
 beforeAll(async () => {
-  clock = new ManualClock();
-  sim = startGameSimulator({ clock });
-  t = await createTestContext({
-    clock,
-    configure: (config) => {
-      config.game.apiUrl = sim.url;
-      config.game.apiKey = sim.apiKey;
-    },
-  });
+  ({ clock, sim, t } = await startGameHarness());
 });
 
-afterAll(async () => {
-  await t.cleanup();
-  await sim.stop();
-});
+afterAll(() => stopGameHarness({ sim, t }));
 
 /** The JSON and the text-mode body of each path, keyed as the golden file keys them. */
 async function bodiesOf(paths: readonly string[], prefix: string): Promise<Record<string, string>> {

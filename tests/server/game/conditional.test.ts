@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { ManualClock } from "../../../server/core/clock.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
-import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
+import type { ManualClock } from "../../../server/core/clock.ts";
+import type { GameSimulator } from "../../../server/sim/game/server.ts";
+import { createTestAccount, type TestContext } from "../../helpers/context.ts";
+import { startGameHarness, stopGameHarness } from "../../helpers/game.ts";
 
 /**
  * Conditional game requests: every game answer carries a strong ETag of its body, and a request whose
@@ -18,21 +19,10 @@ let sim: GameSimulator;
 let t: TestContext;
 
 beforeEach(async () => {
-  clock = new ManualClock();
-  sim = startGameSimulator({ clock });
-  t = await createTestContext({
-    clock,
-    configure: (config) => {
-      config.game.apiUrl = sim.url;
-      config.game.apiKey = sim.apiKey;
-    },
-  });
+  ({ clock, sim, t } = await startGameHarness());
 });
 
-afterEach(async () => {
-  await t.cleanup();
-  await sim.stop();
-});
+afterEach(() => stopGameHarness({ sim, t }));
 
 function get(path: string, headers: Record<string, string> = {}) {
   return t.request(path, { headers });

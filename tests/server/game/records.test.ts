@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { ManualClock } from "../../../server/core/clock.ts";
+import type { ManualClock } from "../../../server/core/clock.ts";
 import { rankRecord, todayRecord } from "../../../server/game/records.ts";
-import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
-import { createTestContext, type TestContext } from "../../helpers/context.ts";
+import type { GameSimulator } from "../../../server/sim/game/server.ts";
+import type { TestContext } from "../../helpers/context.ts";
+import { startGameHarness, stopGameHarness } from "../../helpers/game.ts";
 
 /**
  * The game records as both the game API and the chat commands get them: made once per cached
@@ -19,21 +20,10 @@ let sim: GameSimulator;
 let t: TestContext;
 
 beforeEach(async () => {
-  clock = new ManualClock();
-  sim = startGameSimulator({ clock });
-  t = await createTestContext({
-    clock,
-    configure: (config) => {
-      config.game.apiUrl = sim.url;
-      config.game.apiKey = sim.apiKey;
-    },
-  });
+  ({ clock, sim, t } = await startGameHarness());
 });
 
-afterEach(async () => {
-  await t.cleanup();
-  await sim.stop();
-});
+afterEach(() => stopGameHarness({ sim, t }));
 
 describe("records kept with the cache entry", () => {
   test("a repeat within the TTL is the same answer, its bodies serialised once", async () => {
