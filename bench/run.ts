@@ -11,9 +11,11 @@ import {
   startBare,
   startBinary,
 } from "./fixture.ts";
+import { footprintRows, measureIdle } from "./footprint.ts";
 import { JSON_ROW_TOLERANCE, jsonGameRow, jsonGameTableRow } from "./json-row.ts";
 import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
 import { type BenchRun, sharedRows } from "./shared-rows.ts";
+import { soak, soakRows } from "./soak.ts";
 import { formatTable, type TableRow } from "./table.ts";
 import {
   distinctClientsScript,
@@ -49,8 +51,12 @@ type RowGroup =
   | "stampede"
   | "shared"
   | "chat"
-  | "footprint";
+  | "footprint"
+  | "soak";
 const wanted = (name: RowGroup) => only === null || only.has(name);
+/** `--soak-minutes N`: the demo's traffic for N minutes (bench/soak.ts); none by default (it takes long). */
+const soakFlag = process.argv.indexOf("--soak-minutes");
+const SOAK_MINUTES = soakFlag === -1 ? 0 : Number(process.argv[soakFlag + 1]);
 /** Native chat at scale (bench/chat-scale.ts): channels, and the rates whose replies are timed. */
 const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10 } as const;
 const DURATION_S = quick ? 1 : 2;
@@ -81,7 +87,7 @@ const row = (measure: string, value: string, note: string) =>
   rows.push({ bench: "dist/cuebot", measure, value, note });
 
 async function build(): Promise<void> {
-  const proc = Bun.spawn([process.execPath, "scripts/build.ts"], {
+  const proc = Bun.spawn([process.execPath, "scripts/build.ts", "--host-only"], {
     cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",
@@ -387,6 +393,10 @@ async function main(): Promise<void> {
   }
   // Native chat at scale: a data folder and simulators of its own (1,000 streamers with chat on).
   if (wanted("chat")) rows.push(...(await chatScaleRows(CHAT)));
+  // Footprint: binary size, RSS and CPU of an idle server on an empty data folder.
+  if (wanted("footprint")) rows.push(...footprintRows(await measureIdle(BINARY)));
+  // RSS over the demo's traffic: only when asked (`--soak-minutes 60` for the README's hour).
+  if (SOAK_MINUTES > 0 && wanted("soak")) rows.push(...soakRows(await soak(BINARY, SOAK_MINUTES)));
   const machine = await machineLine(startedAt);
   console.log(formatTable(rows));
   console.log(`\n${machine}`);
