@@ -1,4 +1,6 @@
-import { generateState } from "arctic";
+// arctic's OAuth 2.0 helpers alone: its index re-exports all ~70 providers, which would load (and stay
+// on the idle server's heap) for this one function. The package has no "exports" map, so the path is public.
+import { generateState } from "arctic/dist/oauth2.js";
 import type { Config } from "../core/config.ts";
 
 /**
