@@ -171,6 +171,8 @@ function start(options: WorkerStart): void {
     // As on the serving connection: an event of a deleted account is refused, not stored orphaned.
     db.exec("PRAGMA foreign_keys = ON");
     db.exec("PRAGMA wal_autocheckpoint = 0");
+    // The connection that restarts the WAL cuts its file back; this one must too, as the server's does.
+    db.exec("PRAGMA journal_size_limit = 4194304");
     checkpointStatement = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
   } catch (error) {
     db = null;
