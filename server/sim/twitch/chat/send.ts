@@ -14,6 +14,8 @@ const WINDOW_MS = 30_000;
 const PRIVILEGED_LIMIT = 100;
 const NORMAL_LIMIT = 20;
 const MAX_CODE_POINTS = 500;
+/** Attempts kept for `sent()`, newest last: the demo runs for days, and tests look at the latest. */
+export const MAX_ATTEMPTS = 1000;
 
 const DROP_TEXT: Record<string, string> = {
   msg_ratelimit: "Your message was not sent because you are sending messages too quickly.",
@@ -100,6 +102,7 @@ function bucketHeaders(bucket: { remaining: number; resetAt: number }): Record<s
 /** Keeps the attempt and tells whoever watches. */
 function record(state: ChatState, attempt: SimSendAttempt): void {
   state.attempts.push(attempt);
+  if (state.attempts.length > MAX_ATTEMPTS) state.attempts.shift();
   for (const listener of state.sendListeners) listener(attempt);
 }
 

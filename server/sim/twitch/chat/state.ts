@@ -3,8 +3,8 @@ import type { EventSubSim } from "../eventsub/eventsub.ts";
 import type { SimWorld } from "../world.ts";
 
 /**
- * What the chat simulator keeps beside the world: each channel's recent lines (lines.ts), every Send
- * Chat Message attempt and the per-sender windows its limits count (send.ts), room modes, and the
+ * What the chat simulator keeps beside the world: each channel's recent lines (lines.ts), its recent
+ * Send Chat Message attempts and the per-sender windows its limits count (send.ts), room modes, and the
  * endpoint's own rate-limit bucket.
  */
 
@@ -53,6 +53,7 @@ export interface ChatState extends ChatEnvironment {
   knobs: SimChatKnobs;
   /** channel login → its last `MAX_LINES` lines. */
   lines: Map<string, SimChatLine[]>;
+  /** The newest `MAX_ATTEMPTS` Send Chat Message attempts (send.ts), oldest first. */
   attempts: SimSendAttempt[];
   /** "broadcaster:sender" → times of its send attempts in the window (drops count too). */
   windows: Map<string, number[]>;

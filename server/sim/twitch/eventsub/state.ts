@@ -111,7 +111,7 @@ export interface EventSubState {
    * as the grace timer counts). Each is usable once and only within the grace.
    */
   challenges: Map<string, { sessionId: string; expiresAt: number }>;
-  /** Notifications sent, by message id, for `redeliver` (the newest 5000). */
+  /** Notifications sent, by message id, for `redeliver` (the newest `MAX_REMEMBERED_NOTIFICATIONS`, subscriptions.ts). */
   sentNotifications: Map<string, { subscriptionId: string; event: object }>;
   /** The message ids of the last `/_sim/eventsub/emit` (what `redeliver` sends again). */
   lastEmitted: string[];

@@ -23,6 +23,13 @@ const MAX_PER_SOCKET = 300;
 const MAX_SOCKETS_PER_USER = 3;
 /** Websocket subscriptions cost 0 when the token user is the one the condition names (reference §0). */
 const MAX_TOTAL_COST = 10;
+/**
+ * Notifications kept for `redeliver`, newest last. Redelivery is of what was just sent (tests, the
+ * alert path's at-least-once check), and the demo runs for days in cuebot's process: at 5,000 the
+ * demo's chat was still filling the Map after an hour (~2 KB of heap a notification), which read as
+ * cuebot growing.
+ */
+export const MAX_REMEMBERED_NOTIFICATIONS = 500;
 
 /** Create, Get and Delete EventSub Subscription, routed with the Helix endpoints. */
 export function subscriptionApiRoutes(state: EventSubState): HelixRouteList {
@@ -210,7 +217,7 @@ export function deliver(
       at,
     );
     state.sentNotifications.set(id, { subscriptionId: sub.id, event });
-    if (state.sentNotifications.size > 5000)
+    if (state.sentNotifications.size > MAX_REMEMBERED_NOTIFICATIONS)
       state.sentNotifications.delete(state.sentNotifications.keys().next().value as string);
     sent.push(id);
   }
