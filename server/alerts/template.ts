@@ -11,6 +11,7 @@
  */
 import { ALERT_PLACEHOLDERS, templateProblem } from "../../db/alert-rules.ts";
 import { echoable } from "../core/chat-echo.ts";
+import { withoutCommandLead } from "../core/chat-lead.ts";
 import type { AlertFields, AlertType } from "./model.ts";
 import { capCodePoints, oneLine } from "./plain-text.ts";
 
@@ -87,7 +88,7 @@ export function fillTemplate(template: string, fields: AlertFields, type: AlertT
 /**
  * The chat thanks line, or null when nothing worth sending remains. `{message}` is always empty, `{user}`
  * is the name only when login-shaped (else the gap is closed), the line is one line of at most
- * CHAT_LINE_MAX code points and never opens with `/`, `.` or `!` (a chat command). `type` tells whether
+ * CHAT_LINE_MAX code points and never opens with a chat command (core/chat-lead.ts). `type` tells whether
  * `{viewers}` is the amount (a raid's); without it `{viewers}` reads the amount.
  */
 export function chatThanksLine(template: string, fields: AlertFields, type?: AlertType): string | null {
@@ -97,6 +98,6 @@ export function chatThanksLine(template: string, fields: AlertFields, type?: Ale
     if (key === "user") return name;
     return fieldText(key, fields, type);
   });
-  const line = capCodePoints(filled.replace(/^[\s/.!\\]+/u, ""), CHAT_LINE_MAX).trim();
+  const line = capCodePoints(withoutCommandLead(filled), CHAT_LINE_MAX).trim();
   return /[\p{L}\p{N}]/u.test(line) ? line : null;
 }

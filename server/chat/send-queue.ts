@@ -1,3 +1,4 @@
+import { withoutCommandLead } from "../core/chat-lead.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { chatLine, ORDINARY, PRIVILEGED, SendPacer } from "./send-limits.ts";
 
@@ -28,7 +29,8 @@ export interface SendQueueOptions {
 
 /**
  * One channel's outgoing chat: first in, first out, one send in flight, paced under Twitch's limits.
- * `push` never waits, so command handling is never blocked by chat limits.
+ * `push` never waits, so command handling is never blocked by chat limits. Every line cuebot sends
+ * passes here, so here it loses a leading command character (core/chat-lead.ts), whoever wrote it.
  */
 export class ChannelSendQueue {
   readonly #pacer = new SendPacer(ORDINARY);
@@ -50,6 +52,15 @@ export class ChannelSendQueue {
 
   push(reply: QueuedReply): void {
     if (this.#closed) return;
+    const text = chatLine(withoutCommandLead(reply.text));
+    if (text === "") {
+      this.options.onDropped(
+        reply,
+        "nothing_to_say",
+        "The line held nothing but command characters or invisible characters, which chat never opens with.",
+      );
+      return;
+    }
     const capacity = this.options.capacity ?? 10;
     if (this.#items.length >= capacity) {
       this.options.onDropped(
@@ -59,7 +70,7 @@ export class ChannelSendQueue {
       );
       return;
     }
-    this.#items.push({ ...reply, text: chatLine(reply.text), at: this.options.now(), retried: false });
+    this.#items.push({ ...reply, text, at: this.options.now(), retried: false });
     this.#pump();
   }
 

@@ -64,10 +64,10 @@ export const REPLIES = {
   notFound: (name: string) => `The command "${shownName(name)}" does not exist.`,
   exists: (name: string) => `The command "${shownName(name)}" already exists; change it with !commands edit.`,
   builtIn: (name: string) =>
-    `${shownName(name)} is one of cuebot's own commands; turn it off in the dashboard to use the name.`,
+    `The command "${shownName(name)}" is one of cuebot's own; turn it off in the dashboard to use the name.`,
   reserved: (name: string) =>
-    `${shownName(name)} is the chat bot's own (commands, quotes, regulars) and cannot be a custom command.`,
-  selfAlias: (name: string) => `${shownName(name)} cannot run itself (-a=).`,
+    `The command "${shownName(name)}" is the chat bot's own (commands, quotes, regulars) and cannot be a custom command.`,
+  selfAlias: (name: string) => `The command "${shownName(name)}" cannot run itself (-a=).`,
   full: () => `This channel has ${MAX_COMMANDS} custom commands, the most it can keep; delete one first.`,
   list: () =>
     "Custom commands are listed in the dashboard; moderators manage them with !commands add|edit|delete.",

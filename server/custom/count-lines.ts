@@ -41,5 +41,5 @@ export function parseCountLine(words: readonly string[]): CountChange | null {
 }
 
 export const COUNT_REPLIES = {
-  now: (name: string, count: number) => `${shownName(name)}'s count is now ${count}.`,
+  now: (name: string, count: number) => `The count of ${shownName(name)} is now ${count}.`,
 } as const;

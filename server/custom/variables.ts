@@ -12,14 +12,17 @@
  * The rules of core/chat-echo.ts apply where a variable chooses a name: `$(touser)` and
  * `$(followage <name>)` take a chatter's word only when it is login-shaped (`echoable`). `$(query)`
  * and `$(1)`…`$(9)` insert the chatter's words as typed: placing them is the streamer's choice
- * (CONTRACT §6), but their control characters (newlines, bidi overrides) are dropped, and a reply
- * never starts with `/`, `.` or `!` taken from a chatter, which another bot in the channel would run.
+ * (CONTRACT §6), but their control characters (newlines, bidi overrides) are dropped. Whoever wrote
+ * it, the reply loses the command characters and invisible characters it would open with
+ * (core/chat-lead.ts: `!bot part` → `bot part`), as native chat's send queue does to every line, so
+ * the dashboard's preview shows what chat will.
  * core/chat-text.ts's unreplaced-template rule does not apply: there is no other bot in between.
  */
 import { GAME_COMMANDS, type GameCommandName } from "../bot/catalog.ts";
 import { pickOne, type Random, randomInt } from "../bot/chance.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import { echoable } from "../core/chat-echo.ts";
+import { withoutCommandLead } from "../core/chat-lead.ts";
 import type { Clock } from "../core/clock.ts";
 import { MAX_RESPONSE_LENGTH } from "./management.ts";
 
@@ -92,12 +95,6 @@ type Node =
   | { kind: "text"; text: string }
   | { kind: "variable"; name: string; argument: Node[]; typed: string };
 
-/** A piece of the reply, and whether a chatter's words are in it. */
-interface Segment {
-  text: string;
-  fromChatter: boolean;
-}
-
 /** Whether the response shows `$(count)`: Nightbot counts a use only then (reference §2.1). */
 export function usesCount(template: string): boolean {
   const filled = (node: Node) =>
@@ -109,14 +106,13 @@ export function usesCount(template: string): boolean {
   return has(parseTemplate(template));
 }
 
-/** The reply: one line, at most a chat line long; empty when every piece came out empty. */
+/**
+ * The reply: one line, at most a chat line long, never opening with a command; empty when nothing
+ * else came out.
+ */
 export async function expandResponse(template: string, input: ExpansionInput): Promise<string> {
-  const segments = await fill(parseTemplate(template), new Expansion(input));
-  return chatLine(
-    withoutChatterLead(segments)
-      .map((s) => s.text)
-      .join(""),
-  );
+  const pieces = await fill(parseTemplate(template), new Expansion(input));
+  return chatLine(withoutCommandLead(pieces.join("")));
 }
 
 /** The template as text and variables; an unclosed `$(` is text. */
@@ -158,40 +154,24 @@ function closingParen(template: string, from: number): number {
 }
 
 /** Siblings are filled together, so two resolvers wait for each other's answer only once. */
-async function fill(nodes: Node[], expansion: Expansion): Promise<Segment[]> {
-  const parts = await Promise.all(
-    nodes.map(async (node): Promise<Segment[]> => {
-      if (node.kind === "text") return [{ text: node.text, fromChatter: false }];
-      if (!KNOWN_VARIABLES.includes(node.name)) return [{ text: node.typed, fromChatter: false }];
-      if (Object.hasOwn(REFUSED, node.name)) return [{ text: REFUSED[node.name] ?? "", fromChatter: false }];
+async function fill(nodes: Node[], expansion: Expansion): Promise<string[]> {
+  return await Promise.all(
+    nodes.map(async (node): Promise<string> => {
+      if (node.kind === "text") return node.text;
+      if (!KNOWN_VARIABLES.includes(node.name)) return node.typed;
+      if (Object.hasOwn(REFUSED, node.name)) return REFUSED[node.name] ?? "";
       const argument = await fill(node.argument, expansion);
-      return [await expansion.value(node.name, argument)];
+      return await expansion.value(node.name, argument.join("").trim());
     }),
   );
-  return parts.flat();
 }
 
 /** Control characters a chatter may slip in: newlines, tabs, bidi overrides and isolates. */
 const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
-function chatterText(text: string): Segment {
-  return { text: text.replace(CONTROL, (c) => (/\s/u.test(c) ? " " : "")), fromChatter: true };
-}
-
-/** A reply that would open with a chatter's `/`, `.` or `!` opens with the rest of their words. */
-function withoutChatterLead(segments: Segment[]): Segment[] {
-  const out = [...segments];
-  for (let i = 0; i < out.length; i++) {
-    const segment = out[i] as Segment;
-    if (!segment.fromChatter) {
-      if (segment.text.trim() === "") continue;
-      return out;
-    }
-    const text = segment.text.replace(/^[\s/.!\\]+/u, "");
-    out[i] = { ...segment, text };
-    if (text !== "") return out;
-  }
-  return out;
+/** A chatter's words as a variable inserts them: their control characters dropped, a newline a space. */
+function chatterText(text: string): string {
+  return text.replace(CONTROL, (c) => (/\s/u.test(c) ? " " : ""));
 }
 
 /** One expansion's state: the input, and each resolver's answer, asked for once however often used. */
@@ -226,45 +206,40 @@ class Expansion {
     return this.input.caller.displayName || this.input.caller.login;
   }
 
-  async value(name: string, argumentSegments: Segment[]): Promise<Segment> {
-    const argument = argumentSegments
-      .map((s) => s.text)
-      .join("")
-      .trim();
-    const fromChatter = argumentSegments.some((s) => s.fromChatter);
+  /** A known variable's value; `argument` is its argument, filled in. */
+  async value(name: string, argument: string): Promise<string> {
     const { input } = this;
     const { resolvers } = input;
-    const plain = (text: string): Segment => ({ text, fromChatter: false });
     if (/^[1-9]$/.test(name)) return chatterText(input.args[Number(name) - 1] ?? "");
     switch (name) {
       case "user":
-        return plain(this.callerName());
+        return this.callerName();
       case "touser":
-        return plain(this.touser());
+        return this.touser();
       case "query":
         return chatterText(input.args.join(" "));
       case "count":
-        return plain(String(input.count));
+        return String(input.count);
       case "channel":
-        return plain(input.channel);
+        return input.channel;
       case "uptime":
-        return plain(await this.resolve("uptime", "uptime", ask(resolvers.uptime, resolvers)));
+        return this.resolve("uptime", "uptime", ask(resolvers.uptime, resolvers));
       case "game":
-        return plain(await this.resolve("game", "game", ask(resolvers.game, resolvers)));
+        return this.resolve("game", "game", ask(resolvers.game, resolvers));
       case "followage": {
         const login = echoable(argument) ?? this.touser();
         const resolver = ask(resolvers.followage, resolvers, login);
-        return plain(await this.resolve(`followage:${login.toLowerCase()}`, "followage", resolver));
+        return this.resolve(`followage:${login.toLowerCase()}`, "followage", resolver);
       }
       case "time":
-        return plain(timeIn(argument.split(/\s+/u)[0] || "UTC", input.clock.now()));
+        return timeIn(argument.split(/\s+/u)[0] || "UTC", input.clock.now());
       case "random":
-        return plain(randomIn(argument, input.random));
+        return randomIn(argument, input.random);
       case "pick":
-        return { text: pickFrom(argument, input.random), fromChatter };
+        return pickFrom(argument, input.random);
       default: {
         const command = name as GameCommandName;
-        return plain(await this.resolve(command, command, ask(resolvers.gameCommand, resolvers, command)));
+        return this.resolve(command, command, ask(resolvers.gameCommand, resolvers, command));
       }
     }
   }

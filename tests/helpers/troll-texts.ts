@@ -21,3 +21,44 @@ const MARKERS = ["evil", "free", "subs", "elpmaxe", "script", "\u2800", "\u200b"
 export function expectNoEcho(line: string): void {
   for (const marker of MARKERS) expect(line.toLowerCase()).not.toContain(marker);
 }
+
+/** What a line may open with that Twitch or another bot in the channel reads as a command. */
+export const COMMAND_CHARACTERS = ["!", "/", ".", "\\"];
+
+/**
+ * Invisible characters and blank look-alikes a troll puts before a command character so that a check
+ * of the first character lets it through (issue 34): format characters, default-ignorables, blanks.
+ */
+export const INVISIBLE_LEADS = [
+  "\u200b",
+  "\u00ad",
+  "\u034f",
+  "\u{e0000}",
+  "\u{e0001}",
+  "\u{e0041}",
+  "\u{e0fff}",
+  "\u2800",
+  "\u3164",
+  "\ufeff",
+  "\u2060",
+  "\uffa0",
+  "\u115f",
+  "\u1160",
+  "\u2000",
+  "\u200a",
+  "\u205f",
+  "\u3000",
+  "\u00a0",
+  "\u180e",
+  "\ufe0f",
+  "\u{e0100}",
+  "\u200d",
+  "\u202e",
+  "\u0301",
+];
+
+/** True when `line` opens, after any invisible characters, with a command character. */
+export function leadsWithCommand(line: string): boolean {
+  const visible = [...line].find((char) => !INVISIBLE_LEADS.includes(char) && !/\s/u.test(char));
+  return visible !== undefined && COMMAND_CHARACTERS.includes(visible);
+}

@@ -278,6 +278,21 @@ describe("alerts: the chat thanks line", () => {
     expect(line).not.toContain("xxx");
   });
 
+  test("a thanks line whose template opens with a command behind invisible characters is said without them", async () => {
+    h = await startAlertsHarness();
+    await h.grant({ chat: true });
+    await h.settings("raid", { chatMessage: "\u200b\u2800!so {user}, thanks for the raid" });
+    h.serve();
+    expect(await h.alertsConnected()).toBe(true);
+    expect(
+      await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected", 5000),
+    ).toBe(true);
+    await h.emit("raid", { user: "otherstreamer", viewers: 42 });
+    const lines = () => h.sim.chat.sent().filter((x) => x.isSent && x.replyParentMessageId === null);
+    expect(await waitFor(() => lines().length === 1, 3000)).toBe(true);
+    expect(lines()[0]?.text).toBe("so OtherStreamer, thanks for the raid");
+  });
+
   test("a type without a chat message, or chat off, sends nothing", async () => {
     const overlay = await served();
     await h.settings("follow", { chatMessage: "Thanks {user}!" });

@@ -6,7 +6,7 @@ import { passesMinimum } from "../../../server/alerts/minimum.ts";
 import { ALERT_TYPES, type AlertFields, DEFAULT_TEMPLATES } from "../../../server/alerts/model.ts";
 import { sampleFields } from "../../../server/alerts/samples.ts";
 import { chatThanksLine, checkTemplate, fillTemplate } from "../../../server/alerts/template.ts";
-import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
+import { expectNoEcho, INVISIBLE_LEADS, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 const NONE: AlertFields = {
   user: "Mossy_Owl",
@@ -179,6 +179,14 @@ describe("the chat thanks line", () => {
     expect(chatThanksLine(".{user} thanks", NONE, "follow")).toBe("Mossy_Owl thanks");
     expect(chatThanksLine("!so {user}", NONE, "raid")).toBe("so Mossy_Owl");
     expect(chatThanksLine("thanks\n/ban {user}", NONE, "follow")).toBe("thanks /ban Mossy_Owl");
+  });
+
+  test("nor with a chat command behind invisible characters", () => {
+    for (const invisible of INVISIBLE_LEADS) {
+      expect(chatThanksLine(`${invisible}!so {user}`, NONE, "raid")).toBe("so Mossy_Owl");
+      expect(chatThanksLine(`${invisible} /ban {user}`, NONE, "follow")).toBe("ban Mossy_Owl");
+    }
+    expect(chatThanksLine("\u2800{user}!", fields({ user: "모시_올빼미" }), "follow")).toBeNull();
   });
 
   test("a long line is capped at 480 code points", () => {

@@ -1,7 +1,8 @@
 /**
  * cuebot's own lines known by what it sent, not by who spoke (issue 24): when cuebot speaks as the
  * streamer, the streamer's own commands are answered and cuebot's echoes never are, even a reply that
- * starts with `!`.
+ * reads as a command once Twitch's reply mention is dropped (`@CuebotDemo !pong`: no line cuebot sends
+ * opens with `!` itself, core/chat-lead.ts).
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { OWN_LINE_MS, OwnLines } from "../../../server/chat/own-lines.ts";
@@ -159,25 +160,35 @@ describe("native chat: cuebot speaks as the streamer", () => {
     expect(await ask("!deaths +")).toMatch(/1/);
   });
 
-  test("replies that start with ! are never answered: no loop between two commands naming each other", async () => {
+  test("replies that read as a command are never answered: no loop between two commands naming each other", async () => {
     await start();
-    expect(await ask("!addcom !ping !pong")).toBe(REPLIES.added("ping"));
-    expect(await ask("!addcom !pong !ping")).toBe(REPLIES.added("pong"));
-    expect(await ask("!addcom !toss !coinflip")).toBe(REPLIES.added("toss"));
+    expect(await ask("!addcom !ping @$(user) !pong")).toBe(REPLIES.added("ping"));
+    expect(await ask("!addcom !pong @$(user) !ping")).toBe(REPLIES.added("pong"));
+    expect(await ask("!addcom !toss @$(user) !coinflip")).toBe(REPLIES.added("toss"));
     const before = sentCount();
-    expect(await ask("!ping")).toBe("!pong");
-    expect(await ask("!toss")).toBe("!coinflip");
+    expect(await ask("!ping")).toBe("@CuebotDemo !pong");
+    expect(await ask("!toss")).toBe("@CuebotDemo !coinflip");
     await Bun.sleep(400);
     // Two replies, and none to their echoes (the broadcaster is held to no cooldown: a loop would run).
     expect(sentCount()).toBe(before + 2);
     // The streamer typing the same text themselves is answered.
-    expect(await ask("!pong")).toBe("!ping");
+    expect(await ask("!pong")).toBe("@CuebotDemo !ping");
+  });
+
+  test("a stored response that opens with ! is said without it, so its echo runs nothing", async () => {
+    await start();
+    expect(await ask("!addcom !ping !pong")).toBe(REPLIES.added("ping"));
+    expect(await ask("!addcom !pong !ping")).toBe(REPLIES.added("pong"));
+    const before = sentCount();
+    expect(await ask("!ping")).toBe("pong");
+    await Bun.sleep(300);
+    expect(sentCount()).toBe(before + 1);
   });
 
   test("a reply in flight while the channel reopens is known as ours when its echo reaches the new channel", async () => {
     await start();
-    expect(await ask("!addcom !ping !pong")).toBe(REPLIES.added("ping"));
-    expect(await ask("!addcom !pong !ping")).toBe(REPLIES.added("pong"));
+    expect(await ask("!addcom !ping @$(user) !pong")).toBe(REPLIES.added("ping"));
+    expect(await ask("!addcom !pong @$(user) !ping")).toBe(REPLIES.added("pong"));
     // Send Chat Message held until the channel has reopened.
     const helix = h.ctx.helixApi as HelixApi;
     const send = helix.sendChatMessage.bind(helix);
@@ -202,7 +213,7 @@ describe("native chat: cuebot speaks as the streamer", () => {
     await h.ctx.chat.sync(h.account.id);
     await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
     release();
-    expect((await h.replyTo(ping, 3000))?.text).toBe("!pong");
+    expect((await h.replyTo(ping, 3000))?.text).toBe("@CuebotDemo !pong");
     await Bun.sleep(400);
     // The old channel's reply only: its echo, read by the new channel, is not answered with !ping.
     expect(sentCount()).toBe(before + 1);
@@ -210,9 +221,9 @@ describe("native chat: cuebot speaks as the streamer", () => {
 
   test("a reply repeating the very line that asked for it is answered once", async () => {
     await start();
-    expect(await ask("!addcom !hello !hello")).toBe(REPLIES.added("hello"));
+    expect(await ask("!addcom !hello @$(user) !hello")).toBe(REPLIES.added("hello"));
     const before = sentCount();
-    expect(await ask("!hello")).toBe("!hello");
+    expect(await ask("!hello")).toBe("@CuebotDemo !hello");
     await Bun.sleep(300);
     expect(sentCount()).toBe(before + 1);
   });

@@ -14,6 +14,7 @@ import type { Context } from "../../../server/runtime.ts";
 import { type ChatSendResult, type HelixApi, HelixError } from "../../../server/twitch/helix-client.ts";
 import { waitFor } from "../../helpers/chat.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
+import { INVISIBLE_LEADS } from "../../helpers/troll-texts.ts";
 
 let t: TestContext | undefined;
 let channel: Channel | undefined;
@@ -33,15 +34,21 @@ async function channelAnswering(answers: Answer[], sent: Partial<SentLines> = {}
   t = await createTestContext();
   const account: Account = (await createTestAccount(t.ctx)).account;
   let calls = 0;
+  const texts: string[] = [];
   const helixApi = {
-    sendChatMessage: () => (answers[Math.min(calls++, answers.length - 1)] as Answer)(),
+    sendChatMessage: (_token: string, message: { text: string }) => {
+      texts.push(message.text);
+      return (answers[Math.min(calls++, answers.length - 1)] as Answer)();
+    },
   } as unknown as HelixApi;
-  const ctx = Object.create(t.ctx, { helixApi: { value: helixApi } }) as Context;
+  const outcomes: string[] = [];
+  const events = { record: (event: { outcome: string }) => outcomes.push(event.outcome) };
+  const ctx = Object.create(t.ctx, { helixApi: { value: helixApi }, events: { value: events } }) as Context;
   const ownLines = sent.ownLines ?? new OwnLines(() => Date.now());
   const speaker = { kind: "streamer" as const, userId: account.twitchUserId };
   channel = openChannel(ctx, tokens as unknown as SpeakerTokens, account, speaker, { ...sent, ownLines });
   channel.queue.privileged = true;
-  return { channel, ownLines: channel.ownLines, calls: () => calls };
+  return { channel, ownLines: channel.ownLines, calls: () => calls, texts, outcomes };
 }
 
 const reply = (text: string) => ({ text, replyTo: "m0", command: "custom", caller: "viewer_anna" });
@@ -55,24 +62,24 @@ describe("what a failed send leaves remembered", () => {
   for (const status of [400, 403, 429]) {
     test(`a send refused ${status} is not ours: the streamer's same line afterwards is theirs`, async () => {
       const { channel, ownLines, calls } = await channelAnswering([refuse(status)]);
-      channel.queue.push(reply("!lurk"));
+      channel.queue.push(reply("lurk mode on"));
       // A 429 is retried once; the others fail at once.
       expect(await waitFor(() => calls() === (status === 429 ? 2 : 1) && channel.queue.size === 0)).toBe(
         true,
       );
       await Bun.sleep(20);
-      expect(await ownLines.isOwn(echo("s1", "!lurk"))).toBe(false);
+      expect(await ownLines.isOwn(echo("s1", "lurk mode on"))).toBe(false);
     });
   }
 
   test("a send that failed 503 and then posted on its retry is one line, known by its id", async () => {
     const { channel, ownLines, calls } = await channelAnswering([refuse(503), posted("c1")]);
-    channel.queue.push(reply("!lurk"));
+    channel.queue.push(reply("lurk mode on"));
     expect(await waitFor(() => calls() === 2)).toBe(true);
     await Bun.sleep(20);
     // Not a second, text-only entry left by the first attempt: the streamer's !lurk is theirs.
-    expect(await ownLines.isOwn(echo("s1", "!lurk"))).toBe(false);
-    expect(await ownLines.isOwn(echo("c1", "!lurk"))).toBe(true);
+    expect(await ownLines.isOwn(echo("s1", "lurk mode on"))).toBe(false);
+    expect(await ownLines.isOwn(echo("c1", "lurk mode on"))).toBe(true);
   });
 
   test("a send that timed out, twice, may have posted: its text stays ours, once", async () => {
@@ -80,12 +87,12 @@ describe("what a failed send leaves remembered", () => {
       throw new HelixError(null, "Helix did not answer in time");
     };
     const { channel, ownLines, calls } = await channelAnswering([timeout]);
-    channel.queue.push(reply("!lurk"));
+    channel.queue.push(reply("lurk mode on"));
     // Retried once, as a 5xx is: two attempts that may both have posted, one line remembered.
     expect(await waitFor(() => calls() === 2)).toBe(true);
     await Bun.sleep(20);
-    expect(await ownLines.isOwn(echo("c1", "!lurk"))).toBe(true);
-    expect(await ownLines.isOwn(echo("s1", "!lurk"))).toBe(false);
+    expect(await ownLines.isOwn(echo("c1", "lurk mode on"))).toBe(true);
+    expect(await ownLines.isOwn(echo("s1", "lurk mode on"))).toBe(false);
   });
 });
 
@@ -108,5 +115,33 @@ describe("the echo of a line sent is claimed for this instance", () => {
     expect(await waitFor(() => calls() === 2)).toBe(true);
     await Bun.sleep(20);
     expect(claimed).toEqual(["c1"]);
+  });
+});
+
+describe("every line's opening (CONTRACT §6), whoever wrote it", () => {
+  test("a line pushed with a command character, invisible characters before it or not, is sent without them", async () => {
+    const { channel, texts, calls } = await channelAnswering([posted("c1")]);
+    const pushed = [
+      ["!bot part", "bot part"],
+      ["/ban viewer_bob", "ban viewer_bob"],
+      [".timeout viewer_bob", "timeout viewer_bob"],
+      ["\\part", "part"],
+      ...INVISIBLE_LEADS.map((invisible, i) => [`${invisible}!addcom !x${i} hi`, `addcom !x${i} hi`]),
+    ];
+    // One at a time: the queue holds 10.
+    for (const [i, [text]] of pushed.entries()) {
+      channel.queue.push(reply(text ?? ""));
+      expect(await waitFor(() => calls() === i + 1)).toBe(true);
+    }
+    expect(texts).toEqual(pushed.map(([, sent]) => sent ?? ""));
+  });
+
+  test("a line that is nothing but command characters and invisibles is not sent, and says why", async () => {
+    const { channel, texts, outcomes } = await channelAnswering([posted("c1")]);
+    channel.queue.push(reply("\u2800!\u200b/ ..."));
+    channel.queue.push(reply("said"));
+    expect(await waitFor(() => texts.length === 1)).toBe(true);
+    expect(texts).toEqual(["said"]);
+    expect(outcomes).toEqual(["reply_dropped:nothing_to_say"]);
   });
 });

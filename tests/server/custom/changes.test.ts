@@ -61,7 +61,7 @@ describe("what a management line changes", () => {
     });
     expect(run("!addcom !so hi")).toEqual({
       kind: "refuse",
-      reply: "!so is one of cuebot's own commands; turn it off in the dashboard to use the name.",
+      reply: 'The command "!so" is one of cuebot\'s own; turn it off in the dashboard to use the name.',
     });
     expect(run("!addcom !so hi", { ...empty, builtInsOn: new Set() }).kind).toBe("add");
     expect(run("!addcom !commands hi")).toEqual({ kind: "refuse", reply: REPLIES.reserved("commands") });
@@ -73,10 +73,13 @@ describe("what a management line changes", () => {
       reply: "This channel has 500 custom commands, the most it can keep; delete one first.",
     });
     expect(run("!addcom !x hi", { ...empty, total: MAX_COMMANDS - 1 }).kind).toBe("add");
-    expect(run("!addcom !x -a=!x")).toEqual({ kind: "refuse", reply: "!x cannot run itself (-a=)." });
+    expect(run("!addcom !x -a=!x")).toEqual({
+      kind: "refuse",
+      reply: 'The command "!x" cannot run itself (-a=).',
+    });
     expect(run("!editcom !x -a=!X", withIt)).toEqual({
       kind: "refuse",
-      reply: "!x cannot run itself (-a=).",
+      reply: 'The command "!x" cannot run itself (-a=).',
     });
   });
 

@@ -167,10 +167,10 @@ describe("custom commands in native chat", () => {
     expect(await mod("!addcom !plain no count here")).toBe(REPLIES.added("plain"));
     expect(await mod("!deaths")).toBe("Deaths: 1");
     expect(await mod("!deaths")).toBe("Deaths: 2");
-    expect(await mod("!deaths +")).toBe("!deaths's count is now 3.");
-    expect(await mod("!deaths +5")).toBe("!deaths's count is now 8.");
-    expect(await mod("!deaths -")).toBe("!deaths's count is now 7.");
-    expect(await mod("!deaths = 12")).toBe("!deaths's count is now 12.");
+    expect(await mod("!deaths +")).toBe("The count of !deaths is now 3.");
+    expect(await mod("!deaths +5")).toBe("The count of !deaths is now 8.");
+    expect(await mod("!deaths -")).toBe("The count of !deaths is now 7.");
+    expect(await mod("!deaths = 12")).toBe("The count of !deaths is now 12.");
     expect(await mod("!deaths = twelve")).toMatch(/^Usage: !deaths \+ \| - /);
     expect(await mod("!deaths +999999")).toMatch(/^Usage: !deaths/);
     // A viewer's "+" is a use like any other: the count goes up by one, and "+" is only their words.
@@ -194,7 +194,7 @@ describe("custom commands in native chat", () => {
     expect(await mod("!hug = 5")).toBe("mod_mia hugs = 5");
     expect((await getCustomCommand(h.ctx.db, h.account.id, "hug"))?.count).toBe(0);
     // The alias's own count never changes: it passes the words on to !deaths, run as the same chatter.
-    expect(await mod("!d +5")).toBe("!deaths's count is now 5.");
+    expect(await mod("!d +5")).toBe("The count of !deaths is now 5.");
     expect(await ask("!d +5")).toBe("Deaths: 6");
     expect((await getCustomCommand(h.ctx.db, h.account.id, "d"))?.count).toBe(0);
   });

@@ -246,4 +246,19 @@ describe("timers in chat, through the simulator", () => {
     expect(streamsCalls()).toBe(1);
     expect(await waitFor(() => posted()[0]?.text)).toBe("x");
   });
+
+  test("a timer whose message opens with a command character, invisibles before it or not, posts without them", async () => {
+    await setUp();
+    const t0 = clock.now();
+    goLive(t0);
+    await addTimer(
+      h.ctx.db,
+      h.account.id,
+      { name: "lurk", message: "\u200b\u2800!lurk and $(channel) will remember you", intervalMinutes: 5 },
+      t0,
+    );
+    lines(10);
+    await lookAfter(5 * MIN);
+    expect(await waitFor(() => posted()[0]?.text)).toBe("lurk and CuebotDemo will remember you");
+  });
 });

@@ -69,7 +69,10 @@ describe("the caller, the arguments and the count", () => {
     expect(await say(" $(query)", { args: ["...!!/", "announce"] })).toBe("announce");
     expect(await say("$(1)$(2)", { args: ["!", "!so"] })).toBe("so");
     expect(await say("Say: $(query)", { args: ["!so", "x"] })).toBe("Say: !so x");
-    expect(await say("/me waves at $(touser)", { args: ["@bob"] })).toBe("/me waves at bob");
+    // The streamer's own text opens no command either (core/chat-lead.ts); Nightbot's /me goes whole.
+    expect(await say("/me waves at $(touser)", { args: ["@bob"] })).toBe("waves at bob");
+    expect(await say("!bot part")).toBe("bot part");
+    expect(await say("\u2800 $(query)", { args: ["\u200b!addcom", "!x"] })).toBe("addcom !x");
   });
 
   test("usesCount finds $(count), nested too", () => {

@@ -66,6 +66,16 @@ describe("POST /api/dashboard/custom-commands/test (live preview)", () => {
     expect(own.text).toContain("says CuebotDemo");
   });
 
+  test("shows what chat says of a response that opens with a command: the line without it", async () => {
+    h = await startBotHarness();
+    expect(await preview({ response: "!bot part" })).toMatchObject({ answered: true, text: "bot part" });
+    expect(await preview({ response: "\u200b\u2800/ban $(touser)", args: "viewer_bob" })).toMatchObject({
+      answered: true,
+      text: "ban viewer_bob",
+    });
+    expect(await preview({ response: "\u3164..." })).toMatchObject({ answered: false, text: "" });
+  });
+
   test("a stored command's count shows this use without storing or counting it", async () => {
     h = await startBotHarness();
     await addCustomCommand(
