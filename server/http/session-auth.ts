@@ -1,6 +1,6 @@
 import { ApiError } from "../core/errors.ts";
 import { type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
-import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "../identity/sessions.ts";
+import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "../core/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { notAuthenticated, presentedCredentials, readCookie, type SessionPrincipal } from "./auth.ts";
 import { appendSetCookie, serializeCookie } from "./cookies.ts";

@@ -1,8 +1,10 @@
+// The dashboard's guard (server/panel/ and the routes of features the dashboard calls: identity,
+// overlay) and how /docs describes it.
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import type { SessionPrincipal } from "../http/auth.ts";
-import { enforceLimit } from "../http/quota.ts";
-import { requireSession } from "../http/session-auth.ts";
 import type { Context } from "../runtime.ts";
+import type { SessionPrincipal } from "./auth.ts";
+import { enforceLimit } from "./quota.ts";
+import { requireSession } from "./session-auth.ts";
 
 type HeaderBag = { headers: Record<string, unknown> };
 
@@ -26,3 +28,12 @@ export function authenticatePanel(
     ),
   );
 }
+
+/**
+ * How panel routes describe themselves in /docs: the session cookie is the credential, and every
+ * state-changing call must send our Origin (CONTRACT §4) — say so where an API user will look.
+ */
+export const PANEL_SECURITY: Record<string, string[]>[] = [{ session: [] }];
+
+export const ORIGIN_NOTE =
+  "Needs the `app_sess` session cookie. State-changing calls (POST, PUT, DELETE) must also send `Origin: <public URL>`, or they are refused with 403 `bad_origin`.";
