@@ -1,10 +1,9 @@
 // The dashboard's guard (server/panel/ and the routes of features the dashboard calls: identity,
 // overlay) and how /docs describes it.
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import type { SessionPrincipal } from "./auth.ts";
 import { enforceLimit } from "./quota.ts";
-import { requireSession } from "./session-auth.ts";
+import { requireSession, type SessionContext } from "./session-auth.ts";
 
 type HeaderBag = { headers: Record<string, unknown> };
 
@@ -13,7 +12,7 @@ type HeaderBag = { headers: Record<string, unknown> };
  * input is validated): a valid session, counted against the account's panel limit.
  */
 export function authenticatePanel(
-  ctx: Context,
+  ctx: SessionContext,
   request: Request,
   set: HeaderBag,
 ): MaybePromise<SessionPrincipal> {
