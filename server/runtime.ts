@@ -19,6 +19,8 @@ import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
 import { RedisCooldowns } from "./redis/cooldowns.ts";
+import { sharedGameOn } from "./redis/game-cache.ts";
+import { createSharedRateLimits } from "./redis/limits/rate-limits.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
 import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
 
@@ -152,6 +154,19 @@ function coreOptions(options: ContextOptions) {
   };
 }
 
+/** The limits in this process, or with `--redis-url` in Redis, shared by every instance. */
+function rateLimitsFor(core: CoreContext, options: ContextOptions): RateLimits {
+  const limitOptions = {
+    clock: core.clock,
+    log: core.log,
+    trustProxy: core.config.trustProxy,
+    testAddressHeader: options.testClientAddressHeader,
+  };
+  return options.shared
+    ? createSharedRateLimits(options.shared.store, limitOptions)
+    : createRateLimits(limitOptions);
+}
+
 function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   const { config, clock, log, db: store, externalChanges } = core;
   const helix = config.twitch.clientId
@@ -171,13 +186,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   const publicAddress = new PublicAddress(config);
   return {
     ...core,
-    limits: createRateLimits({
-      clock,
-      log,
-      trustProxy: config.trustProxy,
-      testAddressHeader: options.testClientAddressHeader,
-      shared: shared?.store,
-    }),
+    limits: rateLimitsFor(core, options),
     caches,
     identityProvider: identityProviderFor(config),
     settingsCache,
@@ -215,7 +224,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
         config,
         clock,
         log,
-        ...(shared ? { sharedGame: shared.store } : {}),
+        ...(shared ? { sharedGame: sharedGameOn(shared.store) } : {}),
       },
       options.game,
     ),

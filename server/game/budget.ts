@@ -1,7 +1,7 @@
 import type { Clock } from "../core/clock.ts";
 import { ipLimitKey } from "../core/ip-key.ts";
 import { SlidingLog } from "../limits/sliding-log.ts";
-import { ProviderError } from "./client.ts";
+import { ProviderError } from "./provider-error.ts";
 
 /**
  * The provider key's per-minute budget and how it is shared (CONTRACT §6): callers without an API key

@@ -1,5 +1,6 @@
 import type { Logger } from "../core/log.ts";
 import type { AnonymousAddress, CallBudget } from "./budget.ts";
+import { ProviderError, type ProviderFailureKind } from "./provider-error.ts";
 
 /**
  * The game-statistics provider's HTTP client (reference/game-provider.md §1–2): account v1, MMR v2,
@@ -75,42 +76,6 @@ export interface ProviderMatch {
   region: string;
   players: ProviderMatchPlayer[];
   teams: Record<TeamSide, ProviderTeam>;
-}
-
-/** Why a provider call did not give data: the player has none, or the provider could not answer. */
-export type ProviderFailureKind =
-  | "player_not_found"
-  | "no_region"
-  | "no_recent_matches"
-  | "no_rank"
-  | "key_missing"
-  | "key_refused"
-  | "rate_limited"
-  | "timeout"
-  | "unavailable"
-  | "malformed";
-
-export class ProviderError extends Error {
-  constructor(
-    readonly kind: ProviderFailureKind,
-    message: string,
-    readonly providerStatus: number | null = null,
-    readonly providerCode: number | null = null,
-    /** When known: how long until a call could succeed (the budget's wait, the provider's reset). */
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(message);
-  }
-
-  /** Not-found kinds say something true about the player; the rest say the provider is unavailable. */
-  get isNotFound(): boolean {
-    return (
-      this.kind === "player_not_found" ||
-      this.kind === "no_region" ||
-      this.kind === "no_recent_matches" ||
-      this.kind === "no_rank"
-    );
-  }
 }
 
 /** v4 error codes 22–25 are "this player has no such data" (reference §1.6); everything else is ours to retry. */

@@ -1,8 +1,9 @@
 import { echoablePlayer } from "../core/chat-echo.ts";
 import { ApiError } from "../core/errors.ts";
 import { BudgetRefusal } from "./budget.ts";
-import { type ProviderAccount, type ProviderError, shardOf } from "./client.ts";
+import { type ProviderAccount, shardOf } from "./client.ts";
 import type { PlayerQuery } from "./player.ts";
+import type { ProviderError } from "./provider-error.ts";
 
 /**
  * The sentences a failed game lookup answers with (CONTRACT §5, §6): a player that does not exist or

@@ -2,9 +2,8 @@ import { LRUCache } from "lru-cache";
 import { SingleFlight } from "../cache/single-flight.ts";
 import type { Clock } from "../core/clock.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import type { SharedProviderStore } from "../redis/game-cache.ts";
 import { type AnonymousAddress, addressKey, BudgetRefusal } from "./budget.ts";
-import { ProviderError } from "./client.ts";
+import { ProviderError } from "./provider-error.ts";
 
 /**
  * One provider route's cache behind the game service (server/game/service.ts): fresh per caller's
@@ -21,16 +20,45 @@ export interface Served<T> {
   stale: boolean;
 }
 
-interface Entry<T> {
+/** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
+export interface ProviderEntry<T> {
   at: number;
   value?: T;
   /** A "this player has no such data" answer, cached so a typo repeated in chat costs one call. */
   missing?: ProviderError;
 }
 
-/** Several instances: the route's answers and fetches shared through Redis (server/redis/game-cache.ts). */
+/**
+ * Provider answers shared by several instances (in Redis: server/redis/game-cache.ts), one fetch per
+ * key among them all.
+ */
+export interface SharedProviderEntries {
+  /**
+   * The stored entry if one is `fresh` enough for the caller, else `produce`'s — fetched here, or the
+   * one another instance fetched meanwhile — stored for `keepMs`.
+   */
+  getOrProduce<T>(
+    route: string,
+    key: string,
+    keepMs: number,
+    fresh: (entry: ProviderEntry<T>) => boolean,
+    produce: () => Promise<ProviderEntry<T>>,
+  ): Promise<ProviderEntry<T>>;
+}
+
+/** How long a shared fetch may take, for how long others wait for it (SharedGame.entries). */
+export interface SharedFetchTiming {
+  /** How long one provider call may take (the fetch lock outlives it a little). */
+  providerTimeoutMs: number;
+  /** How long a call may queue for the per-minute budget before it (also within the lock). */
+  maxQueueMs: number;
+  /** This instance's clock, on which stored entries' ages are placed. */
+  now: () => number;
+}
+
+/** Several instances: the route's answers and fetches shared with the others. */
 interface SharedRoute {
-  store: SharedProviderStore;
+  store: SharedProviderEntries;
   route: string;
 }
 
@@ -39,8 +67,8 @@ interface SharedRoute {
  * a shared store, a miss here asks the other instances' answers first and joins their fetch.
  */
 export class ProviderCache<T extends object> {
-  readonly #entries: LRUCache<string, Entry<T>>;
-  readonly #flights = new SingleFlight<string, Entry<T>>();
+  readonly #entries: LRUCache<string, ProviderEntry<T>>;
+  readonly #flights = new SingleFlight<string, ProviderEntry<T>>();
 
   constructor(
     max: number,
@@ -49,7 +77,7 @@ export class ProviderCache<T extends object> {
     private readonly shared: SharedRoute | null = null,
   ) {
     // ttlResolution 0: lru-cache would otherwise reuse a "now" for 1 ms, wrong under a test clock.
-    this.#entries = new LRUCache<string, Entry<T>>({
+    this.#entries = new LRUCache<string, ProviderEntry<T>>({
       max,
       ttl: keepMs,
       ttlResolution: 0,
@@ -74,20 +102,20 @@ export class ProviderCache<T extends object> {
     return this.#load(key, hit, freshMs, missingFreshMs, fetch, anonymous);
   }
 
-  #isFresh(entry: Entry<T>, freshMs: number, missingFreshMs: number): boolean {
+  #isFresh(entry: ProviderEntry<T>, freshMs: number, missingFreshMs: number): boolean {
     return this.clock.now() - entry.at < (entry.missing ? Math.min(freshMs, missingFreshMs) : freshMs);
   }
 
   async #load(
     key: string,
-    hit: Entry<T> | undefined,
+    hit: ProviderEntry<T> | undefined,
     freshMs: number,
     missingFreshMs: number,
     fetch: () => Promise<T>,
     anonymous: AnonymousAddress,
   ): Promise<Served<T>> {
-    const isFresh = (entry: Entry<T>) => this.#isFresh(entry, freshMs, missingFreshMs);
-    const produce = async (): Promise<Entry<T>> => {
+    const isFresh = (entry: ProviderEntry<T>) => this.#isFresh(entry, freshMs, missingFreshMs);
+    const produce = async (): Promise<ProviderEntry<T>> => {
       try {
         return { at: this.clock.now(), value: await fetch() };
       } catch (error) {
@@ -107,13 +135,13 @@ export class ProviderCache<T extends object> {
     // A caller who joined someone else's call that the budget refused for that caller's address (its
     // share, or the anonymous half) is not refused with it: it makes its own attempt, a few at most.
     const mine = addressKey(anonymous);
-    const attempt = (retries: number): Promise<Entry<T>> =>
+    const attempt = (retries: number): Promise<ProviderEntry<T>> =>
       flight().catch((error: unknown) => {
         const othersRefusal = error instanceof BudgetRefusal && error.anonymous && error.address !== mine;
         if (othersRefusal && retries > 0) return attempt(retries - 1);
         throw error;
       });
-    let entry: Entry<T>;
+    let entry: ProviderEntry<T>;
     try {
       entry = await attempt(JOINED_RETRIES);
     } catch (error) {
@@ -124,7 +152,7 @@ export class ProviderCache<T extends object> {
   }
 }
 
-function unwrap<T>(entry: Entry<T>, stale: boolean): Served<T> {
+function unwrap<T>(entry: ProviderEntry<T>, stale: boolean): Served<T> {
   if (entry.missing) throw entry.missing;
   return { value: entry.value as T, stale };
 }

@@ -2,14 +2,11 @@ import type { Clock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
 import type { Logger } from "../core/log.ts";
 import { andThen, bothOf, type MaybePromise } from "../core/maybe-promise.ts";
-import type { RedisStore } from "../redis/client.ts";
-import { SharedProviderBudget, SharedProviderStore } from "../redis/game-cache.ts";
 import { type AnonymousAddress, type CallBudget, DEFAULT_MAX_QUEUE_MS, ProviderBudget } from "./budget.ts";
 import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   GameProviderClient,
   type ProviderAccount,
-  ProviderError,
   type ProviderMatch,
   type ProviderMmr,
   type ProviderMmrHistoryEntry,
@@ -28,7 +25,13 @@ import {
 import { DerivedFrom } from "./derived.ts";
 import { noCompetitiveMatches, noRankedData, toApiError } from "./lookup-errors.ts";
 import type { PlayerQuery } from "./player.ts";
-import { ProviderCache, type Served } from "./provider-cache.ts";
+import {
+  ProviderCache,
+  type Served,
+  type SharedFetchTiming,
+  type SharedProviderEntries,
+} from "./provider-cache.ts";
+import { ProviderError } from "./provider-error.ts";
 
 /**
  * Orchestrates the provider calls behind each endpoint, with caching shaped by the provider's small
@@ -69,8 +72,16 @@ export interface GameServiceDeps {
   config: Config;
   clock: Clock;
   log: Logger;
-  /** Redis shared by several instances: one provider budget, one fetch per key cluster-wide. */
-  sharedGame?: RedisStore;
+  /** Shared by several instances (Redis): one provider budget, one fetch per key cluster-wide. */
+  sharedGame?: SharedGame;
+}
+
+/** What several instances share (with `--redis-url`: server/redis/game-cache.ts's sharedGameOn). */
+export interface SharedGame {
+  /** The provider key's per-minute budget, counted across every instance. */
+  budget(perMinute: number | null, options: { maxQueueMs?: number; clock: Clock }): CallBudget;
+  /** The provider's answers, one fetch per key across every instance. */
+  entries(timing: SharedFetchTiming): SharedProviderEntries;
 }
 
 export interface GameServiceOptions {
@@ -129,14 +140,10 @@ export class GameService {
     const { config, clock, log, sharedGame: shared } = deps;
     this.#clock = clock;
     this.budget = shared
-      ? new SharedProviderBudget(shared, config.game.budgetPerMinute, {
-          maxQueueMs: options.maxQueueMs,
-          clock,
-        })
+      ? shared.budget(config.game.budgetPerMinute, { maxQueueMs: options.maxQueueMs, clock })
       : new ProviderBudget(config.game.budgetPerMinute, clock, options.maxQueueMs);
     const store = shared
-      ? new SharedProviderStore({
-          ...shared,
+      ? shared.entries({
           providerTimeoutMs: options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
           maxQueueMs: options.maxQueueMs ?? DEFAULT_MAX_QUEUE_MS,
           now: () => clock.now(),

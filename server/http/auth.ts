@@ -1,7 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
+import type { CoreContext } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
+import type { RateLimits } from "../limits/rate-limits.ts";
 import { enforceLimit, failedAuthentication, type HeaderTarget, limitRefusal } from "./quota.ts";
 import { requestInfo } from "./request-info.ts";
 
@@ -49,6 +50,11 @@ export function missingApiKey(): ApiError {
   );
 }
 
+/** What the API-key checks read: the account directory for the key, the limits for its quota. */
+export interface ApiKeyContext extends Pick<CoreContext, "accounts"> {
+  readonly limits: RateLimits;
+}
+
 export function invalidApiKey(): ApiError {
   return new ApiError(401, "invalid_api_key", "That API key is not valid; copy it again from the dashboard.");
 }
@@ -57,7 +63,7 @@ export function invalidApiKey(): ApiError {
  * The API key's account, or null when no key was presented; a wrong key is an error (a rejection once
  * a shared failed-authentication count has answered).
  */
-export function optionalApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal | null> {
+export function optionalApiKey(ctx: ApiKeyContext, request: Request): MaybePromise<ApiKeyPrincipal | null> {
   const presented = presentedCredentials(request);
   // An overlay token only ever reads overlays: presented here, even beside a key, it is refused.
   if (presented.overlayToken) {
@@ -71,7 +77,7 @@ export function optionalApiKey(ctx: Context, request: Request): MaybePromise<Api
 }
 
 function apiKeyPrincipal(
-  ctx: Context,
+  ctx: ApiKeyContext,
   request: Request,
   account: Account | null,
 ): MaybePromise<ApiKeyPrincipal> {
@@ -80,7 +86,7 @@ function apiKeyPrincipal(
   return { kind: "api-key", account };
 }
 
-export function requireApiKey(ctx: Context, request: Request): MaybePromise<ApiKeyPrincipal> {
+export function requireApiKey(ctx: ApiKeyContext, request: Request): MaybePromise<ApiKeyPrincipal> {
   return andThen(optionalApiKey(ctx, request), (principal) => {
     if (!principal) throw missingApiKey();
     return principal;
@@ -93,7 +99,7 @@ export function requireApiKey(ctx: Context, request: Request): MaybePromise<ApiK
  * a flooding bot takes every time).
  */
 export function authenticateBot(
-  ctx: Context,
+  ctx: ApiKeyContext,
   request: Request,
   set: HeaderTarget,
 ): MaybePromise<{ principal: ApiKeyPrincipal; refusal: Response | undefined }> {
@@ -113,7 +119,7 @@ export function authenticateBot(
  * onRequest); a valid key switches to its role's bot quota.
  */
 export function authenticateOptionalBot(
-  ctx: Context,
+  ctx: ApiKeyContext,
   request: Request,
   set: HeaderTarget,
 ): MaybePromise<ApiKeyPrincipal | null> {

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { SESSION_COOKIE } from "../identity/sessions.ts";
+import { SESSION_COOKIE } from "../core/sessions.ts";
 import { jsonError } from "./errors.ts";
 import { asHandle, type Handle, oncePerHandler } from "./handler-wrap.ts";
 import { syncHook } from "./sync-hook.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { SESSION_COOKIE } from "../identity/sessions.ts";
+import { SESSION_COOKIE } from "../core/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { readCookie } from "./auth.ts";
 import { jsonError } from "./errors.ts";

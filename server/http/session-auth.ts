@@ -1,16 +1,21 @@
+import type { CoreContext } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
-import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "../identity/sessions.ts";
-import type { Context } from "../runtime.ts";
+import { SESSION_COOKIE, SESSION_TTL_MS, validateSession } from "../core/sessions.ts";
+import type { RateLimits } from "../limits/rate-limits.ts";
 import { notAuthenticated, presentedCredentials, readCookie, type SessionPrincipal } from "./auth.ts";
 import { appendSetCookie, serializeCookie } from "./cookies.ts";
 import { failedAuthentication } from "./quota.ts";
 
-type SessionContext = Pick<Context, "db" | "clock" | "accounts" | "publicUrl" | "limits">;
+/** What the session checks read: the sessions, the public URL (Secure cookies), the limits. */
+export interface SessionContext extends Pick<CoreContext, "db" | "clock" | "accounts"> {
+  readonly publicUrl: string;
+  readonly limits: RateLimits;
+}
 type HeaderBag = { headers: Record<string, unknown> };
 
 /** Cookies get `Secure` when the public URL is https (CONTRACT §4). */
-export function isSecureOrigin(ctx: Pick<Context, "publicUrl">): boolean {
+export function isSecureOrigin(ctx: Pick<SessionContext, "publicUrl">): boolean {
   return ctx.publicUrl.startsWith("https://");
 }
 

@@ -9,11 +9,11 @@ import {
 import { recordAudit } from "../../db/audit.ts";
 import { isUniqueViolation } from "../../db/data-store.ts";
 import { provisionAccount } from "../core/accounts.ts";
+import { createSession, type IssuedSession } from "../core/sessions.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
 import { saveLoginTokens } from "./provider-tokens.ts";
-import { createSession, type IssuedSession } from "./sessions.ts";
 
 export interface CompletedLogin {
   account: Account;

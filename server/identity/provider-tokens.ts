@@ -9,12 +9,12 @@ import {
   storeProviderTokens,
 } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import { endAllSessions } from "../core/sessions.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
 import type { SharedStores } from "../redis/shared-stores.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
-import { endAllSessions } from "./sessions.ts";
 
 /** The streamer must log in again: their provider grant is gone (revoked, password change…). */
 export class ReauthRequiredError extends Error {

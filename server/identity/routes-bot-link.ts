@@ -5,7 +5,7 @@ import type { Account } from "../../db/accounts.ts";
 import { storeChatBot } from "../../db/chat.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { BOT_LINK_SCOPES } from "../chat/bot-account.ts";
-import { authenticatePanel } from "../panel/guard.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import { pageOrError } from "../web/page.ts";

@@ -6,7 +6,7 @@ import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
 import { READ_CHAT_SCOPE } from "../chat/status.ts";
-import { authenticatePanel } from "../panel/guard.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { loginScopes, startAuthorization } from "./routes-flow.ts";
 

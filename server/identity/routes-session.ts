@@ -2,13 +2,12 @@
 // whose it is and until when.
 import { Elysia } from "elysia";
 import { ApiError } from "../core/errors.ts";
+import { endSession, SESSION_COOKIE } from "../core/sessions.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie } from "../http/cookies.ts";
+import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { clearSessionCookie } from "../http/session-auth.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
-import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
-import { endSession, SESSION_COOKIE } from "./sessions.ts";
 
 export function sessionRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.auth-session" })

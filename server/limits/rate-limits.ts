@@ -1,11 +1,6 @@
-import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/log.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import type { RedisStore } from "../redis/client.ts";
-import { RedisAccountQuotas } from "../redis/limits/account-quotas.ts";
-import { RedisChatterLimits } from "../redis/limits/chatter-limits.ts";
-import { RedisIpQuotas } from "../redis/limits/ip-quotas.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
 import { ChatterLimits } from "./chatter-limits.ts";
 import { ClientIpResolver } from "./client-ip.ts";
@@ -44,8 +39,9 @@ export interface FailedAuthCounter {
 }
 
 /**
- * Every limiter of one server, made once per context (`ctx.limits`). In process by default; with a
- * Redis client, the same limits in Redis, exact across every instance sharing it (DESIGN.md, "Scale").
+ * Every limiter of one server, made once per context (`ctx.limits`). In process by default
+ * (createRateLimits); with `--redis-url`, the same limits in Redis, exact across every instance
+ * sharing it (createSharedRateLimits in server/redis/limits/rate-limits.ts; DESIGN.md, "Scale").
  * Features never know which: they pass the decision on (andThen), and only the shared ones wait.
  */
 export interface RateLimits {
@@ -69,59 +65,32 @@ export interface RateLimitOptions {
   testAddressHeader?: string;
   /** Addresses remembered per per-IP limit (in process). */
   maxIpKeys?: number;
-  /** Redis: the limits are shared by every instance using it (a check past its timeout is a 503). */
-  shared?: RedisStore;
 }
 
-/**
- * Per-address limits with Redis away: pages, assets and anonymous API calls fall back to this
- * instance's own counters (each instance then admits up to the limit: bounded, and the site stays
- * up); `/auth` — a security limit — fails closed with the 503 like the account quotas.
- */
-class FailLocalIpLimiter implements IpLimiter {
-  constructor(
-    private readonly shared: RedisIpQuotas,
-    private readonly local: IpQuotas,
-  ) {}
-
-  check(scope: IpLimitScope, ip: string): Decided {
-    const decided = this.shared.check(scope, ip);
-    if (scope === "auth") return decided;
-    return decided.catch((error: unknown) => {
-      if (error instanceof StoreUnavailableError) return this.local.check(scope, ip);
-      throw error;
-    });
-  }
-}
-
-export function createRateLimits(options: RateLimitOptions): RateLimits {
-  const clientIp = new ClientIpResolver({
+/** The client address of a request, as every limiter of one server sees it. */
+export function clientIpResolverFor(options: RateLimitOptions): ClientIpResolver {
+  return new ClientIpResolver({
     trustProxy: options.trustProxy,
     log: options.log,
     testAddressHeader: options.testAddressHeader,
   });
-  if (options.shared) {
-    const store = options.shared;
-    const perIp = new RedisIpQuotas(store);
-    const local = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
-    const accounts = new RedisAccountQuotas(store);
-    return {
-      accounts,
-      chatters: new RedisChatterLimits(store, accounts.log("chat")),
-      perIp: new FailLocalIpLimiter(perIp, local),
-      failedAuth: perIp.failedAuth,
-      clientIp,
-      shared: true,
-    };
-  }
-  const perIp = new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
+}
+
+/** This instance's own per-address limits (also the shared ones' stand-in while Redis is away). */
+export function localIpQuotas(options: RateLimitOptions): IpQuotas {
+  return new IpQuotas({ clock: options.clock, maxKeys: options.maxIpKeys });
+}
+
+/** The limits in this process alone (no `--redis-url`). */
+export function createRateLimits(options: RateLimitOptions): RateLimits {
+  const perIp = localIpQuotas(options);
   const accounts = new AccountQuotas(options.clock);
   return {
     accounts,
     chatters: new ChatterLimits(options.clock, accounts.log("chat")),
     perIp,
     failedAuth: perIp.failedAuth,
-    clientIp,
+    clientIp: clientIpResolverFor(options),
     shared: false,
   };
 }

@@ -5,9 +5,8 @@ import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "
 import { badRequest, containsNul } from "../core/errors.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
+import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
-import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
 import { overlayEventStream } from "./routes-stream.ts";
 

@@ -10,10 +10,10 @@ import {
 import { ALERT_LIMITS } from "../../db/alert-rules.ts";
 import { ALERT_ASSET_KINDS, type AlertAssetKind } from "../../db/schema-enums.ts";
 import { notFound } from "../core/errors.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { alertRefusalsAnswered } from "./alert-input.ts";
 import { fieldError, panelDetail, rowNumberParam } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { writeAlertSettings } from "../../db/alerts.ts";
 import type { AlertSettings } from "../alerts/model.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { alertRefusalsAnswered, alertTypeOf } from "./alert-input.ts";
 import {
@@ -13,7 +14,6 @@ import {
   panelDetail,
   textField,
 } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * One alert type's settings on the dashboard (issue 25): each field read and refused at the field

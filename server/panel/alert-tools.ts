@@ -13,11 +13,11 @@ import { sampleFields } from "../alerts/samples.ts";
 import { fillTemplate } from "../alerts/template.ts";
 import { notFound } from "../core/errors.ts";
 import { integerParam } from "../core/params.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { alertRefusalsAnswered, alertTypeField } from "./alert-input.ts";
 import { simulateAlertEvent } from "./alert-simulate.ts";
 import { bodyObject, panelDetail, rowNumberParam } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 
 /**

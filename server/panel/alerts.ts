@@ -5,9 +5,9 @@ import { revealCredential } from "../../db/credentials.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import type { AlertSettings, AlertType } from "../alerts/model.ts";
 import type { AlertsStatus } from "../alerts/status.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { bodyObject, booleanField, fieldError, panelDetail } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * The dashboard's stream alerts (issue 25; CONTRACT §6 "Alerts"): the switch and its state with the

@@ -1,6 +1,6 @@
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
+import { ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 
 /**
  * What the panel routes of a channel's own chat-bot data (custom commands, quotes, timers, regulars;

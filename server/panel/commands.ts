@@ -4,9 +4,8 @@ import { executeCommand } from "../bot/commands.ts";
 import { commandInputOf } from "../bot/routes-input.ts";
 import { applySettingsPatch, commandSettings, updateCommandSettings } from "../bot/settings.ts";
 import { notFound } from "../core/errors.ts";
+import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
-import { authenticatePanel } from "./guard.ts";
 
 const unknownCommand = (name: string) =>
   notFound(`There is no command "${name}"; the commands are ${COMMAND_NAMES.join(", ")}.`);

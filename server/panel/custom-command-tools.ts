@@ -7,11 +7,11 @@ import { admits } from "../custom/levels.ts";
 import { variableResolvers } from "../custom/resolvers.ts";
 import { expandResponse, usesCount } from "../custom/variables.ts";
 import { IMPORT_BODY_BYTES } from "../http/body-limit.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { bodyObject, fieldError, panelDetail, refusalsAnswered, textField } from "./chat-bot-input.ts";
 import { IMPORT_EXAMPLE, importPlan, importRequestOf, storeImport } from "./custom-command-import.ts";
 import { commandNameParam, noSuchCommand } from "./custom-command-names.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * The custom commands' tools on the dashboard (issue 24): a live preview of a response, and the import

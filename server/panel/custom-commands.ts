@@ -12,6 +12,7 @@ import {
 } from "../../db/custom-commands.ts";
 import { DEFAULT_COOLDOWN_SECONDS } from "../custom/changes.ts";
 import { ALIAS_PASS_THROUGH } from "../custom/management.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import {
   bodyObject,
@@ -24,7 +25,6 @@ import {
   textField,
 } from "./chat-bot-input.ts";
 import { commandNameParam, noSuchCommand, refuseCuebotNames } from "./custom-command-names.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * The dashboard's custom commands (issue 24; CONTRACT §6 "Custom commands and quotes"): the same

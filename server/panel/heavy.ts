@@ -4,13 +4,13 @@ import { asChannelOwner } from "../bot/upstream.ts";
 import { badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import { enumParam, integerParam } from "../core/params.ts";
+import { SESSION_COOKIE } from "../core/sessions.ts";
 import { notAuthenticated, optionalApiKey, presentedCredentials, readCookie } from "../http/auth.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import { queryString } from "../http/params.ts";
 import { enforceLimit } from "../http/quota.ts";
-import { SESSION_COOKIE } from "../identity/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
-import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };

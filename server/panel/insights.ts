@@ -9,11 +9,10 @@ import {
 } from "../../db/events.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import { integerParam } from "../core/params.ts";
+import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { queryString } from "../http/params.ts";
 import type { Context } from "../runtime.ts";
 import { activityWindow, keptAlerts, mergeActivity } from "./alert-activity.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
-import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 
 const ACTIVITY_PAGE = 50;

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
 import { addQuote, countQuotes, deleteQuote, editQuote, listQuotes } from "../../db/quotes.ts";
 import { ApiError } from "../core/errors.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import {
   bodyObject,
@@ -13,7 +14,6 @@ import {
   rowNumberParam,
   textField,
 } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 import { firstValue } from "./query.ts";
 
 /**

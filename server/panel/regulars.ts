@@ -3,9 +3,9 @@ import { CHAT_BOT_LIMITS, checkLogin } from "../../db/chat-bot-rules.ts";
 import { addRegular, listRegulars, removeRegular } from "../../db/regulars.ts";
 import { findUser } from "../bot/lookups.ts";
 import { ApiError } from "../core/errors.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import { bodyObject, FIELD_HEADER, panelDetail, refusalsAnswered, textField } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * The dashboard's regulars (issue 24; Nightbot's `regular` user level). A regular is kept by Twitch

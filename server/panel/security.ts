@@ -3,12 +3,11 @@ import { recordAudit } from "../../db/audit.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { exportAccount, revealApiKey, rotateApiKey, rotateOverlayToken } from "../core/accounts.ts";
 import { appendSetCookie } from "../http/cookies.ts";
+import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { clearSessionCookie } from "../http/session-auth.ts";
 import { removeAccount } from "../identity/account-removal.ts";
 import { panelLimit, ROLE_QUOTAS } from "../limits/tables.ts";
 import type { Context } from "../runtime.ts";
-import { ORIGIN_NOTE, PANEL_SECURITY } from "./docs.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
 export function securityRoutes(ctx: Context) {

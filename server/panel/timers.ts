@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
 import { addTimer, deleteTimer, editTimer, listTimers, type TimerChanges } from "../../db/timers.ts";
 import { ApiError } from "../core/errors.ts";
+import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
 import {
   bodyObject,
@@ -14,7 +15,6 @@ import {
   rowNumberParam,
   textField,
 } from "./chat-bot-input.ts";
-import { authenticatePanel } from "./guard.ts";
 
 /**
  * The dashboard's timers (issue 24; Nightbot's timers): a message posted every 5–60 minutes while

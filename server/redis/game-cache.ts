@@ -10,20 +10,15 @@ import {
   ProviderBudget,
   waitForSlot,
 } from "../game/budget.ts";
-import { ProviderError, type ProviderFailureKind } from "../game/client.ts";
+import type { ProviderEntry, SharedFetchTiming, SharedProviderEntries } from "../game/provider-cache.ts";
+import { ProviderError, type ProviderFailureKind } from "../game/provider-error.ts";
+import type { SharedGame } from "../game/service.ts";
 import { answerWithin } from "./bounded.ts";
 import type { RedisStore } from "./client.ts";
 import { LUA_LOG } from "./limits/log-lua.ts";
 import { LUA_NOW } from "./limits/lua-now.ts";
 import { releaseLock, takeLock } from "./lock.ts";
 import { integerReply, RedisScript } from "./script.ts";
-
-/** What one provider route holds for one key: a value, or a "no such data" answer, and when. */
-export interface ProviderEntry<T> {
-  at: number;
-  value?: T;
-  missing?: ProviderError;
-}
 
 interface StoredEntry {
   at: number;
@@ -49,14 +44,7 @@ const NOT_FOUND_KINDS: ReadonlySet<string> = new Set([
 /** How often a waiting instance looks whether the fetching one has stored its answer. */
 const POLL_MS = 20;
 
-export interface SharedProviderOptions extends RedisStore {
-  /** How long one provider call may take (the fetch lock outlives it a little). */
-  providerTimeoutMs: number;
-  /** How long a call may queue for the per-minute budget before it (also within the lock). */
-  maxQueueMs: number;
-  /** This instance's clock, on which stored entries' ages are placed. */
-  now: () => number;
-}
+export type SharedProviderOptions = RedisStore & SharedFetchTiming;
 
 /**
  * The game provider's answers shared by every instance (scale-out.md §5): a second-level cache in
@@ -64,7 +52,7 @@ export interface SharedProviderOptions extends RedisStore {
  * wait for its answer — one provider call per key cluster-wide, where the provider's small per-key
  * budget (30 a minute) makes it pay. When Redis does not answer, an instance fetches by itself.
  */
-export class SharedProviderStore {
+export class SharedProviderStore implements SharedProviderEntries {
   readonly #options: SharedProviderOptions;
   readonly #lockMs: number;
 
@@ -292,4 +280,12 @@ export class SharedProviderBudget implements CallBudget {
   #tell(write: Promise<unknown>): void {
     answerWithin(write, this.store.timeoutMs).catch(() => {});
   }
+}
+
+/** The game service's shared parts (`--redis-url`), on one Redis store. */
+export function sharedGameOn(store: RedisStore): SharedGame {
+  return {
+    budget: (perMinute, options) => new SharedProviderBudget(store, perMinute, options),
+    entries: (timing) => new SharedProviderStore({ ...store, ...timing }),
+  };
 }

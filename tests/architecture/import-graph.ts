@@ -76,11 +76,15 @@ export function applicationModules(): string[] {
   return [...new Glob("{cli,db,server}/**/*.ts").scanSync(REPO_ROOT)].sort();
 }
 
-/** Import cycles among value imports: each cycle as the list of its modules. */
-export function valueCycles(edges: readonly ImportEdge[]): string[][] {
+/**
+ * Import cycles among the repository's modules, type-only imports counted (a circle of types still
+ * ties its modules together: none can be read, moved or tested without the others): each cycle as the
+ * list of its modules.
+ */
+export function importCycles(edges: readonly ImportEdge[]): string[][] {
   const next = new Map<string, string[]>();
   for (const edge of edges) {
-    if (edge.isPackage || edge.typeOnly) continue;
+    if (edge.isPackage) continue;
     next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
   }
   // Tarjan's strongly connected components: every component of more than one module is a cycle.
@@ -114,6 +118,45 @@ export function valueCycles(edges: readonly ImportEdge[]): string[][] {
   };
   for (const module of next.keys()) if (!index.has(module)) connect(module);
   return cycles;
+}
+
+/**
+ * The part of the house a module is in, for "no two parts import each other": `db`, `cli`, a folder
+ * directly under `server/` (`server/chat`), or a file directly in `server/` (`server/runtime.ts`).
+ */
+export function partOf(path: string): string {
+  const top = path.split("/")[0] as string;
+  if (top !== "server") return top;
+  const second = path.split("/")[1] as string;
+  return `server/${second}`;
+}
+
+/** Two parts that import each other, named in order; by value when both ways hold a value import. */
+export interface MutualPair {
+  parts: readonly [string, string];
+  byValue: boolean;
+  /** The imports between them, both ways (for the failure message). */
+  edges: readonly ImportEdge[];
+}
+
+/** Every pair of parts that import each other (data files the build inlines, package.json, left out). */
+export function mutualPairs(edges: readonly ImportEdge[]): MutualPair[] {
+  const between = new Map<string, ImportEdge[]>();
+  for (const edge of edges) {
+    if (edge.isPackage || !edge.to.endsWith(".ts")) continue;
+    const from = partOf(edge.from);
+    const to = partOf(edge.to);
+    if (from !== to) between.set(`${from} ${to}`, [...(between.get(`${from} ${to}`) ?? []), edge]);
+  }
+  const pairs: MutualPair[] = [];
+  for (const [key, there] of between) {
+    const [from, to] = key.split(" ") as [string, string];
+    const back = between.get(`${to} ${from}`);
+    if (!back || from > to) continue;
+    const byValue = there.some((e) => !e.typeOnly) && back.some((e) => !e.typeOnly);
+    pairs.push({ parts: [from, to], byValue, edges: [...there, ...back] });
+  }
+  return pairs.sort((x, y) => x.parts.join(" ").localeCompare(y.parts.join(" ")));
 }
 
 /** Whether a repo-relative module path exists (imports name files with their extension). */

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../server/core/config.ts";
 import { createLogger } from "../../server/core/log.ts";
-import { createSession } from "../../server/identity/sessions.ts";
+import { createSession } from "../../server/core/sessions.ts";
 import { openContext } from "../../server/runtime.ts";
 import { initDataDir, Scratch, type ServeProcess } from "../helpers/cli.ts";
 import { createTestAccount } from "../helpers/context.ts";

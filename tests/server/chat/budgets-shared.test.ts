@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chatBudgetsAdmit } from "../../../server/chat/budgets.ts";
 import { systemClock } from "../../../server/core/clock.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { createRateLimits, type RateLimits } from "../../../server/limits/rate-limits.ts";
+import type { RateLimits } from "../../../server/limits/rate-limits.ts";
 import { connectRedis, type RedisClient } from "../../../server/redis/client.ts";
+import { createSharedRateLimits } from "../../../server/redis/limits/rate-limits.ts";
 import { explainSkip, redisAvailable, redisKeyPrefix, sharedRedisServer } from "../../helpers/engines.ts";
 
 explainSkip("redis");
@@ -27,12 +28,14 @@ describe.skipIf(!redisAvailable)("native chat budgets in Redis", () => {
     const limits = async () => {
       const client = await connectRedis(url, { onError: () => {} });
       clients.push(client);
-      return createRateLimits({
-        clock: systemClock,
-        log,
-        trustProxy: false,
-        shared: { client, keyPrefix, timeoutMs: 500 },
-      });
+      return createSharedRateLimits(
+        { client, keyPrefix, timeoutMs: 500 },
+        {
+          clock: systemClock,
+          log,
+          trustProxy: false,
+        },
+      );
     };
     instances = [await limits(), await limits()];
   });

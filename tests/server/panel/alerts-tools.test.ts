@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { alertHistory, recordAlertEvent } from "../../../db/alerts.ts";
 import type { Alert } from "../../../server/alerts/model.ts";
-import { createSession, SESSION_COOKIE } from "../../../server/identity/sessions.ts";
+import { createSession, SESSION_COOKIE } from "../../../server/core/sessions.ts";
 import { AlertFeed } from "../../../server/overlay/alert-hub.ts";
 import type { Context } from "../../../server/runtime.ts";
 import { type AlertsHarness, startAlertsHarness } from "../../helpers/alerts.ts";

@@ -13,7 +13,7 @@ import { createLogger } from "../../../server/core/log.ts";
 import type { PlayerQuery } from "../../../server/game/player.ts";
 import { createGameService, type GameService } from "../../../server/game/service.ts";
 import { connectRedis, type RedisClient } from "../../../server/redis/client.ts";
-import { SharedProviderBudget } from "../../../server/redis/game-cache.ts";
+import { SharedProviderBudget, sharedGameOn } from "../../../server/redis/game-cache.ts";
 import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import {
   explainSkip,
@@ -46,7 +46,7 @@ describe.skipIf(!redisAvailable)("game provider answers shared through Redis", (
         config,
         clock: { now: () => Date.now() + clockOffsetMs },
         log: createLogger({ level: "error", format: "json", write: () => {} }),
-        sharedGame: { client, keyPrefix: prefix, timeoutMs: 200 },
+        sharedGame: sharedGameOn({ client, keyPrefix: prefix, timeoutMs: 200 }),
       },
       { maxQueueMs: 50 },
     );

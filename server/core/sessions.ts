@@ -1,3 +1,5 @@
+// Dashboard sessions (CONTRACT §4): issued at login, checked on every panel request by the HTTP
+// layer (http/session-auth.ts), ended at logout or when the account's Twitch grant is lost.
 import type { Account } from "../../db/accounts.ts";
 import { sha256Hex } from "../../db/lookup-hash.ts";
 import {
@@ -7,8 +9,8 @@ import {
   findSession,
   insertSession,
 } from "../../db/sessions.ts";
-import { randomToken } from "../core/secrets.ts";
-import type { Context } from "../runtime.ts";
+import type { CoreContext } from "./context.ts";
+import { randomToken } from "./secrets.ts";
 
 export const SESSION_COOKIE = "app_sess";
 /** 30 days, renewed when used in its last half (CONTRACT §4; the Copenhagen Book's scheme). */
@@ -26,7 +28,7 @@ export interface IssuedSession {
 }
 
 export async function createSession(
-  ctx: Pick<Context, "db" | "clock">,
+  ctx: Pick<CoreContext, "db" | "clock">,
   accountId: number,
   userAgent: string,
 ): Promise<IssuedSession> {
@@ -53,7 +55,7 @@ export interface ValidSession {
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export async function validateSession(
-  ctx: Pick<Context, "db" | "clock" | "accounts">,
+  ctx: Pick<CoreContext, "db" | "clock" | "accounts">,
   token: string,
 ): Promise<ValidSession | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
@@ -75,10 +77,10 @@ export async function validateSession(
   return { account, idHash, expiresAt: row.expiresAt, renewed: false };
 }
 
-export function endSession(ctx: Pick<Context, "db">, token: string): Promise<void> {
+export function endSession(ctx: Pick<CoreContext, "db">, token: string): Promise<void> {
   return deleteSession(ctx.db, sha256Hex(token));
 }
 
-export function endAllSessions(ctx: Pick<Context, "db">, accountId: number): Promise<number> {
+export function endAllSessions(ctx: Pick<CoreContext, "db">, accountId: number): Promise<number> {
   return deleteSessionsOf(ctx.db, accountId);
 }
