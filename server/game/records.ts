@@ -1,5 +1,4 @@
 import { andThen } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import { GameAnswer } from "./answer.ts";
 import type { AnonymousAddress } from "./budget.ts";
 import { lastMatchSummary } from "./derive.ts";
@@ -20,6 +19,7 @@ import {
   type TodayTyped,
 } from "./format.ts";
 import type { PlayerQuery } from "./player.ts";
+import type { GameService } from "./service.ts";
 
 /*
  * The four game records (CONTRACT §6), each with its chat line in `text`, built the same way for the
@@ -36,7 +36,10 @@ function identity(q: PlayerQuery, account: { name: string; tag: string; puuid: s
   return { name: account.name, tag: account.tag, region: q.region, puuid: account.puuid };
 }
 
-type GameContext = Pick<Context, "game">;
+/** What the records read: the game service. */
+export interface GameContext {
+  readonly game: GameService;
+}
 
 const rankAnswers = new VariantsOf<GameAnswer<RankRecord | RankTyped>>();
 const lastMatchAnswers = new VariantsOf<GameAnswer<LastMatchRecord>>();

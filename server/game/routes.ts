@@ -3,17 +3,19 @@ import type { Role } from "../../db/schema-enums.ts";
 import { isUnreplacedTemplate } from "../core/chat-text.ts";
 import { badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import { authenticateOptionalBot } from "../http/auth.ts";
+import { type ApiKeyContext, authenticateOptionalBot } from "../http/auth.ts";
 import type { ResponseSet } from "../http/final-response.ts";
 import type { HeaderTarget } from "../http/quota.ts";
 import { preparedReply } from "../http/replies.ts";
 import { requestInfo } from "../http/request-info.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
-import type { Context } from "../runtime.ts";
 import type { AnonymousAddress } from "./budget.ts";
 import type { GameType } from "./format.ts";
 import { parsePlayer, parseType } from "./player.ts";
-import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
+import { type GameContext, lastMatchRecord, rankRecord, statsRecord, todayRecord } from "./records.ts";
+
+/** What the game routes read: the API-key checks and the game service. */
+type GameRoutesContext = ApiKeyContext & GameContext;
 
 /**
  * The game API (CONTRACT §6, SERVICE.md §4.2): rank, last match, today and stats of one player. Every
@@ -48,7 +50,7 @@ const KEY_HOLDERS = Object.fromEntries(
  * quota and command TTL; without one, the per-IP anonymous limit (applied in onRequest), the Default
  * TTL and the anonymous share of the provider budget (its address resolved already by that limit).
  */
-function callerOf(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+function callerOf(ctx: GameRoutesContext, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
   return andThen(authenticateOptionalBot(ctx, request, set), (principal) =>
     principal
       ? KEY_HOLDERS[principal.account.role]
@@ -126,7 +128,11 @@ const RESPONSES = {
  * Before validation: who is asking (a wrong API key is a 401 even on a malformed request), then the
  * raw path's segments, which a bot may have sent as unreplaced variables or broken escapes.
  */
-function authenticateGameCall(ctx: Context, request: Request, set: HeaderTarget): MaybePromise<GameCaller> {
+function authenticateGameCall(
+  ctx: GameRoutesContext,
+  request: Request,
+  set: HeaderTarget,
+): MaybePromise<GameCaller> {
   return andThen(callerOf(ctx, request, set), (caller) => {
     // Over a real socket Bun decodes a broken %-escape leniently (to U+FFFD); the raw path tells the truth.
     const path = requestInfo(request).path;
@@ -148,7 +154,7 @@ function authenticateGameCall(ctx: Context, request: Request, set: HeaderTarget)
   });
 }
 
-export function gameRoutes(ctx: Context) {
+export function gameRoutes(ctx: GameRoutesContext) {
   return (
     new Elysia({ name: "cuebot.game", prefix: "/api/game" })
       // Runs before validation: a wrong API key is a 401 even on a malformed request.
