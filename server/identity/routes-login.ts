@@ -13,10 +13,18 @@ import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
 import { type Consent, consentOf, loginScopes, startAuthorization } from "./routes-flow.ts";
 
-/** What each re-consent adds to the scopes already granted. */
-const CONSENT_SCOPES: Readonly<Record<Consent, readonly string[]>> = {
-  chat: [READ_CHAT_SCOPE],
-  alerts: ALERT_EXTRA_SCOPES,
+/** What each re-consent adds to the scopes already granted, and whether its feature is switched on. */
+const CONSENT_FEATURES: Readonly<
+  Record<Consent, { scopes: readonly string[]; isOn(ctx: Context, accountId: number): Promise<boolean> }>
+> = {
+  chat: {
+    scopes: [READ_CHAT_SCOPE],
+    isOn: async (ctx, accountId) => (await readChatSettings(ctx.db, accountId))?.enabled ?? false,
+  },
+  alerts: {
+    scopes: ALERT_EXTRA_SCOPES,
+    isOn: async (ctx, accountId) => (await readAlertChannel(ctx.db, accountId))?.enabled ?? false,
+  },
 };
 
 /** The account whose session this browser holds, or null (none, expired, or the panel's allowance spent). */
@@ -32,11 +40,9 @@ async function sessionAccount(ctx: Context, request: Request): Promise<Account |
 
 /** The scopes of the account's switched-on features, granted yet or not. */
 async function switchedOnScopes(ctx: Context, accountId: number): Promise<string[]> {
-  const [chat, alerts] = await Promise.all([
-    readChatSettings(ctx.db, accountId),
-    readAlertChannel(ctx.db, accountId),
-  ]);
-  return [...(chat?.enabled ? CONSENT_SCOPES.chat : []), ...(alerts?.enabled ? CONSENT_SCOPES.alerts : [])];
+  const features = Object.values(CONSENT_FEATURES);
+  const on = await Promise.all(features.map((feature) => feature.isOn(ctx, accountId)));
+  return features.filter((_, i) => on[i]).flatMap((feature) => feature.scopes);
 }
 
 /**
@@ -56,7 +62,7 @@ async function consentScopes(ctx: Context, account: Account | null, consent: Con
       ...loginScopes(ctx.config.twitch.extraScopes),
       ...granted,
       ...switchedOn,
-      ...CONSENT_SCOPES[consent],
+      ...CONSENT_FEATURES[consent].scopes,
     ]),
   ];
 }
