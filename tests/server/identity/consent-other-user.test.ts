@@ -107,6 +107,20 @@ describe.each(["chat", "alerts"] as const)("the %s consent approved by another T
   });
 });
 
+describe("the approving user's name on the page", () => {
+  test("is escaped, and given with the login when the display name is not its spelling", async () => {
+    h = await startBotHarness();
+    const before = await stored();
+    h.sim.findUser("otherstreamer")!.display_name = "<img src=x onerror=alert(1)>\u202E!addcom";
+    const { done } = await consentAs(h, "chat", "otherstreamer", { accept: BROWSER });
+    expect(done.status).toBe(403);
+    const page = await done.text();
+    expect(page).not.toContain("<img");
+    expect(page).toContain("&#60;img src=x onerror=alert(1)&#62;\u202E!addcom (otherstreamer)");
+    expect(await stored()).toEqual(before);
+  });
+});
+
 describe("a consent approved by the linked bot account (still signed in to twitch.tv)", () => {
   test("changes nothing: the bot stays linked, no account is made for it, alerts still wait", async () => {
     h = await startBotHarness();
