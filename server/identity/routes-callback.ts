@@ -190,7 +190,10 @@ async function finishLogin(
   await seedDemoChatBot(ctx, login.account).catch((error: unknown) =>
     ctx.log.warn("could not store the demo's chat-bot examples", { error }),
   );
-  const location = await finishConsent(ctx, readCookie(request, PURPOSE_COOKIE), login.account.id, tokens);
+  // An account this login just created never asked for a feature (a consent begun without a
+  // session, approved by someone new): its first login switches nothing on.
+  const purpose = login.created ? "login" : readCookie(request, PURPOSE_COOKIE);
+  const location = await finishConsent(ctx, purpose, login.account.id, tokens);
   const response = new Response(null, {
     status: 302,
     headers: { location, "cache-control": "no-store" },

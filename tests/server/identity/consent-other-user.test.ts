@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../../db/accounts.ts";
+import { readChatSettings } from "../../../db/chat.ts";
 import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { type BotHarness, consentAs, startBotHarness } from "../../helpers/bot.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
@@ -140,6 +141,19 @@ describe("a consent approved by the linked bot account (still signed in to twitc
     expect(await done.text()).toContain("ModBob");
     expect(await sessionLogin()).toBe("cuebotdemo");
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe("a consent begun without a session (a tab left open after logging out)", () => {
+  test("approved by someone with no account, it is their first login and switches nothing on for them", async () => {
+    h = await startBotHarness();
+    await turnOn("chat");
+    const streamer = await panelData<FeatureData>("/api/dashboard/chat");
+    const { done } = await consentAs(h, "chat", "otherstreamer", { session: false });
+    expect(done.status).toBe(302);
+    const other = (await findAccountByLogin(h.ctx.db, "otherstreamer"))!;
+    expect((await readChatSettings(h.ctx.db, other.id))?.enabled ?? false).toBe(false);
+    expect(await panelData<FeatureData>("/api/dashboard/chat")).toEqual(streamer);
   });
 });
 
