@@ -217,8 +217,13 @@ export function callbackRoutes(ctx: Context) {
       if (readCookie(request, PURPOSE_COOKIE) === "bot")
         return await linkBot(ctx, request, identity.user, identity.tokens);
       const asker = await askingAccount(ctx, request);
-      if (asker && asker.twitchUserId !== identity.user.id)
+      if (asker && asker.twitchUserId !== identity.user.id) {
+        ctx.log.info("a consent was approved by another Twitch user; nothing was changed", {
+          login: asker.login,
+          approver: identity.user.login,
+        });
         return loginResult(ctx, request, approvedByAnother(asker, identity.user, request));
+      }
       return await finishLogin(ctx, request, identity.user, identity.tokens);
     },
     { detail: { summary: "OAuth redirect target: finishes the login", tags: ["auth"] } },
