@@ -2,6 +2,7 @@
 // exchanges the code, then finishes what the login was started for (routes-login.ts: a login, the
 // chat or the alerts re-consent; routes-bot-link.ts: linking a bot account).
 import { Elysia } from "elysia";
+import type { Account } from "../../db/accounts.ts";
 import { setAlertsEnabled } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
@@ -15,7 +16,9 @@ import { type IdentityProviderClient, IdentityProviderError, type ProviderTokenS
 import { completeLogin, normalizeTimezone } from "./login.ts";
 import { linkBot } from "./routes-bot-link.ts";
 import {
+  ASKER_COOKIE,
   clearLoginCookies,
+  consentOf,
   type LoginRefusal,
   loginNotConfigured,
   loginResult,
@@ -113,6 +116,41 @@ async function providerIdentity(
   return { user, tokens };
 }
 
+/** The account a re-consent was started for (routes-login.ts), or null for a login. */
+async function askingAccount(ctx: Context, request: Request): Promise<Account | null> {
+  const id = Number(readCookie(request, ASKER_COOKIE) ?? "");
+  return Number.isSafeInteger(id) && id > 0 ? await ctx.accounts.account(id) : null;
+}
+
+/** A person's name as Twitch shows it, with the login when the display name is not just its spelling. */
+function twitchName(user: { login: string; displayName: string }): string {
+  const { login, displayName } = user;
+  if (!displayName) return login;
+  return displayName.toLowerCase() === login ? displayName : `${displayName} (${login})`;
+}
+
+/**
+ * A re-consent approved by another Twitch user than the account that asked (the browser was still
+ * signed in to twitch.tv as someone else, often the linked bot): refused, nothing stored, the
+ * session left as it is (CONTRACT §6). 403 as for a denied consent: the grant the account asked for
+ * was not given, and a JSON client must not read it as a success.
+ */
+function approvedByAnother(asker: Account, approver: HelixUser, request: Request): LoginRefusal {
+  const streamer = twitchName(asker);
+  const other = twitchName({ login: approver.login, displayName: approver.display_name });
+  const consent = consentOf(readCookie(request, PURPOSE_COOKIE));
+  return {
+    status: 403,
+    code: "wrong_twitch_user",
+    title: "Approved by another Twitch account",
+    message: `Twitch says ${other} approved, but this was asked for your cuebot account ${streamer}, so nothing was changed and you are still logged in as ${streamer}. Log out of twitch.tv, log in there as ${asker.login}, then try again.`,
+    action: {
+      href: consent ? `/auth/login?consent=${consent}` : "/auth/login",
+      label: `Try again as ${asker.displayName || asker.login}`,
+    },
+  };
+}
+
 /**
  * A re-consent (native chat's, the alerts') switches its feature on when Twitch granted what it
  * asked; any login brings new tokens, which the running chat and alert connections pick up. Answers
@@ -152,7 +190,10 @@ async function finishLogin(
   await seedDemoChatBot(ctx, login.account).catch((error: unknown) =>
     ctx.log.warn("could not store the demo's chat-bot examples", { error }),
   );
-  const location = await finishConsent(ctx, readCookie(request, PURPOSE_COOKIE), login.account.id, tokens);
+  // An account this login just created never asked for a feature (a consent begun without a
+  // session, approved by someone new): its first login switches nothing on.
+  const purpose = login.created ? "login" : readCookie(request, PURPOSE_COOKIE);
+  const location = await finishConsent(ctx, purpose, login.account.id, tokens);
   const response = new Response(null, {
     status: 302,
     headers: { location, "cache-control": "no-store" },
@@ -175,6 +216,14 @@ export function callbackRoutes(ctx: Context) {
       if ("refusal" in identity) return loginResult(ctx, request, identity.refusal);
       if (readCookie(request, PURPOSE_COOKIE) === "bot")
         return await linkBot(ctx, request, identity.user, identity.tokens);
+      const asker = await askingAccount(ctx, request);
+      if (asker && asker.twitchUserId !== identity.user.id) {
+        ctx.log.info("a consent was approved by another Twitch user; nothing was changed", {
+          login: asker.login,
+          approver: identity.user.login,
+        });
+        return loginResult(ctx, request, approvedByAnother(asker, identity.user, request));
+      }
       return await finishLogin(ctx, request, identity.user, identity.tokens);
     },
     { detail: { summary: "OAuth redirect target: finishes the login", tags: ["auth"] } },

@@ -18,7 +18,20 @@ export const TIMEZONE_COOKIE = "cuebot_login_tz";
  * adds the alerts' scopes (CONTRACT §6).
  */
 export const PURPOSE_COOKIE = "cuebot_login_purpose";
+/**
+ * The cuebot account (its id) that started a re-consent: the callback refuses a grant from any
+ * other Twitch user (CONTRACT §6). Empty for a login and a bot link, which may be anyone.
+ */
+export const ASKER_COOKIE = "cuebot_login_asker";
+const LOGIN_COOKIES = [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE, ASKER_COOKIE] as const;
 const STATE_TTL_SECONDS = 600;
+
+/** The re-consents, each of which adds its feature's scopes to an account's grant. */
+export const CONSENTS = ["chat", "alerts"] as const;
+export type Consent = (typeof CONSENTS)[number];
+
+export const consentOf = (raw: string | null | undefined): Consent | null =>
+  CONSENTS.find((consent) => consent === raw) ?? null;
 
 export function loginScopes(extra: string[]): string[] {
   return [...new Set([...BASE_SCOPES, ...extra])];
@@ -28,30 +41,23 @@ export function redirectUri(ctx: Context): string {
   return `${ctx.publicUrl}/auth/callback`;
 }
 
-function loginCookies(ctx: Context, state: string, timezone: string, purpose: string): string[] {
-  const attributes = {
-    path: "/auth",
-    httpOnly: true,
-    sameSite: "Lax" as const,
-    secure: isSecureOrigin(ctx),
-    maxAgeSeconds: STATE_TTL_SECONDS,
-  };
-  return [
-    serializeCookie(STATE_COOKIE, state, attributes),
-    serializeCookie(TIMEZONE_COOKIE, timezone, attributes),
-    serializeCookie(PURPOSE_COOKIE, purpose, attributes),
-  ];
+const loginCookieAttributes = (ctx: Context, maxAgeSeconds: number) => ({
+  path: "/auth",
+  httpOnly: true,
+  sameSite: "Lax" as const,
+  secure: isSecureOrigin(ctx),
+  maxAgeSeconds,
+});
+
+/** The attempt's cookies, each set anew so that nothing of an earlier attempt is left behind. */
+function loginCookies(ctx: Context, values: Record<(typeof LOGIN_COOKIES)[number], string>): string[] {
+  return LOGIN_COOKIES.map((name) =>
+    serializeCookie(name, values[name], loginCookieAttributes(ctx, values[name] ? STATE_TTL_SECONDS : 0)),
+  );
 }
 
 export function clearLoginCookies(ctx: Context): string[] {
-  const attributes = {
-    path: "/auth",
-    httpOnly: true,
-    sameSite: "Lax" as const,
-    secure: isSecureOrigin(ctx),
-    maxAgeSeconds: 0,
-  };
-  return [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE].map((name) => serializeCookie(name, "", attributes));
+  return LOGIN_COOKIES.map((name) => serializeCookie(name, "", loginCookieAttributes(ctx, 0)));
 }
 
 export const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
@@ -66,12 +72,13 @@ export function loginNotConfigured(request: Request): Response {
   });
 }
 
-/** Why a login is refused, as its page says it. */
+/** Why a login is refused, as its page says it; the page's button starts a login unless `action` says otherwise. */
 export interface LoginRefusal {
   status: number;
   code: string;
   title: string;
   message: string;
+  action?: { href: string; label: string };
 }
 
 /**
@@ -79,12 +86,8 @@ export interface LoginRefusal {
  * so a failed attempt can't be replayed.
  */
 export function loginResult(ctx: Context, request: Request, refusal: LoginRefusal): Response {
-  const { status, code, title, message } = refusal;
-  const response = pageOrError(request, status, code, {
-    title,
-    message,
-    action: { href: "/auth/login", label: "Try again" },
-  });
+  const { status, code, title, message, action = { href: "/auth/login", label: "Try again" } } = refusal;
+  const response = pageOrError(request, status, code, { title, message, action });
   for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
   return response;
 }
@@ -95,7 +98,9 @@ interface AuthorizationRequest {
   scopes: string[];
   forceVerify: boolean;
   /** What the callback finishes: a login, the chat or alerts re-consent, or linking a bot account. */
-  purpose: "login" | "chat" | "alerts" | "bot";
+  purpose: "login" | Consent | "bot";
+  /** The account a re-consent is for, when the browser has its session: only its own grant is taken. */
+  askedBy?: number;
 }
 
 /** Marks a login that was already moved to the public URL once: it is never moved again. */
@@ -134,7 +139,13 @@ export function startAuthorization(ctx: Context, request: Request, wanted: Autho
   });
   const response = new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
   const timezone = normalizeTimezone(url.searchParams.get("tz"));
-  for (const cookie of loginCookies(ctx, state, timezone, wanted.purpose)) {
+  const cookies = loginCookies(ctx, {
+    [STATE_COOKIE]: state,
+    [TIMEZONE_COOKIE]: timezone,
+    [PURPOSE_COOKIE]: wanted.purpose,
+    [ASKER_COOKIE]: wanted.askedBy === undefined ? "" : String(wanted.askedBy),
+  });
+  for (const cookie of cookies) {
     response.headers.append("set-cookie", cookie);
   }
   return response;

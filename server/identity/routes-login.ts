@@ -2,42 +2,82 @@
 // scope, or (?consent=alerts) the one that adds the alerts' scopes. The callback that finishes them is
 // routes-callback.ts.
 import { Elysia } from "elysia";
+import type { Account } from "../../db/accounts.ts";
+import { readAlertChannel } from "../../db/alerts.ts";
+import { readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
 import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
-import { loginScopes, startAuthorization } from "./routes-flow.ts";
+import { type Consent, consentOf, loginScopes, startAuthorization } from "./routes-flow.ts";
 
-/** What each re-consent adds to the scopes already granted. */
-const CONSENTS = {
-  chat: [READ_CHAT_SCOPE],
-  alerts: ALERT_EXTRA_SCOPES,
-} as const satisfies Record<string, readonly string[]>;
+/** What each re-consent adds to the scopes already granted, and whether its feature is switched on. */
+const CONSENT_FEATURES: Readonly<
+  Record<Consent, { scopes: readonly string[]; isOn(ctx: Context, accountId: number): Promise<boolean> }>
+> = {
+  chat: {
+    scopes: [READ_CHAT_SCOPE],
+    isOn: async (ctx, accountId) => (await readChatSettings(ctx.db, accountId))?.enabled ?? false,
+  },
+  alerts: {
+    scopes: ALERT_EXTRA_SCOPES,
+    isOn: async (ctx, accountId) => (await readAlertChannel(ctx.db, accountId))?.enabled ?? false,
+  },
+};
 
-type Consent = keyof typeof CONSENTS;
+/** The account whose session this browser holds, or null (none, expired, or the panel's allowance spent). */
+async function sessionAccount(ctx: Context, request: Request): Promise<Account | null> {
+  try {
+    return (await authenticatePanel(ctx, request, { headers: {} })).account;
+  } catch (error) {
+    // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
+    if (error instanceof StoreUnavailableError) throw error;
+    return null;
+  }
+}
 
-const consentOf = (raw: string | null): Consent | null => (raw === "chat" || raw === "alerts" ? raw : null);
+/** The scopes of the account's switched-on features, granted yet or not. */
+async function switchedOnScopes(ctx: Context, accountId: number): Promise<string[]> {
+  const features = Object.values(CONSENT_FEATURES);
+  const on = await Promise.all(features.map((feature) => feature.isOn(ctx, accountId)));
+  return features.filter((_, i) => on[i]).flatMap((feature) => feature.scopes);
+}
 
 /**
- * A re-consent (native chat's, the alerts') asks for everything already granted (a new grant
- * replaces the whole set, reference/twitch-chat.md §6.4), the login scopes, and what it adds.
- * Without a session (expired, or the panel's allowance spent) the account is not known: it asks for
- * the login scopes and what it adds, and the callback keeps a wider stored grant rather than narrow
- * it (loginReplacesGrant in provider-tokens.ts); the feature's link then asks again, with a session.
+ * A re-consent (native chat's, the alerts') asks for everything already granted and everything the
+ * account's switched-on features need (a new grant replaces the whole set, reference/twitch-chat.md
+ * §6.4), the login scopes, and what it adds (CONTRACT §6).
+ * Without a session the account is not known: it asks for the login scopes and what it adds, and the
+ * callback keeps a wider stored grant rather than narrow it (loginReplacesGrant in
+ * provider-tokens.ts); the feature's link then asks again, with a session.
  */
-async function consentScopes(ctx: Context, request: Request, consent: Consent): Promise<string[]> {
-  const granted = await (async () => {
-    try {
-      return await grantedScopes(ctx.db, (await authenticatePanel(ctx, request, { headers: {} })).account.id);
-    } catch (error) {
-      // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
-      if (error instanceof StoreUnavailableError) throw error;
-      return [];
-    }
-  })();
-  return [...new Set([...loginScopes(ctx.config.twitch.extraScopes), ...granted, ...CONSENTS[consent]])];
+async function consentScopes(ctx: Context, account: Account | null, consent: Consent): Promise<string[]> {
+  const [granted, switchedOn] = account
+    ? await Promise.all([grantedScopes(ctx.db, account.id), switchedOnScopes(ctx, account.id)])
+    : [[], []];
+  return [
+    ...new Set([
+      ...loginScopes(ctx.config.twitch.extraScopes),
+      ...granted,
+      ...switchedOn,
+      ...CONSENT_FEATURES[consent].scopes,
+    ]),
+  ];
+}
+
+/** The redirect to Twitch for a re-consent, bound to the account that asked when it is known. */
+async function startConsent(ctx: Context, request: Request, consent: Consent): Promise<Response> {
+  const account = await sessionAccount(ctx, request);
+  return startAuthorization(ctx, request, {
+    path: "/auth/login",
+    scopes: await consentScopes(ctx, account, consent),
+    // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
+    forceVerify: true,
+    purpose: consent,
+    ...(account ? { askedBy: account.id } : {}),
+  });
 }
 
 export function loginRoutes(ctx: Context) {
@@ -46,14 +86,12 @@ export function loginRoutes(ctx: Context) {
     async ({ request }) => {
       const url = new URL(request.url);
       const consent = consentOf(url.searchParams.get("consent"));
+      if (consent) return startConsent(ctx, request, consent);
       return startAuthorization(ctx, request, {
         path: "/auth/login",
-        scopes: consent
-          ? await consentScopes(ctx, request, consent)
-          : loginScopes(ctx.config.twitch.extraScopes),
-        // A re-consent must show Twitch's consent page again: a new grant replaces the old one.
-        forceVerify: consent !== null || url.searchParams.get("switch") === "1",
-        purpose: consent ?? "login",
+        scopes: loginScopes(ctx.config.twitch.extraScopes),
+        forceVerify: url.searchParams.get("switch") === "1",
+        purpose: "login",
       });
     },
     { detail: { summary: "Start the Twitch login (redirects to the identity provider)", tags: ["auth"] } },

@@ -8,6 +8,7 @@ import {
   horizontalOverflow,
   launchChromium,
   logIn,
+  SCREENS,
   screenshotPath,
   startDemoServer,
   watchPage,
@@ -70,13 +71,6 @@ const VIEWS = [
   { id: "bots", ready: [".line-card code.line", "#local-warning"] },
   { id: "overlays", ready: ["#overlay-url", ".preview-frame iframe"] },
   { id: "security", ready: ["#api-key", "#session-login"] },
-] as const;
-
-const SCREENS = [
-  { name: "360", width: 360, height: 740, colorScheme: "light" },
-  { name: "1280", width: 1280, height: 800, colorScheme: "light" },
-  { name: "360-dark", width: 360, height: 740, colorScheme: "dark" },
-  { name: "1280-dark", width: 1280, height: 800, colorScheme: "dark" },
 ] as const;
 
 /** A full page load (a goto that only changes the #fragment would not reload anything). */

@@ -1,7 +1,7 @@
 import { type Account, findAccountByLogin } from "../../db/accounts.ts";
 import { revealCredential } from "../../db/credentials.ts";
 import type { TestContextOptions } from "./context.ts";
-import { type IdentityHarness, startIdentityHarness } from "./twitch.ts";
+import { cookieHeader, type IdentityHarness, startIdentityHarness } from "./twitch.ts";
 
 export interface BotHarness extends IdentityHarness {
   /** cuebotdemo's account. */
@@ -44,3 +44,35 @@ export const NIGHTBOT = (user: string, userLevel = "regular", displayName = user
   "Nightbot-User": `name=${user}&displayName=${displayName}&provider=twitch&providerId=1&userLevel=${userLevel}`,
   "Nightbot-Channel": "name=cuebotdemo&displayName=CuebotDemo&provider=twitch&providerId=100001",
 });
+
+export interface ConsentRoundTrip {
+  /** The scopes cuebot asked Twitch for. */
+  asked: string[];
+  /** The callback's answer. */
+  done: Response;
+}
+
+/**
+ * A re-consent (`/auth/login?consent=<kind>`, the dashboard's `consentUrl`) through the simulated
+ * Twitch, approved by `as` (who is signed in to twitch.tv in that browser), in this browser: with
+ * the session cookie unless `session` is false, and the login attempt's own cookies.
+ */
+export async function consentAs(
+  h: BotHarness,
+  kind: "chat" | "alerts",
+  as: string,
+  options: { session?: boolean; accept?: string } = {},
+): Promise<ConsentRoundTrip> {
+  h.sim.knobs.autoApproveAs = as;
+  const session = options.session === false ? [] : [h.cookie];
+  const start = await h.request(`/auth/login?consent=${kind}`, { headers: { cookie: session.join("; ") } });
+  if (start.status !== 302) throw new Error(`the consent did not start: ${start.status}`);
+  const authorize = new URL(start.headers.get("location")!);
+  const atProvider = await fetch(authorize, { redirect: "manual" });
+  const callback = new URL(atProvider.headers.get("location")!);
+  const cookie = [cookieHeader(start.headers.getSetCookie()), ...session].join("; ");
+  const done = await h.request(`${callback.pathname}${callback.search}`, {
+    headers: { cookie, ...(options.accept ? { accept: options.accept } : {}) },
+  });
+  return { asked: authorize.searchParams.get("scope")!.split(" "), done };
+}

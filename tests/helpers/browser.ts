@@ -142,6 +142,14 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
+/** The screens every page is checked on: a phone and a desktop, light and dark. */
+export const SCREENS = [
+  { name: "360", width: 360, height: 740, colorScheme: "light" },
+  { name: "1280", width: 1280, height: 800, colorScheme: "light" },
+  { name: "360-dark", width: 360, height: 740, colorScheme: "dark" },
+  { name: "1280-dark", width: 1280, height: 800, colorScheme: "dark" },
+] as const;
+
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return join(SCREENSHOTS, `${name}.png`);

@@ -71,6 +71,7 @@ describe("refusals under /auth: the contract's body unless a browser asks for a 
       "cuebot_oauth_state",
       "cuebot_login_tz",
       "cuebot_login_purpose",
+      "cuebot_login_asker",
     ]);
   });
 });
