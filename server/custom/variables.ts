@@ -16,8 +16,8 @@
  * never starts with `/`, `.` or `!` taken from a chatter, which another bot in the channel would run.
  * core/chat-text.ts's unreplaced-template rule does not apply: there is no other bot in between.
  */
-import { GAME_COMMANDS, type GameCommandName } from "../bot/catalog.ts";
 import { pickOne, type Random, randomInt } from "../bot/chance.ts";
+import { GAME_COMMANDS, type GameCommandName } from "../bot/game-commands.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import { echoable } from "../core/chat-echo.ts";
 import type { Clock } from "../core/clock.ts";
