@@ -27,7 +27,7 @@ export type ChatWord<A extends string> =
 
 /** The bot endpoint (API key, text mode): its path and its `/docs` summary. */
 export interface BotRoute {
-  /** Under `/api/bot/`, which has the text mode and takes the API key (see ARCHITECTURE.md). */
+  /** Under `/api/bot/`, which has the text mode and takes the API key (followage's `/api/followage` is older). */
   readonly path: string;
   readonly summary: string;
 }
