@@ -1,143 +1,58 @@
-import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
-import { REGIONS } from "../game/client.ts";
-import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
+import type { Static } from "@sinclair/typebox";
+import { coinflipCommand, diceCommand, magic8Command, pickCommand } from "./chance-commands.ts";
+import { clipCommand } from "./clip.ts";
+import type { CommandInput } from "./command-input.ts";
+import { followageCommand } from "./followage.ts";
+import { lastmatchCommand, rankCommand, statsCommand, todayCommand } from "./game-commands.ts";
+import { rouletteCommand } from "./roulette.ts";
+import { shoutoutCommand } from "./shoutout.ts";
 
 /**
- * Every chat command, its defaults and the shape of its per-channel options. The panel edits these
- * (`PUT /api/dashboard/commands/:command`); the TypeBox schemas validate what it sends.
+ * The registry of built-in chat commands: each one's definition (bot/definition.ts), in the order the
+ * panel lists them and `/docs` shows their routes. Adding a command is its file and its line here
+ * (ARCHITECTURE.md, "Adding something"); the names, the bot routes, the settings' defaults and
+ * native chat's triggers and arguments all come from this list.
  */
+export const COMMAND_DEFINITIONS = [
+  followageCommand,
+  shoutoutCommand,
+  magic8Command,
+  clipCommand,
+  rouletteCommand,
+  pickCommand,
+  diceCommand,
+  coinflipCommand,
+  rankCommand,
+  lastmatchCommand,
+  todayCommand,
+  statsCommand,
+] as const;
+
+type Definition = (typeof COMMAND_DEFINITIONS)[number];
+export type CommandName = Definition["name"];
+
+/** Each command's definition by name. */
+export const COMMANDS = Object.fromEntries(COMMAND_DEFINITIONS.map((d) => [d.name, d])) as {
+  readonly [D in Definition as D["name"]]: D;
+};
+
+/** The built-in commands' names: the one list of them (the panel, chat and the browser's copy follow it). */
+export const COMMAND_NAMES: readonly CommandName[] = COMMAND_DEFINITIONS.map((d) => d.name);
+
+export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
+
+/** The arguments command C reads besides `user`: a handler cannot read one its callers were not told to fill. */
+type ArgNameOf<C extends CommandName> = C extends CommandName
+  ? Extract<keyof (typeof COMMANDS)[C]["inputs"], string>
+  : never;
+
+/** One call of command C: the arguments it reads and what the chat bot (or Twitch) said of the caller. */
+export type CommandInputOf<C extends CommandName> = CommandInput<ArgNameOf<C>>;
 
 export const MAX_COOLDOWN_SECONDS = 3600;
-/** Ban API timeouts: 1 s to 2 weeks (reference/twitch.md §2.9). */
-export const MAX_TIMEOUT_SECONDS = 1_209_600;
-
-const ShoutoutOptions = T.Object(
-  {
-    /** Chat line; {name}, {game}, {title} and {link} are replaced. */
-    message: T.String({ minLength: 1, maxLength: 300 }),
-    /** Also send the platform's own shoutout when `moderator:manage:shoutouts` was granted. */
-    platformShoutout: T.Boolean(),
-  },
-  { additionalProperties: false },
-);
-
-const Magic8Options = T.Object(
-  { answers: T.Array(T.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }) },
-  { additionalProperties: false },
-);
-
-const RouletteOptions = T.Object(
-  {
-    timeoutSeconds: T.Integer({ minimum: 1, maximum: MAX_TIMEOUT_SECONDS }),
-    /** One chamber in this many is loaded. */
-    chambers: T.Integer({ minimum: 2, maximum: 12 }),
-    /** Subscribers are immune too. */
-    protectSubscribers: T.Boolean(),
-  },
-  { additionalProperties: false },
-);
-
-const NoOptions = T.Object({}, { additionalProperties: false });
-
-/** The player a game command reports on, set once by the streamer; an empty name means "not set yet". */
-const playerFields = {
-  region: T.Union(
-    REGIONS.map((r) => T.Literal(r)),
-    { description: REGIONS.join(", ") },
-  ),
-  name: T.String({ maxLength: 16 }),
-  tag: T.String({ maxLength: 5 }),
-};
-const PlayerOptions = T.Object(playerFields, { additionalProperties: false });
-/** With the record's detail level: 1, 2 or 3 as the game API's `type`. */
-const TypedPlayerOptions = T.Object(
-  { ...playerFields, type: T.Integer({ minimum: 1, maximum: 3 }) },
-  { additionalProperties: false },
-);
-const NO_PLAYER = { region: "na", name: "", tag: "" } as const;
-
-export const COMMANDS = {
-  followage: {
-    description: "How long a viewer has followed the channel",
-    options: NoOptions,
-    defaults: {},
-    aliases: [],
-  },
-  shoutout: {
-    description: "Points chat to another channel (and sends the platform shoutout when allowed)",
-    options: ShoutoutOptions,
-    defaults: {
-      message: "Go check out {name}! They were last playing {game}: {link}",
-      platformShoutout: true,
-    },
-    aliases: ["so"],
-  },
-  magic8: {
-    description: "Answers a yes/no question",
-    options: Magic8Options,
-    defaults: { answers: [...DEFAULT_MAGIC8_ANSWERS] },
-    aliases: ["8ball"],
-  },
-  clip: {
-    description: "Clips the last seconds of the live stream",
-    options: NoOptions,
-    defaults: {},
-    aliases: [],
-  },
-  roulette: {
-    description: "One chamber in six is loaded: the loser is timed out",
-    options: RouletteOptions,
-    defaults: { timeoutSeconds: 60, chambers: 6, protectSubscribers: false },
-    aliases: [],
-  },
-  pick: { description: "Picks a random viewer from chat", options: NoOptions, defaults: {}, aliases: [] },
-  dice: { description: "Rolls dice", options: NoOptions, defaults: {}, aliases: ["roll"] },
-  coinflip: { description: "Flips a coin", options: NoOptions, defaults: {}, aliases: ["flip"] },
-  rank: {
-    description: "The streamer's game rank (set the player once here)",
-    options: TypedPlayerOptions,
-    defaults: { ...NO_PLAYER, type: 2 },
-    aliases: [],
-  },
-  lastmatch: {
-    description: "The streamer's last competitive match",
-    options: PlayerOptions,
-    defaults: { ...NO_PLAYER },
-    aliases: ["lastgame"],
-  },
-  today: {
-    description: "The streamer's competitive session over the last 24 hours",
-    options: TypedPlayerOptions,
-    defaults: { ...NO_PLAYER, type: 2 },
-    aliases: [],
-  },
-  stats: {
-    description: "The streamer's statistics over the last 10 competitive matches",
-    options: TypedPlayerOptions,
-    defaults: { ...NO_PLAYER, type: 3 },
-    aliases: [],
-  },
-} as const satisfies Record<
-  string,
-  { description: string; options: TSchema; defaults: object; aliases: readonly string[] }
->;
-
 /** Chat triggers other than the command's own name: lower-case letters, digits and `_`, as typed after "!". */
 export const ALIAS_PATTERN = /^[a-z0-9_]{1,25}$/;
 export const MAX_ALIASES = 10;
-
-export type CommandName = keyof typeof COMMANDS;
-export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
-export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
-
-/** The commands that report on the streamer's game player (the game API, from chat). */
-export const GAME_COMMANDS = [
-  "rank",
-  "lastmatch",
-  "today",
-  "stats",
-] as const satisfies readonly CommandName[];
-export type GameCommandName = (typeof GAME_COMMANDS)[number];
 
 export function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);

@@ -1,15 +1,27 @@
+import { type Static, Type as T } from "@sinclair/typebox";
 import type { Account } from "../../db/accounts.ts";
+import { echoable } from "../core/chat-echo.ts";
+import { chatName } from "../core/chat-text.ts";
 import { integerParam } from "../core/params.ts";
 import type { Context } from "../runtime.ts";
-import type { CommandOptions } from "./catalog.ts";
-import { DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";
+import { DEFAULT_MAGIC8_ANSWERS, DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";
+import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
 import { chattersOf } from "./lookups.ts";
-import type { CommandReply } from "./runner.ts";
+
+/** The chance commands: the magic 8-ball, dice, a coin and a random viewer. */
+
+const Magic8Options = T.Object(
+  { answers: T.Array(T.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+
+/** A name a line will show as typed: only when login-shaped (else the caller's own name is used). */
+const shownName = (typed: string | undefined) => echoable(chatName(typed)) ?? undefined;
 
 export function magic8(
   ctx: Context,
   question: string | undefined,
-  options: CommandOptions<"magic8">,
+  options: Static<typeof Magic8Options>,
 ): CommandReply {
   const answer = pickOne(ctx.random, options.answers) ?? "Ask again later.";
   return { question: question ?? null, answer, text: `🎱 ${answer}` };
@@ -46,3 +58,55 @@ export async function pickChatter(ctx: Context, account: Account): Promise<Comma
     return { user_id: null, user_login: null, user_name: null, text: "Nobody else is in chat right now." };
   return { ...chosen, text: `🎲 The chosen one is ${chosen.user_name}!` };
 }
+
+export const magic8Command = defineCommand({
+  name: "magic8",
+  description: "Answers a yes/no question",
+  options: Magic8Options,
+  defaults: { answers: [...DEFAULT_MAGIC8_ANSWERS] },
+  aliases: ["8ball"],
+  inputs: { question: "optional" },
+  chat: [{ rest: "question" }],
+  route: { path: "/api/bot/magic8", summary: "Magic 8-ball answer (answers configurable per channel)" },
+  run: (ctx, _account, { args }, options) => magic8(ctx, chatName(args.question), options),
+});
+
+export const pickCommand = defineCommand({
+  name: "pick",
+  description: "Picks a random viewer from chat",
+  options: NO_OPTIONS,
+  defaults: {},
+  aliases: [],
+  inputs: {},
+  route: { path: "/api/bot/pick", summary: "Pick a random viewer from chat" },
+  run: (ctx, account) => pickChatter(ctx, account),
+});
+
+export const diceCommand = defineCommand({
+  name: "dice",
+  description: "Rolls dice",
+  options: NO_OPTIONS,
+  defaults: {},
+  aliases: ["roll"],
+  inputs: { sides: "2–1000 (default 6)", count: "1–10 (default 1)" },
+  chat: ["sides", "count"],
+  route: { path: "/api/bot/dice", summary: "Roll dice" },
+  run: (ctx, _account, { args, caller }) =>
+    dice(ctx, {
+      sides: args.sides,
+      count: args.count,
+      user: shownName(args.user) ?? caller.displayName ?? caller.user,
+    }),
+});
+
+export const coinflipCommand = defineCommand({
+  name: "coinflip",
+  description: "Flips a coin",
+  options: NO_OPTIONS,
+  defaults: {},
+  aliases: ["flip"],
+  inputs: {},
+  route: { path: "/api/bot/coinflip", summary: "Flip a coin" },
+  run: (ctx, _account, { args, caller }) =>
+    coinflip(ctx, shownName(args.user) ?? caller.displayName ?? caller.user),
+});

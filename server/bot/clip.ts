@@ -2,7 +2,7 @@ import type { Account } from "../../db/accounts.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
-import type { CommandReply } from "./runner.ts";
+import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
 import { asChannelOwner } from "./upstream.ts";
 
 /**
@@ -36,3 +36,14 @@ export async function createClip(ctx: Context, account: Account): Promise<Comman
     throw error;
   }
 }
+
+export const clipCommand = defineCommand({
+  name: "clip",
+  description: "Clips the last seconds of the live stream",
+  options: NO_OPTIONS,
+  defaults: {},
+  aliases: [],
+  inputs: {},
+  route: { path: "/api/bot/clip", summary: "Clip the live stream; answers the clip link" },
+  run: (ctx, account) => createClip(ctx, account),
+});

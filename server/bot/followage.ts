@@ -1,12 +1,14 @@
 import type { Account } from "../../db/accounts.ts";
 import type { Followage } from "../cache/followed-at-cache.ts";
+import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
+import { integerParam } from "../core/params.ts";
 import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
-import { type CalendarDuration, calendarDuration, durationText } from "./duration.ts";
+import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
+import { type CalendarDuration, calendarDuration, DEFAULT_PRECISION, durationText } from "./duration.ts";
 import { findUser, requireOwnChannel } from "./lookups.ts";
-import type { CommandReply } from "./runner.ts";
 import { asChannelOwner } from "./upstream.ts";
 
 export interface FollowageInput {
@@ -82,3 +84,24 @@ function followageReply(
     text: durationText(duration, precision),
   };
 }
+
+export const followageCommand = defineCommand({
+  name: "followage",
+  description: "How long a viewer has followed the channel",
+  options: NO_OPTIONS,
+  defaults: {},
+  aliases: [],
+  inputs: {
+    channel: "the key owner's channel (falls back to Nightbot-Channel)",
+    user: "the viewer (falls back to Nightbot-User)",
+    precision: "how many non-zero units the text shows, 1–7 (default 2)",
+  },
+  chat: ["user"],
+  route: { path: "/api/followage", summary: "How long a viewer has followed the channel" },
+  run: (ctx, account, { args, caller }) =>
+    followage(ctx, account, {
+      channel: chatName(args.channel) ?? caller.channel,
+      user: chatName(args.user) ?? caller.user,
+      precision: integerParam(args.precision, "precision", { min: 1, max: 7, fallback: DEFAULT_PRECISION }),
+    }),
+});

@@ -1,13 +1,14 @@
+import { type Static, Type as T } from "@sinclair/typebox";
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
-import type { CommandOptions } from "./catalog.ts";
 import { pickOne, rouletteLoses } from "./chance.ts";
+import { type CommandReply, defineCommand } from "./definition.ts";
 import { calendarDuration, durationText } from "./duration.ts";
 import { chattersOf, findUser } from "./lookups.ts";
-import type { CommandReply } from "./runner.ts";
 import { asChannelOwner, twitchUnavailable } from "./upstream.ts";
 
 /**
@@ -16,6 +17,21 @@ import { asChannelOwner, twitchUnavailable } from "./upstream.ts";
  * moderators and VIPs (and subscribers, when the channel protects them) are never timed out; when
  * cuebot cannot tell whether someone is a moderator, it times out nobody rather than guess.
  */
+
+/** Ban API timeouts: 1 s to 2 weeks (reference/twitch.md §2.9). */
+const MAX_TIMEOUT_SECONDS = 1_209_600;
+
+const RouletteOptions = T.Object(
+  {
+    timeoutSeconds: T.Integer({ minimum: 1, maximum: MAX_TIMEOUT_SECONDS }),
+    /** One chamber in this many is loaded. */
+    chambers: T.Integer({ minimum: 2, maximum: 12 }),
+    /** Subscribers are immune too. */
+    protectSubscribers: T.Boolean(),
+  },
+  { additionalProperties: false },
+);
+type RouletteOptions = Static<typeof RouletteOptions>;
 
 export type Immunity = "the broadcaster" | "a moderator" | "a VIP" | "a subscriber";
 
@@ -133,7 +149,7 @@ export async function roulette(
   ctx: Context,
   account: Account,
   input: RouletteInput,
-  options: CommandOptions<"roulette">,
+  options: RouletteOptions,
 ): Promise<CommandReply> {
   const lists = await roleLists(ctx, account, options.protectSubscribers);
   const duration = timeoutLength(options.timeoutSeconds);
@@ -189,7 +205,7 @@ async function randomRoulette(
   ctx: Context,
   account: Account,
   lists: RoleLists,
-  options: CommandOptions<"roulette">,
+  options: RouletteOptions,
   duration: string,
 ): Promise<CommandReply> {
   if (lists.moderators === null) {
@@ -221,3 +237,33 @@ async function randomRoulette(
         : `🔫 The roulette picked ${loser.user_name}, but Twitch does not allow timing them out.`,
   };
 }
+
+export const rouletteCommand = defineCommand({
+  name: "roulette",
+  description: "One chamber in six is loaded: the loser is timed out",
+  options: RouletteOptions,
+  defaults: { timeoutSeconds: 60, chambers: 6, protectSubscribers: false },
+  aliases: [],
+  inputs: {
+    user: "who pulls the trigger (falls back to Nightbot-User)",
+    target: "`random` to let the gun pick someone from chat",
+  },
+  chat: [{ arg: "target", keyword: "random" }],
+  route: {
+    path: "/api/bot/roulette",
+    summary: "Roulette: the loser is timed out (never the broadcaster, moderators or VIPs)",
+  },
+  run: (ctx, account, { args, caller }, options) => {
+    const named = chatName(args.user);
+    return roulette(
+      ctx,
+      account,
+      {
+        user: named ?? caller.user,
+        random: args.target?.toLowerCase() === "random",
+        callerLevel: named === undefined ? caller.userLevel : undefined,
+      },
+      options,
+    );
+  },
+});

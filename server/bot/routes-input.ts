@@ -1,8 +1,8 @@
 import { chatName } from "../core/chat-text.ts";
 import type { QueryReader } from "../http/query-params.ts";
 import { requestInfo } from "../http/request-info.ts";
-import type { CommandName } from "./catalog.ts";
-import { type ArgsOf, type ChatCaller, COMMAND_ARGS, type CommandInput } from "./command-input.ts";
+import { COMMANDS, type CommandInputOf, type CommandName } from "./catalog.ts";
+import type { ChatCaller } from "./command-input.ts";
 
 /**
  * A bot endpoint's request as a command call (server/bot/command-input.ts): the arguments the
@@ -10,13 +10,16 @@ import { type ArgsOf, type ChatCaller, COMMAND_ARGS, type CommandInput } from ".
  */
 
 /** The arguments command C reads, from a query (the first value of each, as every route reads it). */
-export function commandArgsOf<C extends CommandName>(query: QueryReader, command: C): ArgsOf<C> {
-  const args: Record<string, string | undefined> = { user: query.get("user") ?? undefined };
-  for (const name of COMMAND_ARGS[command]) args[name] = query.get(name) ?? undefined;
-  return args as ArgsOf<C>;
+export function commandArgsOf<C extends CommandName>(
+  query: QueryReader,
+  command: C,
+): CommandInputOf<C>["args"] {
+  const args: Record<string, string | undefined> = {};
+  for (const name of COMMANDS[command].reads) args[name] = query.get(name) ?? undefined;
+  return args;
 }
 
-export function commandInputOf<C extends CommandName>(request: Request, command: C): CommandInput<C> {
+export function commandInputOf<C extends CommandName>(request: Request, command: C): CommandInputOf<C> {
   return { args: commandArgsOf(requestInfo(request).query, command), caller: chatCaller(request) };
 }
 

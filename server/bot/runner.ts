@@ -4,10 +4,8 @@ import { ApiError } from "../core/errors.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { Context } from "../runtime.ts";
 import type { CommandName } from "./catalog.ts";
+import type { CommandReply } from "./definition.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
-
-/** A command's answer: its record, always with the chat line in `text`. */
-export type CommandReply = { text: string } & Record<string, unknown>;
 
 export interface CommandCall<C extends CommandName> {
   ctx: Context;

@@ -1,11 +1,12 @@
+import { type Static, Type as T } from "@sinclair/typebox";
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
-import { COMMANDS, type CommandOptions } from "./catalog.ts";
+import { type CommandReply, defineCommand } from "./definition.ts";
 import { channelInfo, findUser } from "./lookups.ts";
-import type { CommandReply } from "./runner.ts";
 import { asChannelOwner, isTwitchTrouble } from "./upstream.ts";
 
 /** What happened to the platform's own shoutout (it needs moderator:manage:shoutouts and a live stream). */
@@ -16,6 +17,19 @@ const PLATFORM_NOTES: Partial<Record<PlatformShoutout, string>> = {
   not_live: "(Twitch's own shoutout only works while you are live.)",
   failed: "(Twitch's own shoutout could not be sent this time.)",
 };
+
+const ShoutoutOptions = T.Object(
+  {
+    /** Chat line; {name}, {game}, {title} and {link} are replaced. */
+    message: T.String({ minLength: 1, maxLength: 300 }),
+    /** Also send the platform's own shoutout when `moderator:manage:shoutouts` was granted. */
+    platformShoutout: T.Boolean(),
+  },
+  { additionalProperties: false },
+);
+type ShoutoutOptions = Static<typeof ShoutoutOptions>;
+
+const DEFAULT_MESSAGE = "Go check out {name}! They were last playing {game}: {link}";
 
 export function shoutoutText(
   template: string,
@@ -32,7 +46,7 @@ export async function shoutout(
   ctx: Context,
   account: Account,
   target: string | undefined,
-  options: CommandOptions<"shoutout">,
+  options: ShoutoutOptions,
 ): Promise<CommandReply> {
   if (target === undefined)
     throw badRequest('The query parameter "user" is missing: who should get the shoutout?');
@@ -51,7 +65,7 @@ export async function shoutout(
   }
   // A channel that never set a category: the default line leaves the category out instead of
   // saying "last playing no category yet"; a custom template still gets its {game} filled.
-  const usesDefault = options.message === COMMANDS.shoutout.defaults.message;
+  const usesDefault = options.message === DEFAULT_MESSAGE;
   const template = !info?.game_name && usesDefault ? "Go check out {name}: {link}" : options.message;
   const line = shoutoutText(template, {
     name: user.display_name,
@@ -95,3 +109,15 @@ async function sendPlatformShoutout(
     throw error;
   }
 }
+
+export const shoutoutCommand = defineCommand({
+  name: "shoutout",
+  description: "Points chat to another channel (and sends the platform shoutout when allowed)",
+  options: ShoutoutOptions,
+  defaults: { message: DEFAULT_MESSAGE, platformShoutout: true },
+  aliases: ["so"],
+  inputs: { user: "who to shout out" },
+  chat: ["user"],
+  route: { path: "/api/bot/shoutout", summary: "Shoutout: the channel's name, last category and link" },
+  run: (ctx, account, { args }, options) => shoutout(ctx, account, chatName(args.user), options),
+});

@@ -1,5 +1,6 @@
-import type { CommandName } from "../bot/catalog.ts";
+import { COMMANDS, type CommandName } from "../bot/catalog.ts";
 import type { ChatCaller, CommandArgs, CommandInput } from "../bot/command-input.ts";
+import type { ChatWord } from "../bot/definition.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 
 /** Badges Twitch shows moderators: a lead moderator wears `lead_moderator` instead of `moderator`. */
@@ -17,16 +18,10 @@ export function userLevelOf(event: Pick<ChatMessageEvent, "badges" | "chatterId"
   return "everyone";
 }
 
-/** Which arguments each command's chat words fill, in order (`!dice 20 2` → sides, count). */
-const POSITIONAL: Partial<Record<CommandName, readonly ("user" | "sides" | "count")[]>> = {
-  followage: ["user"],
-  shoutout: ["user"],
-  dice: ["sides", "count"],
-};
-
 /**
  * The command call a chat line makes: the arguments a chat bot would put in the bot endpoint's URL,
- * and the caller as Nightbot describes one.
+ * filled from the words as the command's definition says (its `chat` table), and the caller as
+ * Nightbot describes one.
  */
 export function commandInputFromChat(
   command: CommandName,
@@ -34,13 +29,11 @@ export function commandInputFromChat(
   event: ChatMessageEvent,
 ): CommandInput {
   const args: CommandArgs = { channel: event.broadcasterLogin };
-  const names = POSITIONAL[command] ?? [];
-  names.forEach((name, i) => {
-    const value = words[i];
-    if (value !== undefined) args[name] = value;
-  });
-  if (command === "magic8" && words.length > 0) args.question = words.join(" ");
-  if (command === "roulette" && words[0]?.toLowerCase() === "random") args.target = "random";
+  const slots: readonly ChatWord<string>[] | undefined = COMMANDS[command].chat;
+  for (let i = 0; slots !== undefined && i < slots.length; i++) {
+    const slot = slots[i];
+    if (slot !== undefined) fillWord(args, slot, words, i);
+  }
   const caller: ChatCaller = {
     channel: event.broadcasterLogin,
     user: event.chatterLogin,
@@ -48,4 +41,13 @@ export function commandInputFromChat(
     userLevel: userLevelOf(event),
   };
   return { args, caller };
+}
+
+/** Fills one argument from the word at `index` (or the words from there on), when the line has it. */
+function fillWord(args: CommandArgs, slot: ChatWord<string>, words: readonly string[], index: number): void {
+  const word = words[index];
+  if (word === undefined) return;
+  if (typeof slot === "string") args[slot] = word;
+  else if ("rest" in slot) args[slot.rest] = index === 0 ? words.join(" ") : words.slice(index).join(" ");
+  else if (word.toLowerCase() === slot.keyword) args[slot.arg] = slot.keyword;
 }

@@ -7,10 +7,9 @@
  */
 import type { Account } from "../../db/accounts.ts";
 import { CHAT_BOT_LIMITS } from "../../db/chat-bot-rules.ts";
-import type { GameCommandName } from "../bot/catalog.ts";
 import { calendarDuration, durationText } from "../bot/duration.ts";
 import { followage } from "../bot/followage.ts";
-import { gameCommand } from "../bot/game-commands.ts";
+import { type GameCommandName, gameCommand } from "../bot/game-commands.ts";
 import { channelInfo } from "../bot/lookups.ts";
 import { commandSettings } from "../bot/settings.ts";
 import { asChannelOwner } from "../bot/upstream.ts";

@@ -18,8 +18,8 @@
  * the dashboard's preview shows what chat will.
  * core/chat-text.ts's unreplaced-template rule does not apply: there is no other bot in between.
  */
-import { GAME_COMMANDS, type GameCommandName } from "../bot/catalog.ts";
 import { pickOne, type Random, randomInt } from "../bot/chance.ts";
+import { GAME_COMMANDS, type GameCommandName } from "../bot/game-commands.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import { echoable } from "../core/chat-echo.ts";
 import { withoutCommandLead } from "../core/chat-lead.ts";

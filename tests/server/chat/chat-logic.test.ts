@@ -91,6 +91,25 @@ describe("chat words → the command call", () => {
     expect(input("clip", ["ignored"])).toEqual({ channel: "streamer" });
   });
 
+  test("troll words fill only what the command's chat table names, as typed", () => {
+    const input = (command: Parameters<typeof commandInputFromChat>[0], words: string[]) =>
+      commandInputFromChat(command, words, event("")).args;
+    // Look-alikes and invisible characters are not the keyword: no random target.
+    for (const word of ["rand\u200Bom", "ＲＡＮＤＯＭ", "random!", "\u202Erandom", "randomrandom"])
+      expect(input("roulette", [word])).toEqual({ channel: "streamer" });
+    // A word that looks like an argument or a command is text, never a second argument name.
+    expect(input("followage", ["channel=other", "precision=7"])).toEqual({
+      channel: "streamer",
+      user: "channel=other",
+    });
+    expect(input("magic8", ["!so", "@x", "\u200B"])).toEqual({
+      channel: "streamer",
+      question: "!so @x \u200B",
+    });
+    expect(input("dice", [])).toEqual({ channel: "streamer" });
+    expect(input("rank", ["na", "anna", "1234"])).toEqual({ channel: "streamer" });
+  });
+
   test("the caller's level comes from Twitch's badges", () => {
     expect(userLevelOf(event("", { chatterId: "1" }))).toBe("owner");
     expect(userLevelOf(event("", { badges: ["moderator", "subscriber"] }))).toBe("moderator");
