@@ -50,7 +50,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(securityHeaders())
     .use(errorHandling(ctx.log))
     .use(ipLimits(ctx))
-    .use(bodyLimit())
+    .use(bodyLimit(ctx))
     .use(csrfProtection(ctx))
     .use(pathParameters())
     .use(replies())
