@@ -9,7 +9,7 @@ import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import { ORIGIN_NOTE, PANEL_SECURITY } from "../panel/docs.ts";
 import { authenticatePanel } from "../panel/guard.ts";
 import type { Context } from "../runtime.ts";
-import { overlayEventStream } from "./routes-stream.ts";
+import { overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -101,6 +101,7 @@ export function overlayRoutes(ctx: Context) {
     .get("/events", ({ account, request }) => eventStream(ctx, request, account), {
       detail: {
         summary: "Server-Sent Events: `state` on every publish (id = version), heartbeats every 15 s",
+        description: STREAM_CAP_NOTE,
         tags: ["overlay"],
         security: OVERLAY_SECURITY,
       },
