@@ -49,8 +49,9 @@ const WORD = /^[A-Za-z0-9_]+$/;
 
 /**
  * A name (a command's, an alias, a login) as typed, lower-cased, or null when it is not 1 to
- * `maxLength` (by default any number of) letters a–z, digits or underscores. The shape is checked before folding: lower-casing
- * first lets a look-alike through (`"\u212A".toLowerCase()` is an ASCII "k": the Kelvin sign).
+ * `maxLength` (by default any number of) letters a–z, digits or underscores. The shape is checked
+ * before folding: lower-casing first lets a look-alike through (`"\u212A".toLowerCase()` is an
+ * ASCII "k": the Kelvin sign).
  */
 export function foldedWord(typed: string, maxLength = Number.POSITIVE_INFINITY): string | null {
   return typed.length <= maxLength && WORD.test(typed) ? typed.toLowerCase() : null;

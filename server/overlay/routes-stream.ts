@@ -21,14 +21,18 @@ export const STREAM_CAP_NOTE =
 /** Each hub's open streams, shared fairly between client addresses (stream-slots.ts). */
 const SLOTS = new WeakMap<StreamHub, StreamSlots>();
 
-/** A slot for a new stream, or the 429 when the client's own address already fills the cap. */
-function claimSlot(ctx: Context, request: Request, account: Account, hub: StreamHub): StreamSlot {
+function slotsOf(hub: StreamHub): StreamSlots {
   let slots = SLOTS.get(hub);
   if (!slots) {
     slots = new StreamSlots(MAX_OVERLAY_STREAMS);
     SLOTS.set(hub, slots);
   }
-  const slot = slots.claim(account.id, ctx.limits.clientIp.of(request));
+  return slots;
+}
+
+/** A slot for a new stream, or the 429 when the client's own address already fills the cap. */
+function claimSlot(ctx: Context, request: Request, account: Account, hub: StreamHub): StreamSlot {
+  const slot = slotsOf(hub).claim(account.id, ctx.limits.clientIp.of(request));
   if (slot) return slot;
   throw new ApiError(
     429,
@@ -39,7 +43,7 @@ function claimSlot(ctx: Context, request: Request, account: Account, hub: Stream
 
 /** Frees the stream's slot when it ends. */
 function releaseSlot(hub: StreamHub, accountId: number, slot: StreamSlot): () => void {
-  return () => SLOTS.get(hub)?.release(accountId, slot);
+  return () => slotsOf(hub).release(accountId, slot);
 }
 
 /** One open overlay stream as its kind (state, alerts) writes to it. */
@@ -62,8 +66,9 @@ export interface StreamHub {
 
 /**
  * A Server-Sent Events response for an overlay token's account: at MAX_OVERLAY_STREAMS open ones,
- * it closes the oldest of an address holding more than the client's, or is refused (429); a heartbeat comment every 15 s, ended at shutdown, and ended at the
- * next write once the token was rotated or the account deleted. `open` starts listening (it registers
+ * it closes the oldest of an address holding more than the client's, or is refused (429); a
+ * heartbeat comment every 15 s, ended at shutdown, and ended at the next write once the token was
+ * rotated or the account deleted. `open` starts listening (it registers
  * its cleanup with onClose) and sends what the overlay missed; if it throws, the stream ends.
  */
 export function overlayEventStream(
