@@ -45,12 +45,21 @@ export class ChatBotDataError extends Error {
 
 const invalid = (field: string, message: string) => new ChatBotDataError("invalid_input", field, message);
 
-const COMMAND_NAME = /^[a-z0-9_]{1,32}$/;
+const WORD = /^[A-Za-z0-9_]+$/;
+
+/**
+ * A name (a command's, an alias, a login) as typed, lower-cased, or null when it is not 1 to
+ * `maxLength` (by default any number of) letters a–z, digits or underscores. The shape is checked
+ * before folding: lower-casing first lets a look-alike through (`"\u212A".toLowerCase()` is an
+ * ASCII "k": the Kelvin sign).
+ */
+export function foldedWord(typed: string, maxLength = Number.POSITIVE_INFINITY): string | null {
+  return typed.length <= maxLength && WORD.test(typed) ? typed.toLowerCase() : null;
+}
 
 /** A command name as typed (`!Discord`, `discord`), lower-cased and without its "!", or null if it cannot be one. */
 export function parseCommandName(input: string): string | null {
-  const name = input.trim().replace(/^!/, "").toLowerCase();
-  return COMMAND_NAME.test(name) ? name : null;
+  return foldedWord(input.trim().replace(/^!/, ""), CHAT_BOT_LIMITS.commandNameLength);
 }
 
 /** parseCommandName, refusing what cannot be a name. */
@@ -130,13 +139,14 @@ export function checkGame(game: string | null, field = "game"): string | null {
   return checkLine(game, field, "The game", CHAT_BOT_LIMITS.gameLength);
 }
 
-const LOGIN = /^[a-z0-9_]{1,25}$/;
+/** Twitch's logins: 1 to 25 letters, digits or underscores. */
+const LOGIN_LENGTH = 25;
 const TWITCH_USER_ID = /^[0-9]{1,20}$/;
 
 /** A Twitch login as typed (`@Alice`), lower-cased without "@", refused when it cannot be a login. */
 export function checkLogin(input: string, field = "login"): string {
-  const login = input.trim().replace(/^@/, "").toLowerCase();
-  if (!LOGIN.test(login)) throw invalid(field, "A Twitch login is 1 to 25 letters, digits or underscores.");
+  const login = foldedWord(input.trim().replace(/^@/, ""), LOGIN_LENGTH);
+  if (login === null) throw invalid(field, "A Twitch login is 1 to 25 letters, digits or underscores.");
   return login;
 }
 

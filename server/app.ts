@@ -8,6 +8,7 @@ import { errorHandling } from "./http/errors.ts";
 import { externalChanges } from "./http/external-changes.ts";
 import { ipLimits } from "./http/ip-limits.ts";
 import { apiDocs } from "./http/openapi.ts";
+import { pathParameters } from "./http/path-params.ts";
 import { replies } from "./http/replies.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -49,8 +50,9 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(securityHeaders())
     .use(errorHandling(ctx.log))
     .use(ipLimits(ctx))
-    .use(bodyLimit())
+    .use(bodyLimit(ctx))
     .use(csrfProtection(ctx))
+    .use(pathParameters())
     .use(replies())
     .use(requestLog(ctx))
     .use(apiDocs())

@@ -1,4 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
+import { foldedWord } from "../../db/chat-bot-rules.ts";
 import { readCommandSettings, writeCommandSettings } from "../../db/command-settings.ts";
 import { badRequest, containsNul } from "../core/errors.ts";
 import { KeyedQueue } from "../core/keyed-queue.ts";
@@ -70,10 +71,11 @@ function parseAliases(value: unknown): string[] {
   }
   const aliases: string[] = [];
   for (const item of value) {
-    const alias = typeof item === "string" ? item.trim().replace(/^!/, "").toLowerCase() : "";
-    if (!ALIAS_PATTERN.test(alias)) {
+    // Folded only once its shape is checked: the Kelvin sign is not a "k" (db/chat-bot-rules.ts).
+    const alias = typeof item === "string" ? foldedWord(item.trim().replace(/^!/, "")) : null;
+    if (alias === null || !ALIAS_PATTERN.test(alias)) {
       throw badRequest(
-        `The alias ${JSON.stringify(item)} is not valid: use 1–25 letters, digits or underscores (the "!" is optional).`,
+        `The body field "aliases" has ${JSON.stringify(item)}, which is not valid: use 1–25 plain letters a–z, digits or underscores (the "!" is optional).`,
       );
     }
     if (!aliases.includes(alias)) aliases.push(alias);

@@ -84,3 +84,18 @@ export function endSession(ctx: Pick<CoreContext, "db">, token: string): Promise
 export function endAllSessions(ctx: Pick<CoreContext, "db">, accountId: number): Promise<number> {
   return deleteSessionsOf(ctx.db, accountId);
 }
+
+/**
+ * Whether the token names a live session, read only (no renewal, no clean-up: the route's own
+ * validation does those): what the body limit asks before granting a larger body.
+ */
+export async function isLiveSession(
+  ctx: Pick<CoreContext, "db" | "clock" | "accounts">,
+  token: string,
+): Promise<boolean> {
+  if (!TOKEN_SHAPE.test(token)) return false;
+  const row = await findSession(ctx.db, sha256Hex(token));
+  if (!row || row.expiresAt <= ctx.clock.now()) return false;
+  const account = await ctx.accounts.account(row.accountId);
+  return account !== null && !account.needsReauth;
+}

@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
-import { SESSION_COOKIE } from "../core/sessions.ts";
+import type { CoreContext } from "../core/context.ts";
+import { isLiveSession, SESSION_COOKIE } from "../core/sessions.ts";
+import { readCookie } from "./auth.ts";
 import { jsonError } from "./errors.ts";
 import { asHandle, type Handle, oncePerHandler } from "./handler-wrap.ts";
 import { syncHook } from "./sync-hook.ts";
 
 /**
  * Nothing cuebot accepts in a body is larger than an overlay state (16 KiB) plus room, but for the
- * routes of LARGE_BODY_ROUTES (for a request carrying the dashboard's session cookie). A body announced larger than its route's cap is refused before a byte
+ * routes of LARGE_BODY_ROUTES (for a request whose session cookie names a live session: a forged one
+ * buys nothing, CONTRACT §5). A body announced larger than its route's cap is refused before a byte
  * of it is read. A body sent without a length (chunked) is read up to the cap before any layer or
  * route runs, whether the route reads a body or not, and refused once it passes the cap; the route
  * then reads the bytes already read. Bun's maxRequestBodySize (listen.ts, BODY_CEILING_BYTES) is the
@@ -35,23 +38,42 @@ const LARGE_BODY_ROUTES: ReadonlyMap<string, number> = new Map([
  */
 export const BODY_CEILING_BYTES = 2 * Math.max(MAX_BODY_BYTES, ...LARGE_BODY_ROUTES.values());
 
-/** A dashboard session cookie, present (whether valid is the route's authentication to say). */
+/** A dashboard session cookie, present (whether it names a live session is asked only when it matters). */
 const SESSION_COOKIE_PRESENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`, "u");
 
 /**
- * The cap on this request's body. The large routes are the dashboard's, so their cap needs the
- * session cookie: an anonymous client never gets more than MAX_BODY_BYTES buffered before the
- * route's 401.
+ * The larger cap this request may be granted: its route is one of LARGE_BODY_ROUTES and it carries
+ * the session cookie. Only a path that can name a large route is parsed: the hot paths never pay for
+ * the URL.
  */
-export function bodyCapOf(request: Request): number {
+function largerCapAsked(request: Request): number | undefined {
   const url = request.url;
-  // Only a path that can name a large route is parsed: the hot paths never pay for the URL.
-  if (!url.includes("/api/dashboard/")) return MAX_BODY_BYTES;
+  if (!url.includes("/api/dashboard/")) return undefined;
   const path = new URL(url).pathname.replace(/\/+$/u, "");
   const cap = LARGE_BODY_ROUTES.get(`${request.method} ${path}`);
   if (cap === undefined || !SESSION_COOKIE_PRESENT.test(request.headers.get("cookie") ?? ""))
-    return MAX_BODY_BYTES;
+    return undefined;
   return cap;
+}
+
+type SessionContext = Pick<CoreContext, "db" | "clock" | "accounts">;
+
+/**
+ * The cap on this request's body. The large routes are the dashboard's, so their cap needs a live
+ * session: an anonymous client, or one with a forged cookie, never gets more than MAX_BODY_BYTES
+ * buffered before the route's 401. The session is looked up (one indexed read) only for a large
+ * route's body past MAX_BODY_BYTES, and read only: the route's own validation renews it.
+ */
+export async function bodyCapOf(ctx: SessionContext, request: Request): Promise<number> {
+  const cap = largerCapAsked(request);
+  const token = readCookie(request, SESSION_COOKIE);
+  if (cap === undefined || !token) return MAX_BODY_BYTES;
+  try {
+    return (await isLiveSession(ctx, token)) ? cap : MAX_BODY_BYTES;
+  } catch {
+    // The database did not answer: the smaller cap, and the route says what went wrong.
+    return MAX_BODY_BYTES;
+  }
 }
 
 const sizeText = (bytes: number) =>
@@ -129,42 +151,55 @@ function serveBodyFrom(request: Request, bytes: Uint8Array<ArrayBuffer>): void {
   });
 }
 
-/** Reads a chunked body up to the cap, then runs the request, or answers 413 past the cap. */
-const readBodyFirst = oncePerHandler((handle: Handle) => async (request: Request) => {
-  let bytes: Uint8Array<ArrayBuffer> | undefined;
-  const cap = bodyCapOf(request);
-  try {
-    bytes = request.body === null ? new Uint8Array(0) : await readCapped(request.body, cap);
-  } catch {
-    return bodyUnreadable();
-  }
-  if (bytes === undefined) return payloadTooLarge(cap);
-  serveBodyFrom(request, bytes);
-  return handle(request);
-});
-
-/** How a request carrying Transfer-Encoding is handled: its body read first, or refused unread. */
-function chunkedBody(handle: Handle, method: string): Handle {
-  return method === "GET" || method === "HEAD" ? bodyNotReadable : readBodyFirst(handle);
-}
-
 /** Announced bodies are judged by their length, before authentication and body parsing. */
-function checkAnnouncedLength(request: Request): Response | undefined {
-  const length = request.headers.get("content-length");
-  if (length === null || Number(length) <= MAX_BODY_BYTES) return undefined;
-  const cap = bodyCapOf(request);
-  return Number(length) > cap ? payloadTooLarge(cap) : undefined;
+function announcedLength(request: Request): number {
+  return Number(request.headers.get("content-length") ?? 0);
 }
 
 /**
- * Only a request carrying Transfer-Encoding waits for its body (the hot paths never send one): any
- * other request goes to Elysia's handler as it came.
+ * Refuses, before any layer runs, a body announced larger than MAX_BODY_BYTES, unless it asks for a
+ * larger route's cap: that one is judged (with its session) by the handler `bodyLimit` wraps.
  */
-export function bodyLimit() {
+function checkAnnouncedLength(request: Request): Response | undefined {
+  if (!(announcedLength(request) > MAX_BODY_BYTES) || largerCapAsked(request) !== undefined) return undefined;
+  return payloadTooLarge(MAX_BODY_BYTES);
+}
+
+/**
+ * Only a request carrying Transfer-Encoding, or announcing a body past MAX_BODY_BYTES for a large
+ * route, waits for its cap (the hot paths never send one): any other request goes to Elysia's
+ * handler as it came.
+ */
+export function bodyLimit(ctx: SessionContext) {
+  /** Reads a chunked body up to the cap, then runs the request, or answers 413 past the cap. */
+  const readBodyFirst = oncePerHandler((handle: Handle) => async (request: Request) => {
+    let bytes: Uint8Array<ArrayBuffer> | undefined;
+    const cap = await bodyCapOf(ctx, request);
+    try {
+      bytes = request.body === null ? new Uint8Array(0) : await readCapped(request.body, cap);
+    } catch {
+      return bodyUnreadable();
+    }
+    if (bytes === undefined) return payloadTooLarge(cap);
+    serveBodyFrom(request, bytes);
+    return handle(request);
+  });
+  /** A large route's announced body, judged against the cap its session grants before it runs. */
+  const judgeLengthFirst = oncePerHandler((handle: Handle) => async (request: Request) => {
+    const cap = await bodyCapOf(ctx, request);
+    return announcedLength(request) > cap ? payloadTooLarge(cap) : handle(request);
+  });
+  /** How a request carrying Transfer-Encoding is handled: its body read first, or refused unread. */
+  const chunkedBody = (handle: Handle, method: string): Handle =>
+    method === "GET" || method === "HEAD" ? bodyNotReadable : readBodyFirst(handle);
   return new Elysia({ name: "cuebot.body-limit" })
     .onRequest(syncHook(({ request }) => checkAnnouncedLength(request)))
     .wrap((elysiaHandle, request) => {
       const handle = asHandle(elysiaHandle);
-      return request.headers.has("transfer-encoding") ? chunkedBody(handle, request.method) : handle;
+      if (request.headers.has("transfer-encoding")) return chunkedBody(handle, request.method);
+      if (announcedLength(request) > MAX_BODY_BYTES && largerCapAsked(request) !== undefined) {
+        return judgeLengthFirst(handle);
+      }
+      return handle;
     });
 }

@@ -6,7 +6,7 @@ import type { Context } from "../runtime.ts";
 import { recentOverlayAlerts } from "./alert-catch-up.ts";
 import { AlertFeed } from "./alert-hub.ts";
 import { authenticateOverlay } from "./routes.ts";
-import { overlayEventStream } from "./routes-stream.ts";
+import { overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -64,6 +64,7 @@ export function overlayAlertRoutes(ctx: Context) {
       detail: {
         summary:
           "Server-Sent Events: `alert` per alert (id = the alert's id, data = the alert), first the last minute's after Last-Event-ID or `after`",
+        description: STREAM_CAP_NOTE,
         tags: ["overlay"],
         security: OVERLAY_SECURITY,
       },

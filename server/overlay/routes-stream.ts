@@ -4,11 +4,47 @@ import { ApiError } from "../core/errors.ts";
 import { andThen } from "../core/maybe-promise.ts";
 import { presentedCredentials } from "../http/auth.ts";
 import type { Context } from "../runtime.ts";
+import { type StreamSlot, StreamSlots } from "./stream-slots.ts";
 
 /** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
 const HEARTBEAT_MS = 15_000;
 /** Open streams per account and kind: a few scenes' browser sources; a leaked link cannot open hundreds. */
 export const MAX_OVERLAY_STREAMS = 20;
+
+/** What /docs says of the cap, on each stream route. */
+export const STREAM_CAP_NOTE =
+  `At most ${MAX_OVERLAY_STREAMS} streams of this kind are open per account on an instance. At that cap, a stream ` +
+  "from a client address holding fewer of them than another address closes that address's oldest stream " +
+  "(an IPv6 address counts by its /64), so streams held open from one address never keep another " +
+  "address's overlay out; a stream from the address holding the most is refused with 429 `too_many_overlays`.";
+
+/** Each hub's open streams, shared fairly between client addresses (stream-slots.ts). */
+const SLOTS = new WeakMap<StreamHub, StreamSlots>();
+
+function slotsOf(hub: StreamHub): StreamSlots {
+  let slots = SLOTS.get(hub);
+  if (!slots) {
+    slots = new StreamSlots(MAX_OVERLAY_STREAMS);
+    SLOTS.set(hub, slots);
+  }
+  return slots;
+}
+
+/** A slot for a new stream, or the 429 when the client's own address already fills the cap. */
+function claimSlot(ctx: Context, request: Request, account: Account, hub: StreamHub): StreamSlot {
+  const slot = slotsOf(hub).claim(account.id, ctx.limits.clientIp.of(request));
+  if (slot) return slot;
+  throw new ApiError(
+    429,
+    "too_many_overlays",
+    `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections from your address; close unused browser sources.`,
+  );
+}
+
+/** Frees the stream's slot when it ends. */
+function releaseSlot(hub: StreamHub, accountId: number, slot: StreamSlot): () => void {
+  return () => slotsOf(hub).release(accountId, slot);
+}
 
 /** One open overlay stream as its kind (state, alerts) writes to it. */
 export interface OverlayStream {
@@ -29,9 +65,10 @@ export interface StreamHub {
 }
 
 /**
- * A Server-Sent Events response for an overlay token's account: refused (429) past
- * MAX_OVERLAY_STREAMS open ones, a heartbeat comment every 15 s, ended at shutdown, and ended at the
- * next write once the token was rotated or the account deleted. `open` starts listening (it registers
+ * A Server-Sent Events response for an overlay token's account: at MAX_OVERLAY_STREAMS open ones,
+ * it closes the oldest of an address holding more than the client's, or is refused (429); a
+ * heartbeat comment every 15 s, ended at shutdown, and ended at the next write once the token was
+ * rotated or the account deleted. `open` starts listening (it registers
  * its cleanup with onClose) and sends what the overlay missed; if it throws, the stream ends.
  */
 export function overlayEventStream(
@@ -41,19 +78,13 @@ export function overlayEventStream(
   hub: StreamHub,
   open: (stream: OverlayStream) => Promise<void>,
 ): Response {
-  if (hub.connections(account.id) >= MAX_OVERLAY_STREAMS) {
-    throw new ApiError(
-      429,
-      "too_many_overlays",
-      `This overlay link already has ${MAX_OVERLAY_STREAMS} open connections; close unused browser sources.`,
-    );
-  }
+  const slot = claimSlot(ctx, request, account, hub);
   const token = presentedCredentials(request).overlayToken ?? "";
   // A rotated token (panel or CLI) or a deleted account ends the stream at the next write or heartbeat.
   const stillAllowed = () =>
     andThen(ctx.accounts.byCredential("overlay-token", token), (found) => found?.id === account.id);
   const encoder = new TextEncoder();
-  const cleanups: (() => void)[] = [];
+  const cleanups: (() => void)[] = [releaseSlot(hub, account.id, slot)];
   const cleanup = () => {
     for (const fn of cleanups.splice(0)) fn();
   };
@@ -69,6 +100,7 @@ export function overlayEventStream(
           // already closed by the client
         }
       };
+      slot.close = end;
       const deliver = (text: string, allowed: boolean) => {
         if (closed) return;
         if (!allowed) return end();

@@ -8,7 +8,7 @@ import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
 import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
 import type { Context } from "../runtime.ts";
-import { overlayEventStream } from "./routes-stream.ts";
+import { overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -100,6 +100,7 @@ export function overlayRoutes(ctx: Context) {
     .get("/events", ({ account, request }) => eventStream(ctx, request, account), {
       detail: {
         summary: "Server-Sent Events: `state` on every publish (id = version), heartbeats every 15 s",
+        description: STREAM_CAP_NOTE,
         tags: ["overlay"],
         security: OVERLAY_SECURITY,
       },

@@ -15,6 +15,19 @@ export const TROLL_TEXTS = [
   "<script>alert(1)</script>",
 ];
 
+/**
+ * Names that fold into a plain ASCII name (`kick`, `so`, `info`, `fix`) under lower-casing (the
+ * Kelvin sign), upper-casing (the long s, the dotted capital I) or compatibility normalisation
+ * (fullwidth letters, the "fi" ligature): a name is checked before it is folded, so each is refused.
+ */
+export const FOLDING_LOOKALIKES = [
+  "\u212Aick",
+  "\u017Fo",
+  "\uFF4B\uFF49\uFF43\uFF4B",
+  "\u0130nfo",
+  "\uFB01x",
+];
+
 /** Pieces of the texts above that must never reach a reply. */
 const MARKERS = ["evil", "free", "subs", "elpmaxe", "script", "\u2800", "\u200b", "\u202e", "\u0301"];
 

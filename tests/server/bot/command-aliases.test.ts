@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
+import { FOLDING_LOOKALIKES } from "../../helpers/troll-texts.ts";
 
 let h: BotHarness;
 afterEach(async () => {
@@ -56,6 +57,18 @@ describe("chat triggers: command aliases", () => {
       const e = await error(res);
       expect(e.code).toBe("bad_request");
       expect(e.message).toContain(message);
+    }
+    expect(await aliasesOf("magic8")).toEqual(["8ball"]);
+  });
+
+  test("aliases that fold into ASCII (the Kelvin sign, ſ, fullwidth, İ, ﬁ) are refused naming the field", async () => {
+    h = await startBotHarness();
+    for (const lookalike of FOLDING_LOOKALIKES) {
+      const res = await put("magic8", { aliases: ["8ball", `!${lookalike}`] });
+      expect(res.status).toBe(400);
+      const e = await error(res);
+      expect(e.code).toBe("bad_request");
+      expect(e.message).toContain('"aliases"');
     }
     expect(await aliasesOf("magic8")).toEqual(["8ball"]);
   });

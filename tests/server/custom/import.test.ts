@@ -9,7 +9,7 @@ import {
   MAX_IMPORT_COMMANDS,
   planImport,
 } from "../../../server/custom/import.ts";
-import { TROLL_TEXTS } from "../../helpers/troll-texts.ts";
+import { FOLDING_LOOKALIKES, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures/chat-bots");
 
@@ -215,6 +215,7 @@ describe("names", () => {
       "",
       "!",
       ...TROLL_TEXTS,
+      ...FOLDING_LOOKALIKES.map((name) => `!${name}`),
     ];
     const result = plan(nightbot(...odd.map((name) => ({ name, message: "hi" }))));
     expect(result.add).toEqual([]);
@@ -224,6 +225,23 @@ describe("names", () => {
       expect(note.name).not.toMatch(/[\p{Cc}\u200b\u202e\u2800]/u);
     }
     expect(result.unsupported[7]?.name).toBe("(no name)");
+  });
+
+  test("names that fold into ASCII are refused from StreamElements too, and as a Nightbot alias's target", () => {
+    const fromSe = plan(
+      FOLDING_LOOKALIKES.map((command) => ({ command, reply: "hi" })),
+      { format: "streamelements" },
+    );
+    expect(fromSe.add).toEqual([]);
+    expect(fromSe.unsupported).toHaveLength(FOLDING_LOOKALIKES.length);
+    const aliases = plan(
+      nightbot(
+        { name: "!kick", message: "hi" },
+        ...FOLDING_LOOKALIKES.map((target, i) => ({ name: `!alias${i}`, alias: `!${target}`, message: "" })),
+      ),
+    );
+    expect(aliases.add.map((command) => command.name)).toEqual(["kick"]);
+    expect(aliases.unsupported).toHaveLength(FOLDING_LOOKALIKES.length);
   });
 
   test("a name of 100,000 characters is refused in one short line", () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { LEVEL_RULE } from "../../../server/custom/levels.ts";
 import { type ManagementParse, parseManagementLine, USAGE } from "../../../server/custom/management.ts";
 import { NAME_RULE } from "../../../server/custom/names.ts";
-import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
+import { expectNoEcho, FOLDING_LOOKALIKES, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 const ok = (line: string) => {
   const parsed = parseManagementLine(line);
@@ -167,7 +167,7 @@ describe("management lines: every mistake gets one usage line", () => {
       "!dé",
       `!${"a".repeat(40)}`,
       "!!x",
-      "!\u212Aick",
+      ...FOLDING_LOOKALIKES.map((name) => `!${name}`),
       ...TROLL_TEXTS.filter((t) => !/\s/.test(t)).map((t) => `!${t}`),
     ]) {
       const message = error(`!commands add ${name} hello`);

@@ -148,4 +148,43 @@ describe("the import's larger body", () => {
     const loggedInChunks = await chunked(server.port, IMPORT, cookie, text);
     expect(loggedInChunks.status).toBe(200);
   });
+
+  test("a forged session cookie buys no larger body: 100 KiB → 413, announced or chunked; a real session's is read", async () => {
+    const { server, cookie } = await loggedIn();
+    const text = JSON.stringify({ format: "nightbot", body: nightbotList(200, 500) });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(100 * 1024);
+    const forgedCookies = [
+      // Shaped like a real token (43 base64url characters), naming no session.
+      `app_sess=${"A".repeat(43)}`,
+      "app_sess=forged",
+    ];
+    for (const forged of forgedCookies) {
+      const announced = await fetch(`${server.url}${IMPORT}`, {
+        method: "POST",
+        headers: { cookie: forged, origin: h!.origin, "content-type": "application/json" },
+        body: text,
+      });
+      expect({ forged, status: announced.status }).toEqual({ forged, status: 413 });
+      expect(await announced.json()).toEqual(tooLarge("64 KiB"));
+      const viaChunks = await chunked(server.port, IMPORT, forged, text);
+      expect(viaChunks.status).toBe(413);
+      expect(JSON.parse(viaChunks.body)).toEqual(tooLarge("64 KiB"));
+      expect(viaChunks.closed).toBe(true);
+    }
+    // A session that has ended (logged out) is no better than a forged one.
+    const ended = (await h!.login("otherstreamer")).cookie;
+    const logout = await h!.request("/auth/logout", {
+      method: "POST",
+      headers: { cookie: ended, origin: h!.origin },
+    });
+    expect(logout.status).toBeLessThan(400);
+    expect((await chunked(server.port, IMPORT, ended, text)).status).toBe(413);
+    const real = await fetch(`${server.url}${IMPORT}`, {
+      method: "POST",
+      headers: { cookie, origin: h!.origin, "content-type": "application/json" },
+      body: text,
+    });
+    expect(real.status).toBe(200);
+    expect((await chunked(server.port, IMPORT, cookie, text)).status).toBe(200);
+  });
 });

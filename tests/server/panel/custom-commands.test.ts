@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { CHAT_BOT_LIMITS } from "../../../db/chat-bot-rules.ts";
 import { addCustomCommand, type CustomCommand, listCustomCommands } from "../../../db/custom-commands.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
-import { TROLL_TEXTS } from "../../helpers/troll-texts.ts";
+import { FOLDING_LOOKALIKES, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 import { call, expectDocumented, expectPanelSecurity, expectRefusal } from "./chat-bot-panel.ts";
 
 let h: BotHarness;
@@ -185,6 +185,27 @@ describe("custom commands on the dashboard", () => {
     const flood = await call(h, "POST", BASE, { name: "flood", response: "$(".repeat(250) });
     expect(flood.status).toBe(200);
     expect(await stored()).toHaveLength(1);
+  });
+
+  test("names that fold into ASCII (the Kelvin sign, ſ, fullwidth, İ, ﬁ) are refused naming the field, body or path", async () => {
+    h = await startBotHarness();
+    for (const name of ["kick", "so", "info", "fix"]) await call(h, "POST", BASE, { name, response: name });
+    const before = await stored();
+    for (const lookalike of FOLDING_LOOKALIKES) {
+      expectRefusal(
+        await call(h, "POST", BASE, { name: lookalike, response: "x" }),
+        400,
+        "bad_request",
+        "name",
+      );
+      const alias = { name: "newone", response: "x", aliasTarget: `!${lookalike}` };
+      expectRefusal(await call(h, "POST", BASE, alias), 400, "bad_request", "aliasTarget");
+      const path = `${BASE}/${encodeURIComponent(lookalike)}`;
+      expectRefusal(await call(h, "PUT", path, { response: "changed" }), 400, "bad_request", "name");
+      expectRefusal(await call(h, "PUT", `${path}/count`, { count: 5 }), 400, "bad_request", "name");
+      expectRefusal(await call(h, "DELETE", path), 400, "bad_request", "name");
+    }
+    expect(await stored()).toEqual(before);
   });
 
   test("a built-in command's name or alias is refused while it is on, and free once it is off", async () => {

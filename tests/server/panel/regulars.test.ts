@@ -53,6 +53,8 @@ describe("regulars on the dashboard", () => {
     expectRefusal(await call(h, "POST", BASE, { login: "nobody_here_at_all" }), 404, "not_found");
     expectRefusal(await call(h, "DELETE", `${BASE}/nobody`), 404, "not_found", "login");
     expectRefusal(await call(h, "DELETE", `${BASE}/bad%20login`), 400, "bad_request", "login");
+    // Checked before it is folded: the Kelvin sign is not a "k", so this is not lurker_eve.
+    expectRefusal(await call(h, "POST", BASE, { login: "lur\u212Aer_eve" }), 400, "bad_request", "login");
     expect(await stored()).toEqual([]);
   });
 
