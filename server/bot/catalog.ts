@@ -49,7 +49,6 @@ type ArgNameOf<C extends CommandName> = C extends CommandName
 /** One call of command C: the arguments it reads and what the chat bot (or Twitch) said of the caller. */
 export type CommandInputOf<C extends CommandName> = CommandInput<ArgNameOf<C>>;
 
-export const MAX_COOLDOWN_SECONDS = 3600;
 /** Chat triggers other than the command's own name: lower-case letters, digits and `_`, as typed after "!". */
 export const ALIAS_PATTERN = /^[a-z0-9_]{1,25}$/;
 export const MAX_ALIASES = 10;

@@ -12,8 +12,8 @@ import {
   type CommandName,
   type CommandOptions,
   MAX_ALIASES,
-  MAX_COOLDOWN_SECONDS,
 } from "./catalog.ts";
+import { MAX_COOLDOWN_SECONDS } from "./cooldowns.ts";
 
 export interface CommandSettings<C extends CommandName = CommandName> {
   command: C;

@@ -1,5 +1,4 @@
-import { MAX_COOLDOWN_SECONDS } from "../bot/catalog.ts";
-import type { Cooldowns } from "../bot/cooldowns.ts";
+import { type Cooldowns, MAX_COOLDOWN_SECONDS } from "../bot/cooldowns.ts";
 import type { RedisStore } from "./client.ts";
 import { LUA_REDIS_TIME } from "./limits/lua-now.ts";
 import { RedisScript } from "./script.ts";
