@@ -6,8 +6,9 @@ import { serializeCookie } from "../http/cookies.ts";
 import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { isSecureOrigin } from "../http/session-auth.ts";
 import type { Context } from "../runtime.ts";
+import { BASE_SCOPES } from "../twitch/scopes.ts";
 import { pageOrError } from "../web/page.ts";
-import { BASE_SCOPES, newOAuthState } from "./idp-client.ts";
+import { newOAuthState } from "./idp-client.ts";
 import { normalizeTimezone } from "./login.ts";
 
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */

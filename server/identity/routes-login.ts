@@ -7,10 +7,9 @@ import { readAlertChannel } from "../../db/alerts.ts";
 import { readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
-import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
-import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
+import { ALERT_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
 import { type Consent, consentOf, loginScopes, startAuthorization } from "./routes-flow.ts";
 
 /** What each re-consent adds to the scopes already granted, and whether its feature is switched on. */
