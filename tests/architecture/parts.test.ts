@@ -25,7 +25,6 @@ const STILL_ALLOWED: readonly string[] = [
   "server/bot server/runtime.ts",
   "server/chat server/runtime.ts",
   "server/custom server/runtime.ts",
-  "server/identity server/runtime.ts",
   "server/overlay server/runtime.ts",
 ];
 
