@@ -9,7 +9,8 @@ import { addCustomCommand, countCustomCommands, type NewCustomCommand } from "..
 import { addQuote, countQuotes } from "../db/quotes.ts";
 import type { NewTimer } from "../db/timers.ts";
 import { addTimer, listTimers } from "../db/timers.ts";
-import type { Context } from "./runtime.ts";
+import type { CoreContext } from "./core/context.ts";
+import type { ChatBotCache } from "./custom/cache.ts";
 import { DEMO_STREAMER_LOGIN } from "./sim/twitch/world.ts";
 
 /** The demo's commands: a link, a greeting with `$(user)`, a counter and a `$(touser)` one. */
@@ -34,11 +35,13 @@ export const DEMO_QUOTES: readonly { text: string; game: string }[] = [
   { text: "One more game, then I'll sleep.", game: "Just Chatting" },
 ];
 
+/** What seeding reads: the config (is this the demo), the data, and the chat bot's cache to clear. */
+export interface DemoSeedContext extends Pick<CoreContext, "config" | "db" | "clock"> {
+  readonly chatBot: ChatBotCache;
+}
+
 /** Stores the examples on the demo streamer's account when it has none; true when it did. */
-export async function seedDemoChatBot(
-  ctx: Pick<Context, "config" | "db" | "clock" | "chatBot">,
-  account: Account,
-): Promise<boolean> {
+export async function seedDemoChatBot(ctx: DemoSeedContext, account: Account): Promise<boolean> {
   if (!ctx.config.demo || account.login !== DEMO_STREAMER_LOGIN) return false;
   const [commands, timers, quotes] = await Promise.all([
     countCustomCommands(ctx.db, account.id),

@@ -60,6 +60,3 @@ export const STREAM_SUBSCRIPTIONS: readonly AlertSubscription[] = [
   { type: "stream.online", version: "1", condition: broadcaster, scope: null },
   { type: "stream.offline", version: "1", condition: broadcaster, scope: null },
 ];
-
-/** The scopes alerts add to the ten asked at login (CONTRACT §6). */
-export const ALERT_EXTRA_SCOPES = ["bits:read", "channel:read:redemptions"] as const;

@@ -3,7 +3,6 @@ import type { Account } from "../../db/accounts.ts";
 import { type ChatBotAccount, deleteChatBot, loadChatBot } from "../../db/chat.ts";
 import { withUserToken } from "../identity/provider-tokens.ts";
 import type { Context } from "../runtime.ts";
-import { CHAT_BOT_SCOPES } from "./status.ts";
 
 /**
  * The optional separate account that reads and speaks in a channel's chat (reference/twitch-chat.md
@@ -11,9 +10,6 @@ import { CHAT_BOT_SCOPES } from "./status.ts";
  * a moderator or VIP sends 100 lines per 30 s, anyone else 20, one per second, with duplicate and
  * room-mode drops.
  */
-
-/** What the bot login asks for: read and send chat, and list where it moderates (for the check). */
-export const BOT_LINK_SCOPES = [...CHAT_BOT_SCOPES, "user:read:moderated_channels"] as const;
 
 export interface BotStanding {
   login: string;

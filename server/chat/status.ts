@@ -2,15 +2,9 @@ import { loadChatBot, readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import type { CoreContext } from "../core/context.ts";
+import { CHAT_BOT_SCOPES, READ_CHAT_SCOPE, WRITE_CHAT_SCOPE } from "../twitch/scopes.ts";
 
 export type { ChatState };
-
-/** The scope that lets a user token read chat over EventSub (reference/twitch-chat.md §6). */
-export const READ_CHAT_SCOPE = "user:read:chat";
-/** The scope that lets a user token send chat messages. */
-export const WRITE_CHAT_SCOPE = "user:write:chat";
-/** What a separate bot account is asked for when it is linked. */
-export const CHAT_BOT_SCOPES = [READ_CHAT_SCOPE, WRITE_CHAT_SCOPE] as const;
 
 /** What the dashboard shows of native chat (CONTRACT §6, `GET /api/dashboard/chat`). */
 export interface ChatStatus {

@@ -9,20 +9,6 @@ import type { Config } from "../core/config.ts";
  * client authenticates with HTTP Basic, which Twitch refuses (reference/twitch.md §4).
  */
 
-/** The ten scopes of the service document (SERVICE.md §5 rule 3), exactly. */
-export const BASE_SCOPES = [
-  "user:read:email",
-  "moderator:read:followers",
-  "clips:edit",
-  "moderator:read:chatters",
-  "user:write:chat",
-  "chat:read",
-  "chat:edit",
-  "moderator:manage:banned_users",
-  "channel:read:vips",
-  "channel:read:subscriptions",
-] as const;
-
 export interface ProviderTokenSet {
   accessToken: string;
   refreshToken: string;

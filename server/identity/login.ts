@@ -8,9 +8,8 @@ import {
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
 import { isUniqueViolation } from "../../db/data-store.ts";
-import { provisionAccount } from "../core/accounts.ts";
+import { provisionAccount, type Store } from "../core/accounts.ts";
 import { createSession, type IssuedSession } from "../core/sessions.ts";
-import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
 import { saveLoginTokens } from "./provider-tokens.ts";
@@ -37,7 +36,7 @@ export function normalizeTimezone(zone: string | undefined | null): string {
  * tokens, and a fresh session. Nothing is half-written if any step fails.
  */
 export async function completeLogin(
-  ctx: Pick<Context, "db" | "secrets" | "clock" | "accounts">,
+  ctx: Store,
   user: HelixUser,
   tokens: ProviderTokenSet,
   timezone: string,

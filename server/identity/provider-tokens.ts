@@ -9,12 +9,12 @@ import {
   storeProviderTokens,
 } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import type { CoreContext } from "../core/context.ts";
 import { endAllSessions } from "../core/sessions.ts";
 import { releaseLock, takeLock } from "../redis/lock.ts";
 import type { SharedStores } from "../redis/shared-stores.ts";
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
-import { IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
+import { type IdentityProviderClient, IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 
 /** The streamer must log in again: their provider grant is gone (revoked, password change…). */
 export class ReauthRequiredError extends Error {
@@ -23,13 +23,20 @@ export class ReauthRequiredError extends Error {
   }
 }
 
-type TokenContext = Pick<
-  Context,
-  "db" | "secrets" | "clock" | "log" | "identityProvider" | "accounts" | "shared"
->;
+/** Where the tokens are stored: the database, sealed by the secrets, stamped by the clock. */
+type TokenStore = Pick<CoreContext, "db" | "secrets" | "clock">;
+
+/**
+ * What refreshing and validating the tokens read: the stores, the identity provider (null when none
+ * is configured), and Redis when instances share it (one refresh at a time across them).
+ */
+export interface TokenContext extends TokenStore, Pick<CoreContext, "log" | "accounts"> {
+  readonly identityProvider: IdentityProviderClient | null;
+  readonly shared: SharedStores | null;
+}
 
 export async function saveProviderTokens(
-  ctx: Pick<Context, "db" | "secrets" | "clock">,
+  ctx: TokenStore,
   accountId: number,
   tokens: ProviderTokenSet,
 ): Promise<void> {
@@ -72,7 +79,7 @@ export function loginReplacesGrant(
  * Stores a login's tokens unless the stored grant is wider and still usable (loginReplacesGrant).
  */
 export async function saveLoginTokens(
-  ctx: Pick<Context, "db" | "secrets" | "clock">,
+  ctx: TokenStore,
   accountId: number,
   tokens: ProviderTokenSet,
   needsReauth: boolean,
@@ -167,11 +174,7 @@ const KEEP_ROTATED_PAIR_MS = 10_000;
  * Stores the pair Twitch just rotated. The old refresh token is spent, so losing the new pair means
  * the streamer must log in again: a database that does not answer for a moment is asked again.
  */
-async function keepRotatedPair(
-  ctx: Pick<Context, "db" | "secrets" | "clock">,
-  accountId: number,
-  fresh: ProviderTokenSet,
-): Promise<void> {
+async function keepRotatedPair(ctx: TokenStore, accountId: number, fresh: ProviderTokenSet): Promise<void> {
   const deadline = performance.now() + KEEP_ROTATED_PAIR_MS;
   for (;;) {
     try {
@@ -186,7 +189,7 @@ async function keepRotatedPair(
 
 async function refreshStored(
   ctx: TokenContext,
-  idp: NonNullable<Context["identityProvider"]>,
+  idp: IdentityProviderClient,
   account: Account,
   stored: ProviderTokens,
 ): Promise<string> {
@@ -281,7 +284,7 @@ export async function validateStoredTokens(ctx: TokenContext): Promise<UpkeepRep
 const HOUR_MS = 60 * 60_000;
 
 /** Validates at start and then hourly until the context closes. */
-export function startTokenUpkeep(ctx: TokenContext & Pick<Context, "onClose">): void {
+export function startTokenUpkeep(ctx: TokenContext & Pick<CoreContext, "onClose">): void {
   if (!ctx.identityProvider) return;
   const run = () => {
     validateStoredTokens(ctx)

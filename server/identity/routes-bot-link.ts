@@ -4,17 +4,31 @@ import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { storeChatBot } from "../../db/chat.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
-import { BOT_LINK_SCOPES } from "../chat/bot-account.ts";
+import type { CoreContext } from "../core/context.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
-import type { Context } from "../runtime.ts";
+import type { SessionContext } from "../http/session-auth.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
+import { BOT_LINK_SCOPES } from "../twitch/scopes.ts";
 import { pageOrError } from "../web/page.ts";
+import type { FeatureConnections } from "./connections.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
-import { clearLoginCookies, loginResult, startAuthorization, TRY_AGAIN } from "./routes-flow.ts";
+import {
+  clearLoginCookies,
+  type LoginFlowContext,
+  loginResult,
+  startAuthorization,
+  TRY_AGAIN,
+} from "./routes-flow.ts";
+
+/** What linking a bot reads: the login flow, the streamer's session, the stores, native chat's connections. */
+export type BotLinkContext = LoginFlowContext &
+  SessionContext &
+  Pick<CoreContext, "secrets" | "log"> &
+  Pick<FeatureConnections, "chat">;
 
 /** The callback of a bot-account login: store the bot for the logged-in streamer; no account, no session. */
 export async function linkBot(
-  ctx: Context,
+  ctx: BotLinkContext,
   request: Request,
   user: HelixUser,
   tokens: ProviderTokenSet,
@@ -68,7 +82,7 @@ export async function linkBot(
   return response;
 }
 
-export function botLinkRoutes(ctx: Context) {
+export function botLinkRoutes(ctx: BotLinkContext) {
   return new Elysia({ name: "cuebot.auth-bot-link" }).get(
     "/auth/chat-bot",
     async ({ request }) => {

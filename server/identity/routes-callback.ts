@@ -5,16 +5,16 @@ import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { setAlertsEnabled } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
-import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
-import { READ_CHAT_SCOPE } from "../chat/status.ts";
-import { seedDemoChatBot } from "../demo-seed.ts";
+import type { Store } from "../core/accounts.ts";
+import { type DemoSeedContext, seedDemoChatBot } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
 import { sessionCookie } from "../http/session-auth.ts";
-import type { Context } from "../runtime.ts";
 import { type HelixClient, HelixError, type HelixUser } from "../twitch/helix-client.ts";
+import { ALERT_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
+import type { FeatureConnections } from "./connections.ts";
 import { type IdentityProviderClient, IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { completeLogin, normalizeTimezone } from "./login.ts";
-import { linkBot } from "./routes-bot-link.ts";
+import { type BotLinkContext, linkBot } from "./routes-bot-link.ts";
 import {
   ASKER_COOKIE,
   clearLoginCookies,
@@ -27,6 +27,14 @@ import {
   STATE_COOKIE,
   TIMEZONE_COOKIE,
 } from "./routes-flow.ts";
+
+/**
+ * What the callback reads: what linking a bot reads, the Helix client (who logged in), the stores a
+ * login writes, both features' connections, and what the demo's seeding reads.
+ */
+export interface CallbackContext extends BotLinkContext, Store, FeatureConnections, DemoSeedContext {
+  readonly helix: HelixClient | null;
+}
 
 /**
  * The authorization code the provider sent back, or why the callback is refused. Nothing in the
@@ -70,7 +78,7 @@ function authorizationCode(request: Request): string | LoginRefusal {
 
 /** Who logged in at Twitch and the tokens the code was exchanged for, or why the login is refused. */
 async function providerIdentity(
-  ctx: Context,
+  ctx: CallbackContext,
   idp: IdentityProviderClient,
   helix: HelixClient,
   code: string,
@@ -117,7 +125,7 @@ async function providerIdentity(
 }
 
 /** The account a re-consent was started for (routes-login.ts), or null for a login. */
-async function askingAccount(ctx: Context, request: Request): Promise<Account | null> {
+async function askingAccount(ctx: CallbackContext, request: Request): Promise<Account | null> {
   const id = Number(readCookie(request, ASKER_COOKIE) ?? "");
   return Number.isSafeInteger(id) && id > 0 ? await ctx.accounts.account(id) : null;
 }
@@ -157,7 +165,7 @@ function approvedByAnother(asker: Account, approver: HelixUser, request: Request
  * where the browser goes next.
  */
 async function finishConsent(
-  ctx: Context,
+  ctx: CallbackContext,
   purpose: string | undefined,
   accountId: number,
   tokens: ProviderTokenSet,
@@ -176,7 +184,7 @@ async function finishConsent(
 
 /** The streamer's login (or a re-consent): the account and a session, then back to the dashboard. */
 async function finishLogin(
-  ctx: Context,
+  ctx: CallbackContext,
   request: Request,
   user: HelixUser,
   tokens: ProviderTokenSet,
@@ -203,7 +211,7 @@ async function finishLogin(
   return response;
 }
 
-export function callbackRoutes(ctx: Context) {
+export function callbackRoutes(ctx: CallbackContext) {
   return new Elysia({ name: "cuebot.auth-callback" }).get(
     "/auth/callback",
     async ({ request }) => {

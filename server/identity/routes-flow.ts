@@ -5,10 +5,21 @@
 import { serializeCookie } from "../http/cookies.ts";
 import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { isSecureOrigin } from "../http/session-auth.ts";
-import type { Context } from "../runtime.ts";
+import type { RateLimits } from "../limits/rate-limits.ts";
+import { BASE_SCOPES } from "../twitch/scopes.ts";
 import { pageOrError } from "../web/page.ts";
-import { BASE_SCOPES, newOAuthState } from "./idp-client.ts";
+import { type IdentityProviderClient, newOAuthState } from "./idp-client.ts";
 import { normalizeTimezone } from "./login.ts";
+
+/**
+ * What the login flow reads: where users reach this server (the callback's address, Secure cookies),
+ * the limits (whose address a request came from) and the identity provider (null when not configured).
+ */
+export interface LoginFlowContext {
+  readonly publicUrl: string;
+  readonly limits: RateLimits;
+  readonly identityProvider: IdentityProviderClient | null;
+}
 
 /** The login attempt's state, bound to this browser for ten minutes (CONTRACT §4). */
 export const STATE_COOKIE = "cuebot_oauth_state";
@@ -37,11 +48,11 @@ export function loginScopes(extra: string[]): string[] {
   return [...new Set([...BASE_SCOPES, ...extra])];
 }
 
-export function redirectUri(ctx: Context): string {
+export function redirectUri(ctx: LoginFlowContext): string {
   return `${ctx.publicUrl}/auth/callback`;
 }
 
-const loginCookieAttributes = (ctx: Context, maxAgeSeconds: number) => ({
+const loginCookieAttributes = (ctx: LoginFlowContext, maxAgeSeconds: number) => ({
   path: "/auth",
   httpOnly: true,
   sameSite: "Lax" as const,
@@ -50,13 +61,16 @@ const loginCookieAttributes = (ctx: Context, maxAgeSeconds: number) => ({
 });
 
 /** The attempt's cookies, each set anew so that nothing of an earlier attempt is left behind. */
-function loginCookies(ctx: Context, values: Record<(typeof LOGIN_COOKIES)[number], string>): string[] {
+function loginCookies(
+  ctx: LoginFlowContext,
+  values: Record<(typeof LOGIN_COOKIES)[number], string>,
+): string[] {
   return LOGIN_COOKIES.map((name) =>
     serializeCookie(name, values[name], loginCookieAttributes(ctx, values[name] ? STATE_TTL_SECONDS : 0)),
   );
 }
 
-export function clearLoginCookies(ctx: Context): string[] {
+export function clearLoginCookies(ctx: LoginFlowContext): string[] {
   return LOGIN_COOKIES.map((name) => serializeCookie(name, "", loginCookieAttributes(ctx, 0)));
 }
 
@@ -85,7 +99,7 @@ export interface LoginRefusal {
  * A failed login as a page (JSON for a caller that is not a browser), with the login cookies cleared
  * so a failed attempt can't be replayed.
  */
-export function loginResult(ctx: Context, request: Request, refusal: LoginRefusal): Response {
+export function loginResult(ctx: LoginFlowContext, request: Request, refusal: LoginRefusal): Response {
   const { status, code, title, message, action = { href: "/auth/login", label: "Try again" } } = refusal;
   const response = pageOrError(request, status, code, { title, message, action });
   for (const cookie of clearLoginCookies(ctx)) response.headers.append("set-cookie", cookie);
@@ -112,7 +126,12 @@ const MOVED_PARAM = "moved";
  * behind a proxy that rewrites Host and sends no X-Forwarded-Host, the browser already is at the
  * public URL, and a second move would loop (each hop spending the /auth allowance).
  */
-function movedToPublicUrl(ctx: Context, request: Request, url: URL, path: string): Response | undefined {
+function movedToPublicUrl(
+  ctx: LoginFlowContext,
+  request: Request,
+  url: URL,
+  path: string,
+): Response | undefined {
   if (url.searchParams.has(MOVED_PARAM)) return undefined;
   const seen = seenOrigin(request, ctx.limits.clientIp.fromTrustedProxy(request));
   if (isPublicOrigin(seen, new URL(ctx.publicUrl))) return undefined;
@@ -124,7 +143,11 @@ function movedToPublicUrl(ctx: Context, request: Request, url: URL, path: string
 }
 
 /** Redirects to the identity provider with a fresh state bound to this browser (CONTRACT §4). */
-export function startAuthorization(ctx: Context, request: Request, wanted: AuthorizationRequest): Response {
+export function startAuthorization(
+  ctx: LoginFlowContext,
+  request: Request,
+  wanted: AuthorizationRequest,
+): Response {
   const idp = ctx.identityProvider;
   if (!idp) return loginNotConfigured(request);
   const url = new URL(request.url);

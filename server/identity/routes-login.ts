@@ -7,15 +7,27 @@ import { readAlertChannel } from "../../db/alerts.ts";
 import { readChatSettings } from "../../db/chat.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
-import { ALERT_EXTRA_SCOPES } from "../alerts/types.ts";
-import { READ_CHAT_SCOPE } from "../chat/status.ts";
+import type { CoreContext } from "../core/context.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
-import type { Context } from "../runtime.ts";
-import { type Consent, consentOf, loginScopes, startAuthorization } from "./routes-flow.ts";
+import type { SessionContext } from "../http/session-auth.ts";
+import { ALERT_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
+import {
+  type Consent,
+  consentOf,
+  type LoginFlowContext,
+  loginScopes,
+  startAuthorization,
+} from "./routes-flow.ts";
+
+/** What the login routes read: the login flow, the session (whose consent), the config's extra scopes. */
+export type LoginRoutesContext = LoginFlowContext & SessionContext & Pick<CoreContext, "config">;
 
 /** What each re-consent adds to the scopes already granted, and whether its feature is switched on. */
 const CONSENT_FEATURES: Readonly<
-  Record<Consent, { scopes: readonly string[]; isOn(ctx: Context, accountId: number): Promise<boolean> }>
+  Record<
+    Consent,
+    { scopes: readonly string[]; isOn(ctx: Pick<CoreContext, "db">, accountId: number): Promise<boolean> }
+  >
 > = {
   chat: {
     scopes: [READ_CHAT_SCOPE],
@@ -28,7 +40,7 @@ const CONSENT_FEATURES: Readonly<
 };
 
 /** The account whose session this browser holds, or null (none, expired, or the panel's allowance spent). */
-async function sessionAccount(ctx: Context, request: Request): Promise<Account | null> {
+async function sessionAccount(ctx: LoginRoutesContext, request: Request): Promise<Account | null> {
   try {
     return (await authenticatePanel(ctx, request, { headers: {} })).account;
   } catch (error) {
@@ -39,7 +51,7 @@ async function sessionAccount(ctx: Context, request: Request): Promise<Account |
 }
 
 /** The scopes of the account's switched-on features, granted yet or not. */
-async function switchedOnScopes(ctx: Context, accountId: number): Promise<string[]> {
+async function switchedOnScopes(ctx: LoginRoutesContext, accountId: number): Promise<string[]> {
   const features = Object.values(CONSENT_FEATURES);
   const on = await Promise.all(features.map((feature) => feature.isOn(ctx, accountId)));
   return features.filter((_, i) => on[i]).flatMap((feature) => feature.scopes);
@@ -53,7 +65,11 @@ async function switchedOnScopes(ctx: Context, accountId: number): Promise<string
  * callback keeps a wider stored grant rather than narrow it (loginReplacesGrant in
  * provider-tokens.ts); the feature's link then asks again, with a session.
  */
-async function consentScopes(ctx: Context, account: Account | null, consent: Consent): Promise<string[]> {
+async function consentScopes(
+  ctx: LoginRoutesContext,
+  account: Account | null,
+  consent: Consent,
+): Promise<string[]> {
   const [granted, switchedOn] = account
     ? await Promise.all([grantedScopes(ctx.db, account.id), switchedOnScopes(ctx, account.id)])
     : [[], []];
@@ -68,7 +84,7 @@ async function consentScopes(ctx: Context, account: Account | null, consent: Con
 }
 
 /** The redirect to Twitch for a re-consent, bound to the account that asked when it is known. */
-async function startConsent(ctx: Context, request: Request, consent: Consent): Promise<Response> {
+async function startConsent(ctx: LoginRoutesContext, request: Request, consent: Consent): Promise<Response> {
   const account = await sessionAccount(ctx, request);
   return startAuthorization(ctx, request, {
     path: "/auth/login",
@@ -80,7 +96,7 @@ async function startConsent(ctx: Context, request: Request, consent: Consent): P
   });
 }
 
-export function loginRoutes(ctx: Context) {
+export function loginRoutes(ctx: LoginRoutesContext) {
   return new Elysia({ name: "cuebot.auth-login" }).get(
     "/auth/login",
     async ({ request }) => {

@@ -6,10 +6,9 @@ import { endSession, SESSION_COOKIE } from "../core/sessions.ts";
 import { presentedCredentials, readCookie } from "../http/auth.ts";
 import { appendSetCookie } from "../http/cookies.ts";
 import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
-import { clearSessionCookie } from "../http/session-auth.ts";
-import type { Context } from "../runtime.ts";
+import { clearSessionCookie, type SessionContext } from "../http/session-auth.ts";
 
-export function sessionRoutes(ctx: Context) {
+export function sessionRoutes(ctx: SessionContext) {
   return new Elysia({ name: "cuebot.auth-session" })
     .post(
       "/auth/logout",

@@ -2,10 +2,10 @@ import { Elysia, t } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { loadChatBot, writeChatEnabled } from "../../db/chat.ts";
 import { botStanding, unlinkBot } from "../chat/bot-account.ts";
-import { READ_CHAT_SCOPE } from "../chat/status.ts";
 import { badRequest, notFound } from "../core/errors.ts";
 import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
+import { READ_CHAT_SCOPE } from "../twitch/scopes.ts";
 
 /** Where the re-consent login that adds `user:read:chat` starts (identity/routes-login.ts). */
 export const CHAT_CONSENT_URL = "/auth/login?consent=chat";

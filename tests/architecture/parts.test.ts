@@ -19,14 +19,12 @@ const STILL_ALLOWED: readonly string[] = [
   // By value: to be removed in issue 34.
   "server/alerts server/chat",
   "server/chat server/custom",
-  "server/chat server/identity",
   // By type: each feature names the runtime's `Context` (server/runtime.ts), which is built from them.
   // To be removed in issue 34.
   "server/alerts server/runtime.ts",
   "server/bot server/runtime.ts",
   "server/chat server/runtime.ts",
   "server/custom server/runtime.ts",
-  "server/identity server/runtime.ts",
   "server/overlay server/runtime.ts",
 ];
 

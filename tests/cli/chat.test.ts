@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeChatEnabled, writeChatState } from "../../db/chat.ts";
 import { loadConfig } from "../../server/core/config.ts";
 import { createLogger } from "../../server/core/log.ts";
-import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import { openContext } from "../../server/runtime.ts";
+import { BASE_SCOPES } from "../../server/twitch/scopes.ts";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();

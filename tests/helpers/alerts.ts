@@ -1,14 +1,12 @@
 import { setAlertsEnabled, writeAlertSettings } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import type { Alert, AlertSettings, AlertType } from "../../server/alerts/model.ts";
-import { ALERT_EXTRA_SCOPES } from "../../server/alerts/types.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
-import { READ_CHAT_SCOPE } from "../../server/chat/status.ts";
-import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import { AlertFeed } from "../../server/overlay/alert-hub.ts";
 import type { Context } from "../../server/runtime.ts";
 import { SIM_IDS } from "../../server/sim/twitch/world.ts";
+import { ALERT_EXTRA_SCOPES, BASE_SCOPES, READ_CHAT_SCOPE } from "../../server/twitch/scopes.ts";
 import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "./chat.ts";
 
 /** Every scope alerts use, beside what login asks and reading chat. */

@@ -2,16 +2,15 @@ import type { Account } from "../../db/accounts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import { startNativeChat } from "../../server/chat/manager.ts";
 import type { ChatRuntime } from "../../server/chat/status.ts";
-import { READ_CHAT_SCOPE } from "../../server/chat/status.ts";
 import { systemClock } from "../../server/core/clock.ts";
 import type { Config } from "../../server/core/config.ts";
 import { createLogger } from "../../server/core/log.ts";
-import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
 import { type Context, openContext } from "../../server/runtime.ts";
 import type { SimSendAttempt } from "../../server/sim/twitch/chat/state.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { SIM_IDS, seedWorld } from "../../server/sim/twitch/world.ts";
+import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../server/twitch/scopes.ts";
 import { createTestAccount, createTestContext, type TestContext } from "./context.ts";
 
 /** One protocol second in chat tests: a 10 s keepalive lasts 200 ms. */

@@ -6,9 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readAlertChannel } from "../../../db/alerts.ts";
 import type { AlertType } from "../../../server/alerts/model.ts";
-import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { StreamWatch } from "../../../server/custom/timer-live.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
+import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
 import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
 import { waitFor } from "../../helpers/chat.ts";
 

@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
 import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
-import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { createLogger } from "../../../server/core/log.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
 import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
+import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
 import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
 

@@ -6,11 +6,10 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { OWN_LINE_MS, OwnLines } from "../../../server/chat/own-lines.ts";
-import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
 import type { HelixApi } from "../../../server/twitch/helix-client.ts";
+import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 
 const echo = (messageId: string, text: string, replyParentLogin: string | null = null) => ({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { findAccountByLogin } from "../../../db/accounts.ts";
 import { readChatSettings } from "../../../db/chat.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
+import { BASE_SCOPES } from "../../../server/twitch/scopes.ts";
 import { type BotHarness, consentAs, startBotHarness } from "../../helpers/bot.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { setNeedsReauth } from "../../../db/accounts.ts";
 import { grantedScopes, loadProviderTokens } from "../../../db/oauth-tokens.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { loginReplacesGrant } from "../../../server/identity/provider-tokens.ts";
+import { BASE_SCOPES } from "../../../server/twitch/scopes.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readAlertChannel, readAlertSettings, recordAlertEvent } from "../../../db/alerts.ts";
 import { grantedScopes } from "../../../db/oauth-tokens.ts";
 import { defaultAlertSettings } from "../../../server/alerts/model.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
+import { BASE_SCOPES } from "../../../server/twitch/scopes.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
 import { call, expectDocumented, expectPanelSecurity } from "./chat-bot-panel.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { grantedScopes } from "../../../db/oauth-tokens.ts";
 import { startNativeChat } from "../../../server/chat/manager.ts";
-import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
+import { BASE_SCOPES } from "../../../server/twitch/scopes.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
