@@ -27,7 +27,6 @@ const STILL_ALLOWED: readonly string[] = [
   "server/chat server/runtime.ts",
   "server/custom server/runtime.ts",
   "server/identity server/runtime.ts",
-  "server/overlay server/runtime.ts",
 ];
 
 /** Pairs of parts importing each other only through types that may stand (see ARCHITECTURE.md). */
