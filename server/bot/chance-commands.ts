@@ -3,8 +3,8 @@ import type { Account } from "../../db/accounts.ts";
 import { echoable } from "../core/chat-echo.ts";
 import { chatName } from "../core/chat-text.ts";
 import { integerParam } from "../core/params.ts";
-import type { Context } from "../runtime.ts";
 import { DEFAULT_MAGIC8_ANSWERS, DICE_LIMITS, flipCoin, pickOne, rollDice } from "./chance.ts";
+import type { CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
 import { chattersOf } from "./lookups.ts";
 
@@ -19,7 +19,7 @@ const Magic8Options = T.Object(
 const shownName = (typed: string | undefined) => echoable(chatName(typed)) ?? undefined;
 
 export function magic8(
-  ctx: Context,
+  ctx: Pick<CommandContext, "random">,
   question: string | undefined,
   options: Static<typeof Magic8Options>,
 ): CommandReply {
@@ -27,7 +27,10 @@ export function magic8(
   return { question: question ?? null, answer, text: `🎱 ${answer}` };
 }
 
-export function dice(ctx: Context, input: { sides?: string; count?: string; user?: string }): CommandReply {
+export function dice(
+  ctx: Pick<CommandContext, "random">,
+  input: { sides?: string; count?: string; user?: string },
+): CommandReply {
   const sides = integerParam(input.sides, "sides", {
     min: DICE_LIMITS.minSides,
     max: DICE_LIMITS.maxSides,
@@ -44,14 +47,17 @@ export function dice(ctx: Context, input: { sides?: string; count?: string; user
   return { sides, count, rolls, total, text };
 }
 
-export function coinflip(ctx: Context, user: string | undefined): CommandReply {
+export function coinflip(ctx: Pick<CommandContext, "random">, user: string | undefined): CommandReply {
   const result = flipCoin(ctx.random);
   const word = result === "heads" ? "Heads" : "Tails";
   return { result, text: user ? `🪙 ${user} flipped ${word}!` : `🪙 ${word}!` };
 }
 
 /** A random viewer from chat (never the broadcaster). */
-export async function pickChatter(ctx: Context, account: Account): Promise<CommandReply> {
+export async function pickChatter(
+  ctx: TwitchLookupContext & Pick<CommandContext, "random">,
+  account: Account,
+): Promise<CommandReply> {
   const chatters = (await chattersOf(ctx, account)).filter((c) => c.user_id !== account.twitchUserId);
   const chosen = pickOne(ctx.random, chatters);
   if (!chosen)

@@ -1,7 +1,7 @@
 import type { Account } from "../../db/accounts.ts";
 import { ApiError } from "../core/errors.ts";
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import type { ChannelOwnerContext } from "./context.ts";
 import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
 import { asChannelOwner } from "./upstream.ts";
 
@@ -9,7 +9,7 @@ import { asChannelOwner } from "./upstream.ts";
  * Create Clip answers 202 with the id at once; the clip page works within seconds, so the link is
  * returned straight away (chat bots give up after ~5 s).
  */
-export async function createClip(ctx: Context, account: Account): Promise<CommandReply> {
+export async function createClip(ctx: ChannelOwnerContext, account: Account): Promise<CommandReply> {
   try {
     const clip = await asChannelOwner(
       ctx,

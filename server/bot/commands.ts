@@ -1,13 +1,13 @@
 import type { Account } from "../../db/accounts.ts";
 import { chatName } from "../core/chat-text.ts";
-import type { Context } from "../runtime.ts";
 import { COMMANDS, type CommandInputOf, type CommandName } from "./catalog.ts";
+import type { CommandContext } from "./context.ts";
 import type { CommandDefinition } from "./definition.ts";
 import { type CommandCall, runCommand } from "./runner.ts";
 
 /** Runs one chat command for the key owner's channel, through the shared steps (enabled, cooldown, events). */
 export function executeCommand<C extends CommandName>(
-  ctx: Context,
+  ctx: CommandContext,
   account: Account,
   command: C,
   input: CommandInputOf<C>,

@@ -1,8 +1,8 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import type { Account } from "../../db/accounts.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import type { CommandInput } from "./command-input.ts";
+import type { CommandContext } from "./context.ts";
 
 /**
  * One built-in chat command, described once (Firebot's `registerSystemCommand`): its name, aliases
@@ -57,7 +57,12 @@ export interface CommandDefinition<
   /** Its bot endpoint; a command without one answers in chat and the panel's test only. */
   readonly route?: BotRoute;
   /** Runs it, once it is enabled, its cooldown claimed and the caller admitted (`bot/runner.ts`). */
-  run(ctx: Context, account: Account, input: CommandInput<A>, options: Static<O>): MaybePromise<CommandReply>;
+  run(
+    ctx: CommandContext,
+    account: Account,
+    input: CommandInput<A>,
+    options: Static<O>,
+  ): MaybePromise<CommandReply>;
 }
 
 /** A registered definition: with the query parameters it reads, `user` first, worked out once. */

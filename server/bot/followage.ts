@@ -4,8 +4,8 @@ import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
 import { integerParam } from "../core/params.ts";
-import type { Context } from "../runtime.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
+import type { CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand, NO_OPTIONS } from "./definition.ts";
 import { type CalendarDuration, calendarDuration, DEFAULT_PRECISION, durationText } from "./duration.ts";
 import { findUser, requireOwnChannel } from "./lookups.ts";
@@ -30,7 +30,7 @@ export interface FollowageReply extends CommandReply {
  * role); the elapsed time is computed from it on every call, so a cached answer never goes stale.
  */
 export function followage(
-  ctx: Context,
+  ctx: TwitchLookupContext & Pick<CommandContext, "clock">,
   account: Account,
   input: FollowageInput,
 ): MaybePromise<FollowageReply> {
@@ -58,7 +58,7 @@ export function followage(
 }
 
 function followageReply(
-  ctx: Context,
+  ctx: Pick<CommandContext, "clock">,
   account: Account,
   user: HelixUser,
   follow: Followage,

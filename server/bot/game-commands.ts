@@ -4,9 +4,8 @@ import { ApiError } from "../core/errors.ts";
 import { REGIONS } from "../game/client.ts";
 import type { GameType } from "../game/format.ts";
 import { parsePlayer } from "../game/player.ts";
-import { lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../game/records.ts";
+import { type GameContext, lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../game/records.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
-import type { Context } from "../runtime.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
 
 /** The commands that report on the streamer's game player (the game API, from chat). */
@@ -45,7 +44,7 @@ const ENDPOINT: Record<GameCommandName, string> = {
  * (`/api/game/...`) for that player, with the role's command cache lifetime.
  */
 export async function gameCommand(
-  ctx: Context,
+  ctx: GameContext,
   account: Account,
   command: GameCommandName,
   options: PlayerChoice,

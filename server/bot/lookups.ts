@@ -2,8 +2,8 @@ import type { Account } from "../../db/accounts.ts";
 import { echoable, LOGIN_SHAPE } from "../core/chat-echo.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
+import type { TwitchLookupContext } from "./context.ts";
 import { asChannelOwner } from "./upstream.ts";
 
 /** The key decides the channel: a bot may not ask about another streamer's channel with it. */
@@ -35,7 +35,7 @@ export function asLogin(name: string): string | null {
 }
 
 /** A platform user by login, cached for the channel owner's command TTL (misses included). */
-export function findUser(ctx: Context, account: Account, name: string): MaybePromise<HelixUser> {
+export function findUser(ctx: TwitchLookupContext, account: Account, name: string): MaybePromise<HelixUser> {
   const login = asLogin(name);
   if (!login) throw userNotFound(name);
   const cache = ctx.caches.command<HelixUser | null>("users");
@@ -54,7 +54,7 @@ export function findUser(ctx: Context, account: Account, name: string): MaybePro
 
 /** A channel's current (or last) category and title. */
 export async function channelInfo(
-  ctx: Context,
+  ctx: TwitchLookupContext,
   account: Account,
   userId: string,
 ): Promise<HelixChannel | null> {
@@ -68,7 +68,7 @@ export async function channelInfo(
 const MAX_CHATTER_PAGES = 5;
 
 /** Everyone in the owner's chat right now, cached per §8.3 ("chatters / stalker / roulette"). */
-export async function chattersOf(ctx: Context, account: Account): Promise<HelixChatter[]> {
+export async function chattersOf(ctx: TwitchLookupContext, account: Account): Promise<HelixChatter[]> {
   const cache = ctx.caches.panel<HelixChatter[]>("chatters");
   return cache.getOrLoad(String(account.id), account.role, () =>
     asChannelOwner(ctx, account, async (api, token) => {

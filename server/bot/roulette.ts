@@ -3,9 +3,9 @@ import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
-import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
 import { pickOne, rouletteLoses } from "./chance.ts";
+import type { ChannelOwnerContext, CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
 import { calendarDuration, durationText } from "./duration.ts";
 import { chattersOf, findUser } from "./lookups.ts";
@@ -33,6 +33,9 @@ const RouletteOptions = T.Object(
 );
 type RouletteOptions = Static<typeof RouletteOptions>;
 
+/** What a roulette reads: the chat's lists from Twitch, the grant's scopes, chance. */
+type RouletteContext = TwitchLookupContext & Pick<CommandContext, "db" | "random">;
+
 export type Immunity = "the broadcaster" | "a moderator" | "a VIP" | "a subscriber";
 
 interface RoleLists {
@@ -44,7 +47,11 @@ interface RoleLists {
 const MOD_SCOPES = ["moderation:read", "channel:manage:moderators"];
 
 /** Moderators, VIPs and subscribers the grant lets us list, cached per §8.3 ("eligibility"). */
-async function roleLists(ctx: Context, account: Account, withSubscribers: boolean): Promise<RoleLists> {
+async function roleLists(
+  ctx: TwitchLookupContext & Pick<CommandContext, "db">,
+  account: Account,
+  withSubscribers: boolean,
+): Promise<RoleLists> {
   const scopes = await grantedScopes(ctx.db, account.id);
   const cache = ctx.caches.panel<Set<string>>("eligibility");
   const list = (
@@ -96,7 +103,7 @@ function timeoutLength(seconds: number): string {
 
 /** Times the loser out; Twitch refusing this particular user (400) is reported, not thrown. */
 async function timeOut(
-  ctx: Context,
+  ctx: ChannelOwnerContext,
   account: Account,
   userId: string,
   seconds: number,
@@ -146,7 +153,7 @@ export interface RouletteInput {
 }
 
 export async function roulette(
-  ctx: Context,
+  ctx: RouletteContext,
   account: Account,
   input: RouletteInput,
   options: RouletteOptions,
@@ -202,7 +209,7 @@ export async function roulette(
 }
 
 async function randomRoulette(
-  ctx: Context,
+  ctx: RouletteContext,
   account: Account,
   lists: RoleLists,
   options: RouletteOptions,

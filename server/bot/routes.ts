@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
-import { type ApiKeyPrincipal, authenticateBot } from "../http/auth.ts";
+import { type ApiKeyContext, type ApiKeyPrincipal, authenticateBot } from "../http/auth.ts";
 import { syncHook } from "../http/sync-hook.ts";
-import type { Context } from "../runtime.ts";
 import { COMMAND_DEFINITIONS, type CommandName } from "./catalog.ts";
 import { executeCommand } from "./commands.ts";
+import type { CommandContext } from "./context.ts";
 import type { CommandDefinition } from "./definition.ts";
 import { commandInputOf } from "./routes-input.ts";
 
@@ -29,7 +29,7 @@ const doc = (summary: string, inputs: CommandDefinition["inputs"]) => ({
  * Chat-bot endpoints (API key; bot quota), one per registered command with a route (bot/catalog.ts).
  * Each answers `{status, data: {…, text}}`, or the chat line itself in text mode.
  */
-export function botRoutes(ctx: Context) {
+export function botRoutes(ctx: ApiKeyContext & CommandContext) {
   const run =
     (command: CommandName) =>
     ({ request, principal }: { request: Request; principal: ApiKeyPrincipal }) =>

@@ -2,13 +2,13 @@ import type { Account } from "../../db/accounts.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { ApiError } from "../core/errors.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import type { CommandName } from "./catalog.ts";
+import type { CommandContext } from "./context.ts";
 import type { CommandReply } from "./definition.ts";
 import { applySettingsPatch, type CommandSettings, commandSettings, type SettingsPatch } from "./settings.ts";
 
 export interface CommandCall<C extends CommandName> {
-  ctx: Context;
+  ctx: Pick<CommandContext, "db" | "clock" | "log" | "events" | "cooldowns" | "settingsCache">;
   account: Account;
   command: C;
   /** Who asked (a chat login), for the activity feed; "" when unknown. */

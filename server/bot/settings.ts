@@ -4,7 +4,6 @@ import { readCommandSettings, writeCommandSettings } from "../../db/command-sett
 import { badRequest, containsNul } from "../core/errors.ts";
 import { KeyedQueue } from "../core/keyed-queue.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
-import type { Context } from "../runtime.ts";
 import {
   ALIAS_PATTERN,
   COMMAND_NAMES,
@@ -13,6 +12,7 @@ import {
   type CommandOptions,
   MAX_ALIASES,
 } from "./catalog.ts";
+import type { CommandContext } from "./context.ts";
 import { MAX_COOLDOWN_SECONDS } from "./cooldowns.ts";
 
 export interface CommandSettings<C extends CommandName = CommandName> {
@@ -26,7 +26,7 @@ export interface CommandSettings<C extends CommandName = CommandName> {
 
 /** The channel's settings for one command: what was saved, over the command's defaults. */
 export function commandSettings<C extends CommandName>(
-  ctx: Pick<Context, "db" | "settingsCache">,
+  ctx: Pick<CommandContext, "db" | "settingsCache">,
   accountId: number,
   command: C,
 ): MaybePromise<CommandSettings<C>> {
@@ -40,7 +40,7 @@ export function commandSettings<C extends CommandName>(
 }
 
 async function loadCommandSettings<C extends CommandName>(
-  ctx: Pick<Context, "db">,
+  ctx: Pick<CommandContext, "db">,
   accountId: number,
   command: C,
 ): Promise<CommandSettings<C>> {
@@ -134,7 +134,7 @@ export function applySettingsPatch<C extends CommandName>(
 
 /** A trigger may name one command only: an alias equal to a command's name or another's alias is refused. */
 async function checkAliasConflicts(
-  ctx: Pick<Context, "db" | "settingsCache">,
+  ctx: Pick<CommandContext, "db" | "settingsCache">,
   accountId: number,
   command: CommandName,
   aliases: readonly string[],
@@ -160,7 +160,7 @@ const updates = new WeakMap<object, KeyedQueue<number>>();
  * Two updates of one account (two tabs) run one after the other, each on what the other saved.
  */
 export function updateCommandSettings<C extends CommandName>(
-  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
+  ctx: Pick<CommandContext, "db" | "clock" | "settingsCache">,
   accountId: number,
   command: C,
   patch: SettingsPatch,
@@ -174,7 +174,7 @@ export function updateCommandSettings<C extends CommandName>(
 }
 
 async function applyUpdate<C extends CommandName>(
-  ctx: Pick<Context, "db" | "clock" | "settingsCache">,
+  ctx: Pick<CommandContext, "db" | "clock" | "settingsCache">,
   accountId: number,
   command: C,
   patch: SettingsPatch,

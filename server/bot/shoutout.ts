@@ -3,8 +3,8 @@ import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import type { ChannelOwnerContext, CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
 import { channelInfo, findUser } from "./lookups.ts";
 import { asChannelOwner, isTwitchTrouble } from "./upstream.ts";
@@ -43,7 +43,7 @@ export function shoutoutText(
 }
 
 export async function shoutout(
-  ctx: Context,
+  ctx: TwitchLookupContext & Pick<CommandContext, "db" | "log">,
   account: Account,
   target: string | undefined,
   options: ShoutoutOptions,
@@ -86,7 +86,7 @@ export async function shoutout(
 }
 
 async function sendPlatformShoutout(
-  ctx: Context,
+  ctx: ChannelOwnerContext & Pick<CommandContext, "log">,
   account: Account,
   targetId: string,
 ): Promise<PlatformShoutout> {

@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import { ApiError } from "../core/errors.ts";
 import { ReauthRequiredError, withUserToken } from "../identity/provider-tokens.ts";
-import type { Context } from "../runtime.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
+import type { ChannelOwnerContext } from "./context.ts";
 
 /** Twitch is down, slow or rate-limiting us: say so plainly, never a 500. */
 export function twitchUnavailable(): ApiError {
@@ -13,7 +13,7 @@ export function twitchUnavailable(): ApiError {
   );
 }
 
-export function reauthRequired(ctx: Pick<Context, "publicUrl">, account: Account): ApiError {
+export function reauthRequired(ctx: Pick<ChannelOwnerContext, "publicUrl">, account: Account): ApiError {
   return new ApiError(
     503,
     "reauth_required",
@@ -34,7 +34,7 @@ export function isTwitchTrouble(error: unknown): boolean {
  * statuses (404 offline, 403, 429 cooldowns) are left for the command to word.
  */
 export async function asChannelOwner<T>(
-  ctx: Context,
+  ctx: ChannelOwnerContext,
   account: Account,
   call: (api: HelixApi, token: string) => Promise<T>,
   /** Helix statuses the command words itself (e.g. a shoutout's 429 cooldown): rethrown as they are. */

@@ -1,14 +1,19 @@
 import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { getAlertAsset } from "../../db/alert-assets.ts";
+import type { CoreContext } from "../core/context.ts";
 import { notFound } from "../core/errors.ts";
-import type { Context } from "../runtime.ts";
 import { recentOverlayAlerts } from "./alert-catch-up.ts";
-import { AlertFeed } from "./alert-hub.ts";
+import { AlertFeed, type AlertHub } from "./alert-hub.ts";
 import { authenticateOverlay } from "./routes.ts";
-import { overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
+import { type OverlayTokenContext, overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
+
+/** What the alert routes read: the token checks, the stored alerts and assets, the live alert streams. */
+interface AlertRoutesContext extends OverlayTokenContext, Pick<CoreContext, "db" | "clock"> {
+  readonly alerts: AlertHub;
+}
 
 const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
 
@@ -22,7 +27,7 @@ function shownUpTo(text: string | null | undefined): number {
  * The account's alerts as Server-Sent Events: first the ones after the id the overlay says it showed
  * (Last-Event-ID, else `?after=`) from the last minute, then each new one; every alert once.
  */
-function alertStream(ctx: Context, request: Request, account: Account): Response {
+function alertStream(ctx: AlertRoutesContext, request: Request, account: Account): Response {
   const url = new URL(request.url);
   const after = shownUpTo(request.headers.get("last-event-id") ?? url.searchParams.get("after"));
   return overlayEventStream(ctx, request, account, ctx.alerts, async (stream) => {
@@ -38,7 +43,7 @@ function alertStream(ctx: Context, request: Request, account: Account): Response
 }
 
 /** An uploaded image or sound, to the overlay of the account that owns it. */
-async function assetResponse(ctx: Context, account: Account, idText: string): Promise<Response> {
+async function assetResponse(ctx: AlertRoutesContext, account: Account, idText: string): Promise<Response> {
   const id = /^\d{1,10}$/.test(idText) ? Number(idText) : 0;
   const asset = id > 0 ? await getAlertAsset(ctx.db, account.id, id) : null;
   if (!asset) throw notFound("There is no such alert image or sound (it may have been deleted).");
@@ -55,7 +60,7 @@ async function assetResponse(ctx: Context, account: Account, idText: string): Pr
 }
 
 /** The overlay's alerts (overlay token): the live stream with its catch-up, and the uploaded assets. */
-export function overlayAlertRoutes(ctx: Context) {
+export function overlayAlertRoutes(ctx: AlertRoutesContext) {
   return new Elysia({ name: "cuebot.overlay-alerts", prefix: "/api/overlay" })
     .derive(async ({ request, set }) => ({
       account: await authenticateOverlay(ctx, request, set as HeaderBag),

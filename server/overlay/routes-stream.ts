@@ -1,9 +1,10 @@
 import type { Account } from "../../db/accounts.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
+import type { CoreContext } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { andThen } from "../core/maybe-promise.ts";
 import { presentedCredentials } from "../http/auth.ts";
-import type { Context } from "../runtime.ts";
+import type { RateLimits } from "../limits/rate-limits.ts";
 import { type StreamSlot, StreamSlots } from "./stream-slots.ts";
 
 /** Proxies (nginx: 60 s) close quiet connections; a comment line every 15 s keeps the stream open. */
@@ -18,6 +19,11 @@ export const STREAM_CAP_NOTE =
   "(an IPv6 address counts by its /64), so streams held open from one address never keep another " +
   "address's overlay out; a stream from the address holding the most is refused with 429 `too_many_overlays`.";
 
+/** What an overlay token's checks and streams read: the account directory, the limits (client address). */
+export interface OverlayTokenContext extends Pick<CoreContext, "accounts"> {
+  readonly limits: RateLimits;
+}
+
 /** Each hub's open streams, shared fairly between client addresses (stream-slots.ts). */
 const SLOTS = new WeakMap<StreamHub, StreamSlots>();
 
@@ -31,7 +37,7 @@ function slotsOf(hub: StreamHub): StreamSlots {
 }
 
 /** A slot for a new stream, or the 429 when the client's own address already fills the cap. */
-function claimSlot(ctx: Context, request: Request, account: Account, hub: StreamHub): StreamSlot {
+function claimSlot(ctx: OverlayTokenContext, request: Request, account: Account, hub: StreamHub): StreamSlot {
   const slot = slotsOf(hub).claim(account.id, ctx.limits.clientIp.of(request));
   if (slot) return slot;
   throw new ApiError(
@@ -72,7 +78,7 @@ export interface StreamHub {
  * its cleanup with onClose) and sends what the overlay missed; if it throws, the stream ends.
  */
 export function overlayEventStream(
-  ctx: Context,
+  ctx: OverlayTokenContext,
   request: Request,
   account: Account,
   hub: StreamHub,

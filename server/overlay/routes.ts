@@ -2,13 +2,15 @@ import { Elysia, t } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { revealCredential } from "../../db/credentials.ts";
 import { loadOverlayState, publishOverlayState, type StoredOverlayState } from "../../db/overlay.ts";
+import type { CoreContext } from "../core/context.ts";
 import { badRequest, containsNul } from "../core/errors.ts";
 import { andThen, type MaybePromise, throwWhenReady } from "../core/maybe-promise.ts";
 import { notAuthenticated, presentedCredentials } from "../http/auth.ts";
 import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import { enforceLimit, failedAuthentication } from "../http/quota.ts";
-import type { Context } from "../runtime.ts";
-import { overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
+import type { SessionContext } from "../http/session-auth.ts";
+import type { OverlayHub } from "./hub.ts";
+import { type OverlayTokenContext, overlayEventStream, STREAM_CAP_NOTE } from "./routes-stream.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };
 
@@ -16,8 +18,17 @@ type HeaderBag = { headers: Record<string, string | number> };
 export const MAX_OVERLAY_STATE_BYTES = 16 * 1024;
 export { MAX_OVERLAY_STREAMS } from "./routes-stream.ts";
 
+/** What the overlay routes read: the token and dashboard checks, the stored state, the live overlays. */
+interface OverlayRoutesContext extends OverlayTokenContext, SessionContext, Pick<CoreContext, "secrets"> {
+  readonly overlays: OverlayHub;
+}
+
 /** The overlay token's account, counted against that account's panel limit (CONTRACT §7). */
-export function authenticateOverlay(ctx: Context, request: Request, set: HeaderBag): MaybePromise<Account> {
+export function authenticateOverlay(
+  ctx: OverlayTokenContext,
+  request: Request,
+  set: HeaderBag,
+): MaybePromise<Account> {
   const token = presentedCredentials(request).overlayToken;
   if (!token) throw notAuthenticated("This overlay link has no token; copy it again from the dashboard.");
   return andThen(ctx.accounts.byCredential("overlay-token", token), (account) => {
@@ -44,7 +55,7 @@ function publicState(stored: StoredOverlayState) {
   };
 }
 
-function eventStream(ctx: Context, request: Request, account: Account): Response {
+function eventStream(ctx: OverlayRoutesContext, request: Request, account: Account): Response {
   const lastSeen = Number(request.headers.get("last-event-id") ?? Number.NaN);
   return overlayEventStream(ctx, request, account, ctx.overlays, async (stream) => {
     // Versions only grow: one already sent (a catch-up after a Redis hiccup repeats it) is skipped.
@@ -78,7 +89,7 @@ function eventStream(ctx: Context, request: Request, account: Account): Response
 const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
 
 /** Overlay reads (overlay token) and the dashboard's publish. */
-export function overlayRoutes(ctx: Context) {
+export function overlayRoutes(ctx: OverlayRoutesContext) {
   const reads = new Elysia({ name: "cuebot.overlay-reads", prefix: "/api/overlay" })
     .derive(async ({ request, set }) => ({
       account: await authenticateOverlay(ctx, request, set as HeaderBag),
