@@ -2,7 +2,7 @@ import type { ReadCache } from "../cache/read-cache.ts";
 import type { RoleCaches } from "../cache/role-cache.ts";
 import type { CoreContext } from "../core/context.ts";
 import type { GameContext } from "../game/records.ts";
-import type { withUserToken } from "../identity/provider-tokens.ts";
+import type { TokenContext } from "../identity/provider-tokens.ts";
 import type { HelixApi } from "../twitch/helix-client.ts";
 import type { Random } from "./chance.ts";
 import type { Cooldowns } from "./cooldowns.ts";
@@ -17,7 +17,7 @@ import type { Cooldowns } from "./cooldowns.ts";
  * Calling Twitch as the channel owner (bot/upstream.ts): the owner's stored token as the identity
  * feature reads and refreshes it, the Helix client, and the public URL a "log in again" answer names.
  */
-export type ChannelOwnerContext = Parameters<typeof withUserToken>[0] & {
+export type ChannelOwnerContext = TokenContext & {
   readonly helixApi: HelixApi | null;
   readonly publicUrl: string;
 };
