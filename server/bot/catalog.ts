@@ -1,5 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { REGIONS } from "../game/client.ts";
+import type { CommandName } from "../vocabulary.ts";
 import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
 
 /**
@@ -118,7 +119,7 @@ export const COMMANDS = {
     aliases: [],
   },
 } as const satisfies Record<
-  string,
+  CommandName,
   { description: string; options: TSchema; defaults: object; aliases: readonly string[] }
 >;
 
@@ -126,18 +127,9 @@ export const COMMANDS = {
 export const ALIAS_PATTERN = /^[a-z0-9_]{1,25}$/;
 export const MAX_ALIASES = 10;
 
-export type CommandName = keyof typeof COMMANDS;
-export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+// The names themselves are cuebot's vocabulary, which the dashboard reads too.
+export { COMMAND_NAMES, type CommandName, GAME_COMMANDS, type GameCommandName } from "../vocabulary.ts";
 export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
-
-/** The commands that report on the streamer's game player (the game API, from chat). */
-export const GAME_COMMANDS = [
-  "rank",
-  "lastmatch",
-  "today",
-  "stats",
-] as const satisfies readonly CommandName[];
-export type GameCommandName = (typeof GAME_COMMANDS)[number];
 
 export function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);
