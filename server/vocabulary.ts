@@ -132,6 +132,11 @@ export const COMMAND_NAMES = [
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
+/** A built-in command's longest cooldown, which the store and the dashboard's form both hold to. */
+export const MAX_COOLDOWN_SECONDS = 3600;
+/** Ban API timeouts (the roulette's): 1 s to 2 weeks (reference/twitch.md §2.9). */
+export const MAX_TIMEOUT_SECONDS = 1_209_600;
+
 /** The built-in commands that report on the streamer's game player (the game API). */
 export const GAME_COMMANDS = [
   "rank",

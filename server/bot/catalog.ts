@@ -1,6 +1,6 @@
 import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { REGIONS } from "../game/client.ts";
-import type { CommandName } from "../vocabulary.ts";
+import { type CommandName, MAX_TIMEOUT_SECONDS } from "../vocabulary.ts";
 import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
 
 /**
@@ -8,9 +8,7 @@ import { DEFAULT_MAGIC8_ANSWERS } from "./chance.ts";
  * (`PUT /api/dashboard/commands/:command`); the TypeBox schemas validate what it sends.
  */
 
-export const MAX_COOLDOWN_SECONDS = 3600;
-/** Ban API timeouts: 1 s to 2 weeks (reference/twitch.md §2.9). */
-export const MAX_TIMEOUT_SECONDS = 1_209_600;
+export { MAX_COOLDOWN_SECONDS, MAX_TIMEOUT_SECONDS } from "../vocabulary.ts";
 
 const ShoutoutOptions = T.Object(
   {

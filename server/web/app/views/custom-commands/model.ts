@@ -1,9 +1,9 @@
 // What the Custom commands view reads from the panel API (server/panel/custom-commands.ts,
-// custom-command-tools.ts, regulars.ts) and the words it shows for it. The browser imports nothing
-// from the server, so the shapes and the store's rules (db/chat-bot-rules.ts) are restated here.
+// custom-command-tools.ts, regulars.ts) and the words it shows for it. The user levels are cuebot's
+// vocabulary; the shapes and the store's rules (db/chat-bot-rules.ts) are restated here.
+import type { UserLevel } from "../../../../vocabulary.ts";
 
-export const USER_LEVELS = ["everyone", "subscriber", "regular", "twitch_vip", "moderator", "owner"] as const;
-export type UserLevel = (typeof USER_LEVELS)[number];
+export { USER_LEVELS, type UserLevel } from "../../../../vocabulary.ts";
 
 /** Nightbot's levels, lowest to highest, as a streamer reads them. */
 export const LEVEL_LABELS: Record<UserLevel, string> = {
