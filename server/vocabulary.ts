@@ -1,9 +1,12 @@
 /**
- * cuebot's words, defined once: the values a role, a connection state, a user level, an alert type or
- * a built-in command's name may take. The store's columns (db/schema-enums.ts), the features, the API
- * and the browser (the dashboard, server/web/app/, and the overlay page, server/web/overlay/) all take
- * them from here, so they cannot drift apart. Pure constants and types: this module imports nothing.
+ * cuebot's words, defined once: the values a role, a connection state, a built-in command's name, a
+ * user level or an alert type may take, the limits the store checks, and the alert as the overlay gets
+ * it. The store's columns (db/schema-enums.ts), the features, the API and the browser (the dashboard,
+ * server/web/app/, and the overlay page, server/web/overlay/) all take them from here, so they cannot
+ * drift apart (tests/architecture/vocabulary.test.ts). Pure constants and types: it imports nothing.
  */
+
+// ---- Accounts ----
 
 /** An account's role, which sets its quotas (README "Roles"). */
 export const ROLES = ["Default", "Pro", "VIP", "Partner"] as const;
@@ -13,12 +16,72 @@ export type Role = (typeof ROLES)[number];
 export const CONNECTION_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 
+// ---- Built-in commands ----
+
+/** The built-in chat commands, in the order the dashboard lists them (their definitions: server/bot/). */
+export const COMMAND_NAMES = [
+  "followage",
+  "shoutout",
+  "magic8",
+  "clip",
+  "roulette",
+  "pick",
+  "dice",
+  "coinflip",
+  "rank",
+  "lastmatch",
+  "today",
+  "stats",
+] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** A built-in command's longest cooldown, which the store and the dashboard's form both hold to. */
+export const MAX_COOLDOWN_SECONDS = 3600;
+/** Ban API timeouts (the roulette's): 1 s to 2 weeks (reference/twitch.md §2.9). */
+export const MAX_TIMEOUT_SECONDS = 1_209_600;
+
+/** The built-in commands that report on the streamer's game player (the game API). */
+export const GAME_COMMANDS = [
+  "rank",
+  "lastmatch",
+  "today",
+  "stats",
+] as const satisfies readonly CommandName[];
+export type GameCommandName = (typeof GAME_COMMANDS)[number];
+
+// ---- A channel's own commands, quotes and timers ----
+
 /**
  * Who may run a custom command: Nightbot's user levels, lowest to highest (each admits the levels
  * above it). VIP ranks above regular, as on Nightbot (reference/chat-bot-commands.md §1).
  */
 export const USER_LEVELS = ["everyone", "subscriber", "regular", "twitch_vip", "moderator", "owner"] as const;
 export type UserLevel = (typeof USER_LEVELS)[number];
+
+/**
+ * What a channel's own chat-bot data may hold (custom commands, regulars, quotes, timers; issue 24),
+ * checked on every write (db/chat-bot-rules.ts); the dashboard's forms say them before a round trip.
+ */
+export const CHAT_BOT_LIMITS = {
+  customCommandsPerAccount: 500,
+  quotesPerAccount: 10_000,
+  timersPerAccount: 50,
+  /** Not a Nightbot limit: it keeps a careless import or a moderator's loop from growing without end. */
+  regularsPerAccount: 1_000,
+  /** A chat line's length on Twitch, in code points; responses, quote texts and timer messages alike. */
+  textLength: 500,
+  commandNameLength: 32,
+  timerNameLength: 50,
+  gameLength: 200,
+  /** A cooldown is 0 (none) or within this range, in seconds. */
+  cooldownSeconds: { min: 5, max: 300 },
+  intervalMinutes: { min: 5, max: 60 },
+  minChatLines: { min: 0, max: 100, default: 2 },
+  /** What a count column holds (a 32-bit integer on both databases). */
+  count: { min: -2_147_483_648, max: 2_147_483_647 },
+} as const;
+
+// ---- Stream alerts ----
 
 /**
  * Stream alerts (issue 25), in the order the dashboard lists them: a follow, a new (not gifted) sub, a
@@ -114,34 +177,3 @@ export interface Alert {
   /** 0–100. */
   volume: number;
 }
-
-/** The built-in chat commands, in the order the dashboard lists them (their definitions: server/bot/). */
-export const COMMAND_NAMES = [
-  "followage",
-  "shoutout",
-  "magic8",
-  "clip",
-  "roulette",
-  "pick",
-  "dice",
-  "coinflip",
-  "rank",
-  "lastmatch",
-  "today",
-  "stats",
-] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
-
-/** A built-in command's longest cooldown, which the store and the dashboard's form both hold to. */
-export const MAX_COOLDOWN_SECONDS = 3600;
-/** Ban API timeouts (the roulette's): 1 s to 2 weeks (reference/twitch.md §2.9). */
-export const MAX_TIMEOUT_SECONDS = 1_209_600;
-
-/** The built-in commands that report on the streamer's game player (the game API). */
-export const GAME_COMMANDS = [
-  "rank",
-  "lastmatch",
-  "today",
-  "stats",
-] as const satisfies readonly CommandName[];
-export type GameCommandName = (typeof GAME_COMMANDS)[number];
