@@ -1,46 +1,20 @@
-import type { AlertType } from "./schema-enums.ts";
+import {
+  ALERT_LIMITS,
+  ALERT_PLACEHOLDERS,
+  type AlertSettings,
+  type AlertType,
+} from "../server/vocabulary.ts";
 
 /**
  * What stream alerts keep (issue 25): the fields of an alert, a type's settings with their defaults,
  * the limits, and the checks every write passes before it reaches the database, so the dashboard and
  * any other writer are refused alike, naming the field. Pure: no database here (db/alerts.ts and
- * db/alert-assets.ts use it; server/alerts/model.ts re-exports the shapes).
+ * db/alert-assets.ts use it; server/alerts/model.ts re-exports the shapes). The shapes and limits
+ * themselves are cuebot's vocabulary (server/vocabulary.ts), which the dashboard reads too.
  */
 
-/** A sub's tier as Twitch's "1000"/"2000"/"3000" read into "1"/"2"/"3" (Prime arrives as "1"). */
-export type SubTier = "1" | "2" | "3";
-
-/** The event's fields, read from Twitch's payload (server/alerts/parse.ts). Never undefined. */
-export interface AlertFields {
-  /** Display name; "Anonymous" when Twitch sends none; the raiding channel for a raid. */
-  user: string;
-  /** Bits (cheer), subs gifted (gift), viewers (raid), cumulative months (resub); else null. */
-  amount: number | null;
-  /** Resub: cumulative months; else null. */
-  months: number | null;
-  tier: SubTier | null;
-  /** Redemption: the reward's title; else null. */
-  reward: string | null;
-  /** What the viewer wrote (resub message, cheer message, redemption input): plain text, ≤ 500. */
-  message: string | null;
-}
-
-/** A type's settings; a type never set has the defaults (defaultAlertSettings). */
-export interface AlertSettings {
-  enabled: boolean;
-  /** ≤ 200 characters, placeholders {user} {amount} {months} {tier} {reward} {message} {viewers}. */
-  template: string;
-  /** cheer: bits ≥ N; raid: viewers ≥ N; gift: subs ≥ N; 0 = any (ignored for other types). */
-  minAmount: number;
-  /** 2–30. */
-  durationSeconds: number;
-  /** 0–100. */
-  volume: number;
-  imageId: number | null;
-  soundId: number | null;
-  /** A chat line sent through native chat when the alert shows, or null. */
-  chatMessage: string | null;
-}
+export type { AlertFields, AlertSettings, SubTier } from "../server/vocabulary.ts";
+export { ALERT_LIMITS, ALERT_PLACEHOLDERS } from "../server/vocabulary.ts";
 
 export const DEFAULT_TEMPLATES: Readonly<Record<AlertType, string>> = {
   follow: "{user} just followed!",
@@ -64,31 +38,6 @@ export function defaultAlertSettings(type: AlertType): AlertSettings {
     chatMessage: null,
   };
 }
-
-export const ALERT_LIMITS = {
-  /** An alert's template and its chat line, in code points. */
-  templateLength: 200,
-  minAmount: { min: 0, max: 1_000_000 },
-  durationSeconds: { min: 2, max: 30 },
-  volume: { min: 0, max: 100 },
-  /** An uploaded image or sound, in bytes. */
-  assetBytes: 1024 * 1024,
-  assetsPerAccount: 20,
-  /** The history keeps this many real alerts per account, the newest. */
-  eventsKept: 200,
-  /** …and, apart from them, this many tests and replays, so these never push real alerts out. */
-  testEventsKept: 50,
-} as const;
-
-export const ALERT_PLACEHOLDERS = [
-  "user",
-  "amount",
-  "months",
-  "tier",
-  "reward",
-  "message",
-  "viewers",
-] as const;
 
 export type AlertDataErrorCode = "invalid_input" | "too_large" | "limit_reached";
 

@@ -1,3 +1,4 @@
+import { CHAT_BOT_LIMITS } from "../server/vocabulary.ts";
 import { parseUserLevel, USER_LEVELS, type UserLevel } from "./schema-enums.ts";
 
 /**
@@ -7,24 +8,8 @@ import { parseUserLevel, USER_LEVELS, type UserLevel } from "./schema-enums.ts";
  * database here (db/custom-commands.ts, db/regulars.ts, db/quotes.ts and db/timers.ts use it).
  */
 
-export const CHAT_BOT_LIMITS = {
-  customCommandsPerAccount: 500,
-  quotesPerAccount: 10_000,
-  timersPerAccount: 50,
-  /** Not a Nightbot limit: it keeps a careless import or a moderator's loop from growing without end. */
-  regularsPerAccount: 1_000,
-  /** A chat line's length on Twitch, in code points; responses, quote texts and timer messages alike. */
-  textLength: 500,
-  commandNameLength: 32,
-  timerNameLength: 50,
-  gameLength: 200,
-  /** A cooldown is 0 (none) or within this range, in seconds. */
-  cooldownSeconds: { min: 5, max: 300 },
-  intervalMinutes: { min: 5, max: 60 },
-  minChatLines: { min: 0, max: 100, default: 2 },
-  /** What a count column holds (a 32-bit integer on both databases). */
-  count: { min: -2_147_483_648, max: 2_147_483_647 },
-} as const;
+// The limits are cuebot's vocabulary: the dashboard's forms say them before a round trip.
+export { CHAT_BOT_LIMITS } from "../server/vocabulary.ts";
 
 export type ChatBotErrorCode = "invalid_input" | "duplicate" | "limit_reached";
 

@@ -1,4 +1,5 @@
 import type { Static } from "@sinclair/typebox";
+import { COMMAND_NAMES, type CommandName } from "../vocabulary.ts";
 import { coinflipCommand, diceCommand, magic8Command, pickCommand } from "./chance-commands.ts";
 import { clipCommand } from "./clip.ts";
 import type { CommandInput } from "./command-input.ts";
@@ -29,15 +30,23 @@ export const COMMAND_DEFINITIONS = [
 ] as const;
 
 type Definition = (typeof COMMAND_DEFINITIONS)[number];
-export type CommandName = Definition["name"];
+
+/**
+ * The registry holds exactly the vocabulary's command names (server/vocabulary.ts, which the dashboard
+ * reads too): a definition missing from the list, or a name the vocabulary lacks, does not compile.
+ */
+type Missing = Exclude<CommandName, Definition["name"]>;
+type Unknown = Exclude<Definition["name"], CommandName>;
+const registryMatchesVocabulary: [Missing, Unknown] extends [never, never] ? true : [Missing, Unknown] = true;
+void registryMatchesVocabulary;
+
+// The names themselves are cuebot's vocabulary, in the order the panel lists them.
+export { COMMAND_NAMES, type CommandName };
 
 /** Each command's definition by name. */
 export const COMMANDS = Object.fromEntries(COMMAND_DEFINITIONS.map((d) => [d.name, d])) as {
   readonly [D in Definition as D["name"]]: D;
 };
-
-/** The built-in commands' names: the one list of them (the panel, chat and the browser's copy follow it). */
-export const COMMAND_NAMES: readonly CommandName[] = COMMAND_DEFINITIONS.map((d) => d.name);
 
 export type CommandOptions<C extends CommandName> = Static<(typeof COMMANDS)[C]["options"]>;
 

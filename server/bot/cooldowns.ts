@@ -9,9 +9,6 @@ import type { MaybePromise } from "../core/maybe-promise.ts";
  * process (CommandCooldowns), or in Redis when several instances serve the same channels
  * (server/redis/cooldowns.ts): then a cooldown claimed on one holds on all.
  */
-/** The longest per-channel cooldown a command can be given (the panel's settings; Redis keeps a claim this long). */
-export const MAX_COOLDOWN_SECONDS = 3600;
-
 export interface Cooldowns {
   /**
    * Seconds left (rounded up) of a `seconds`-long cooldown, recording nothing; or 0, having recorded

@@ -6,11 +6,11 @@ import type { GameType } from "../game/format.ts";
 import { parsePlayer } from "../game/player.ts";
 import { type GameContext, lastMatchRecord, rankRecord, statsRecord, todayRecord } from "../game/records.ts";
 import { ROLE_QUOTAS } from "../limits/tables.ts";
+/** The commands that report on the streamer's game player (the game API, from chat). */
+import type { GameCommandName } from "../vocabulary.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
 
-/** The commands that report on the streamer's game player (the game API, from chat). */
-export const GAME_COMMANDS = ["rank", "lastmatch", "today", "stats"] as const;
-export type GameCommandName = (typeof GAME_COMMANDS)[number];
+export { GAME_COMMANDS, type GameCommandName } from "../vocabulary.ts";
 
 /** The player a game command reports on, set once by the streamer; an empty name means "not set yet". */
 const playerFields = {

@@ -4,6 +4,7 @@ import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
+import { MAX_TIMEOUT_SECONDS } from "../vocabulary.ts";
 import { pickOne, rouletteLoses } from "./chance.ts";
 import type { ChannelOwnerContext, CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
@@ -17,9 +18,6 @@ import { asChannelOwner, twitchUnavailable } from "./upstream.ts";
  * moderators and VIPs (and subscribers, when the channel protects them) are never timed out; when
  * cuebot cannot tell whether someone is a moderator, it times out nobody rather than guess.
  */
-
-/** Ban API timeouts: 1 s to 2 weeks (reference/twitch.md §2.9). */
-const MAX_TIMEOUT_SECONDS = 1_209_600;
 
 const RouletteOptions = T.Object(
   {

@@ -4,6 +4,7 @@ import { readCommandSettings, writeCommandSettings } from "../../db/command-sett
 import { badRequest, containsNul } from "../core/errors.ts";
 import { KeyedQueue } from "../core/keyed-queue.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
+import { MAX_COOLDOWN_SECONDS } from "../vocabulary.ts";
 import {
   ALIAS_PATTERN,
   COMMAND_NAMES,
@@ -13,7 +14,6 @@ import {
   MAX_ALIASES,
 } from "./catalog.ts";
 import type { CommandContext } from "./context.ts";
-import { MAX_COOLDOWN_SECONDS } from "./cooldowns.ts";
 
 export interface CommandSettings<C extends CommandName = CommandName> {
   command: C;

@@ -1,4 +1,5 @@
-import { type Cooldowns, MAX_COOLDOWN_SECONDS } from "../bot/cooldowns.ts";
+import type { Cooldowns } from "../bot/cooldowns.ts";
+import { MAX_COOLDOWN_SECONDS } from "../vocabulary.ts";
 import type { RedisStore } from "./client.ts";
 import { LUA_REDIS_TIME } from "./limits/lua-now.ts";
 import { RedisScript } from "./script.ts";

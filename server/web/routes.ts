@@ -9,9 +9,11 @@ import { bundleBrowserScript } from "./bundle.macro.ts" with { type: "macro" };
 import { DEMO_BANNER, htmlResponse, OVERLAY_PAGE_CSP } from "./page.ts";
 
 const PAGES = embedFolder("pages");
+const SCRIPT = "text/javascript; charset=utf-8";
 const ASSETS: Record<string, EmbeddedAsset> = {
   ...embedFolder("assets"),
-  "dashboard.js": { body: bundleBrowserScript("app/main.ts"), type: "text/javascript; charset=utf-8" },
+  "dashboard.js": { body: bundleBrowserScript("app/main.ts"), type: SCRIPT },
+  "overlay.js": { body: bundleBrowserScript("overlay/main.ts"), type: SCRIPT },
 };
 const FAVICON = ASSETS["favicon.svg"]!;
 

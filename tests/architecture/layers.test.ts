@@ -11,7 +11,17 @@ import {
 } from "./import-graph.ts";
 
 /** The rooms of the house, lowest first (ARCHITECTURE.md "Rooms"). */
-type Room = "db" | "core" | "feature" | "sim" | "runtime" | "http" | "browser" | "start" | "cli";
+type Room =
+  | "vocabulary"
+  | "db"
+  | "core"
+  | "feature"
+  | "sim"
+  | "runtime"
+  | "http"
+  | "browser"
+  | "start"
+  | "cli";
 
 const FEATURE_FOLDERS = [
   "identity",
@@ -44,12 +54,16 @@ function isHttpSide(path: string): boolean {
   );
 }
 
+/** The browser's code: the dashboard (server/web/app/) and the overlay page's script (server/web/overlay/). */
+const BROWSER_FOLDERS = ["server/web/app/", "server/web/overlay/"];
+
 export function roomOf(path: string): Room {
+  if (path === "server/vocabulary.ts") return "vocabulary";
   if (path.startsWith("db/")) return "db";
   if (path.startsWith("cli/")) return "cli";
   if (path.startsWith("server/core/")) return "core";
   if (path.startsWith("server/sim/")) return "sim";
-  if (path.startsWith("server/web/app/")) return "browser";
+  if (BROWSER_FOLDERS.some((folder) => path.startsWith(folder))) return "browser";
   if (isHttpSide(path)) return "http";
   if (path === "server/start.ts") return "start";
   if (FEATURE_FOLDERS.some((folder) => path.startsWith(`server/${folder}/`))) return "feature";
@@ -59,18 +73,20 @@ export function roomOf(path: string): Room {
 
 /** What each room may import (value imports). */
 const MAY_IMPORT: Record<Room, readonly Room[]> = {
-  db: ["db"],
-  core: ["db", "core"],
-  feature: ["db", "core", "feature"],
+  // cuebot's words (roles, states, alert types, command names), defined once for every room below.
+  vocabulary: [],
+  db: ["vocabulary", "db"],
+  core: ["vocabulary", "db", "core"],
+  feature: ["vocabulary", "db", "core", "feature"],
   // The simulators stand in for Twitch and the game provider: they share nothing with cuebot but the
   // clock (checked below), so they cannot drift into agreeing with our own code.
   sim: ["sim", "core"],
-  runtime: ["db", "core", "feature", "sim", "runtime"],
-  http: ["db", "core", "feature", "runtime", "http"],
-  // The dashboard's browser code is bundled for the page and imports nothing from the server.
-  browser: ["browser"],
-  start: ["db", "core", "feature", "sim", "runtime", "http", "start"],
-  cli: ["db", "core", "feature", "sim", "runtime", "http", "start", "cli"],
+  runtime: ["vocabulary", "db", "core", "feature", "sim", "runtime"],
+  http: ["vocabulary", "db", "core", "feature", "runtime", "http"],
+  // The browser's code is bundled for the page and takes nothing from the server but its words.
+  browser: ["vocabulary", "browser"],
+  start: ["vocabulary", "db", "core", "feature", "sim", "runtime", "http", "start"],
+  cli: ["vocabulary", "db", "core", "feature", "sim", "runtime", "http", "start", "cli"],
 };
 
 /** Packages that only some rooms may use: one wing per library. */
@@ -149,10 +165,20 @@ describe("the house rules (ARCHITECTURE.md)", () => {
     };
     expect(upwardImport(edge)).toContain("feature may import only");
     expect(upwardImport({ ...edge, from: "db/accounts.ts", to: "server/core/secrets.ts" })).toContain(
-      "db may import only db",
+      "db may import only vocabulary, db",
     );
     expect(misplacedPackage({ ...edge, to: "elysia", isPackage: true })).toContain("HTTP framework");
     expect(importCycles([edge, { ...edge, from: edge.to, to: edge.from }])).toHaveLength(1);
+    // The vocabulary is the lowest room: it imports nothing of cuebot's; the browser imports only it.
+    expect(upwardImport({ ...edge, from: "server/vocabulary.ts", to: "db/schema-enums.ts" })).toContain(
+      "vocabulary may import only",
+    );
+    expect(
+      upwardImport({ ...edge, from: "server/web/overlay/main.ts", to: "server/vocabulary.ts" }),
+    ).toBeNull();
+    expect(upwardImport({ ...edge, from: "server/web/app/main.ts", to: "db/schema-enums.ts" })).toContain(
+      "browser may import only vocabulary, browser",
+    );
   });
 
   test("the rule catches a circle of types (game/budget.ts and game/client.ts before issue 34)", () => {

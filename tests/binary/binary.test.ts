@@ -108,10 +108,14 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 200, data: { ok: true } });
-    // The pages, the bundled dashboard script and the icon are inside the binary.
+    // The pages, the bundled dashboard and overlay scripts and the icon are inside the binary.
     expect((await fetch(`${server.url}/dashboard`)).status).toBe(200);
     const script = await (await fetch(`${server.url}/assets/dashboard.js`)).text();
     expect(script).toContain("Bot setup");
+    // The overlay page's script, bundled from TypeScript the same way.
+    const overlay = await fetch(`${server.url}/assets/overlay.js`);
+    expect(overlay.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await overlay.text()).toContain("Channel points");
     expect((await fetch(`${server.url}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
     // The database worker (its own chunk in the binary) starts with the first work handed to it, not
     // before: idle, the server holds one connection to the file. A bot command (an analytics event, a

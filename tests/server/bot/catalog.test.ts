@@ -29,7 +29,7 @@ describe("every registered command's definition", () => {
       for (const alias of d.aliases) expect(alias).toMatch(ALIAS_PATTERN);
       expect(Value.Check(d.options, d.defaults)).toBe(true);
     }
-    expect(COMMAND_NAMES).toEqual(COMMAND_DEFINITIONS.map((d) => d.name));
+    expect<readonly string[]>(COMMAND_NAMES).toEqual(COMMAND_DEFINITIONS.map((d) => d.name));
   });
 
   test("reads `user` and its inputs, fills from chat only what it reads, and leaves the reserved query names alone", () => {

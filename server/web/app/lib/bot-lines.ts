@@ -3,6 +3,8 @@
 // server's public URL and the streamer's key, and the same call made "as the bot would" for a test:
 // the bot's variables filled with sample values and the bot's identifying headers sent. Pure.
 
+import type { CommandName } from "../../../vocabulary.ts";
+
 export type BotId = "nightbot" | "streamelements" | "fossabot" | "streamerbot";
 
 export interface Bot {
@@ -61,7 +63,7 @@ interface Param {
 }
 
 interface CommandLine {
-  command: string;
+  command: CommandName;
   /** What viewers type. */
   chat: string;
   path: string;
@@ -174,14 +176,19 @@ function query(bot: BotId, key: string, pairs: [string, string][]): string {
 }
 
 export interface BotLine {
-  command: string;
+  command: CommandName;
   chat: string;
   /** What to paste into the bot. */
   line: string;
 }
 
 /** The lines for one bot, for the commands given (in catalog order). */
-export function botLines(bot: BotId, publicUrl: string, key: string, commands: readonly string[]): BotLine[] {
+export function botLines(
+  bot: BotId,
+  publicUrl: string,
+  key: string,
+  commands: readonly CommandName[],
+): BotLine[] {
   const base = publicUrl.replace(/\/+$/, "");
   return LINES.filter((l) => commands.includes(l.command)).map((l) => {
     const pairs = l.params.flatMap((p): [string, string][] => (p.expr[bot] ? [[p.name, p.expr[bot]!]] : []));
@@ -200,7 +207,7 @@ export interface BotCall {
 }
 
 /** The request the bot would send for `command` when `sample.viewer` types it in `sample.channel`. */
-export function botCall(bot: BotId, command: string, key: string, sample: Sample): BotCall {
+export function botCall(bot: BotId, command: CommandName, key: string, sample: Sample): BotCall {
   const line = LINES.find((l) => l.command === command);
   if (!line) throw new Error(`no bot line for ${command}`);
   const pairs = line.params.flatMap((p): [string, string][] =>

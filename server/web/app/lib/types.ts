@@ -1,4 +1,6 @@
-// The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them.
+// The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them, in cuebot's own words
+// (roles, states, alert types, command names: the vocabulary the server's answers are typed with).
+import type { AlertType, CommandName, ConnectionState, Role } from "../../../vocabulary.ts";
 
 export interface Session {
   valid: boolean;
@@ -12,7 +14,7 @@ export interface Profile {
   display_name: string;
   profile_image_url: string;
   timezone: string;
-  role: string;
+  role: Role;
   created_at: string;
   limits: { bot_per_minute: number; heavy_per_minute: number; panel_per_minute: number };
   features: { platform_shoutout: boolean; moderator_list: boolean };
@@ -54,7 +56,7 @@ export type ActivityItem =
       kind: "alert";
       id: number;
       at: string;
-      type: string;
+      type: AlertType;
       user: string;
       amount: number | null;
       text: string;
@@ -66,7 +68,7 @@ export interface ActivityPage {
 }
 
 export interface CommandInfo {
-  command: string;
+  command: CommandName;
   enabled: boolean;
   cooldownSeconds: number;
   /** Extra chat triggers (native chat), without "!". */
@@ -85,7 +87,7 @@ export interface OverlayInfo {
 
 export interface ChatInfo {
   enabled: boolean;
-  state: "off" | "needs_consent" | "connecting" | "connected" | "error";
+  state: ConnectionState;
   since: string | null;
   reason: string | null;
   consentUrl: string | null;

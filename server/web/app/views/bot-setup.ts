@@ -1,6 +1,7 @@
 // Bot setup: the ready lines for Nightbot, StreamElements, Fossabot and Streamer.bot with this server's
 // public URL and the streamer's key (fetched only on a click), copy buttons, and "test this line",
 // which calls cuebot exactly as that bot would and shows the chat reply.
+import type { CommandName } from "../../../vocabulary.ts";
 import { getData } from "../lib/api.ts";
 import { KEY_MASK, revealKey, showForAWhile } from "../lib/api-key.ts";
 import { BOTS, type Bot, type BotId, botCall, botLines, isLocalUrl, type Sample } from "../lib/bot-lines.ts";
@@ -77,7 +78,7 @@ function sampleForm(profile: Profile, demo: boolean): { element: HTMLElement; sa
   };
 }
 
-async function testLine(bot: BotId, command: string, sample: Sample, out: HTMLElement): Promise<void> {
+async function testLine(bot: BotId, command: CommandName, sample: Sample, out: HTMLElement): Promise<void> {
   fill(out, h("span", { class: "muted" }, "Calling cuebot as the bot would…"));
   try {
     const call = botCall(bot, command, await revealKey(), sample);

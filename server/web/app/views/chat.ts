@@ -2,20 +2,13 @@
 // connection state, the re-consent it may need, the triggers each command answers to (editable
 // aliases), how it sits beside another bot, and in demo mode a simulated chat to try it in.
 import { errorMessage, getData, sendData } from "../lib/api.ts";
+import { STATE_TEXT } from "../lib/connection-states.ts";
 import { confirmDialog } from "../lib/dialog.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import { dateTime, time } from "../lib/format.ts";
 import { announce, load } from "../lib/states.ts";
 import type { ChatInfo, CommandInfo, DemoChatInfo } from "../lib/types.ts";
 import type { App, View } from "../view.ts";
-
-const STATE_TEXT: Record<ChatInfo["state"], string> = {
-  off: "Off",
-  needs_consent: "Needs your permission",
-  connecting: "Connecting…",
-  connected: "Connected",
-  error: "Error",
-};
 
 /** Polls while the view is open, and stops by itself once the view is gone. */
 function every(root: HTMLElement, ms: number, fn: () => void): void {

@@ -1,6 +1,8 @@
 // Commands: every setting the panel API accepts, per command: on/off, cooldown, the shoutout template
 // (placeholders listed, live preview through the test-run endpoint), the magic 8-ball's answers, the
 // roulette's settings. Errors appear at the field; a failed save keeps what was typed.
+
+import { type CommandName, MAX_COOLDOWN_SECONDS, MAX_TIMEOUT_SECONDS } from "../../../vocabulary.ts";
 import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import {
@@ -16,8 +18,6 @@ import { announce, load } from "../lib/states.ts";
 import type { CommandInfo } from "../lib/types.ts";
 import type { View } from "../view.ts";
 
-const MAX_COOLDOWN = 3600;
-const MAX_TIMEOUT = 1_209_600;
 const SHOUTOUT_PLACEHOLDERS: [string, string][] = [
   ["{name}", "their display name"],
   ["{game}", "the category they last streamed"],
@@ -26,7 +26,7 @@ const SHOUTOUT_PLACEHOLDERS: [string, string][] = [
 ];
 
 /** What the test run asks, per command, and an example for the demo channel. */
-const TEST_INPUT: Record<string, { param: string; label: string; demo: string }> = {
+const TEST_INPUT: Partial<Record<CommandName, { param: string; label: string; demo: string }>> = {
   followage: { param: "user", label: "Viewer", demo: "viewer_anna" },
   shoutout: { param: "user", label: "Channel to shout out", demo: "otherstreamer" },
   magic8: { param: "question", label: "Question", demo: "Will we win tonight?" },
@@ -156,7 +156,7 @@ function magic8Section(info: CommandInfo, fields: Field[], changed: () => void):
 
 /** !roulette: the timeout, the chambers, whether subscribers are safe. */
 function rouletteSection(info: CommandInfo, fields: Field[]): OptionsSection {
-  const timeout = numberInput(Number(info.options.timeoutSeconds), 1, MAX_TIMEOUT);
+  const timeout = numberInput(Number(info.options.timeoutSeconds), 1, MAX_TIMEOUT_SECONDS);
   const chambers = numberInput(Number(info.options.chambers), 2, 12);
   const protect = checkbox(Boolean(info.options.protectSubscribers));
   return {
@@ -250,7 +250,7 @@ function optionsSection(
 
 /** What a card's parts share: the command, its registered fields, the settings as the form holds them now. */
 interface CardContext {
-  command: string;
+  command: CommandName;
   fields: Field[];
   settings: () => Record<string, unknown>;
 }
@@ -262,7 +262,7 @@ interface TestRunInput {
   row: HTMLElement;
 }
 
-function testRunInput(command: string, demo: boolean): TestRunInput | null {
+function testRunInput(command: CommandName, demo: boolean): TestRunInput | null {
   const test = TEST_INPUT[command];
   if (!test) return null;
   const input = h("input", { type: "text", id: uid("t"), value: demo ? test.demo : "", autocomplete: "off" });
@@ -341,7 +341,7 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
     dirty.hidden = false;
   };
   const enabled = checkbox(info.enabled);
-  const cooldown = numberInput(info.cooldownSeconds, 0, MAX_COOLDOWN);
+  const cooldown = numberInput(info.cooldownSeconds, 0, MAX_COOLDOWN_SECONDS);
   const own = optionsSection(info, fields, demo, platformShoutout, changed);
   const hasOptions = Object.keys(info.defaults).length > 0;
   const card: CardContext = {

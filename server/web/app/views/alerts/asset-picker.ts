@@ -1,12 +1,13 @@
 // An alert's image or sound: choose one of the channel's uploads (or none), or upload a new file,
 // which is then chosen. A refused file (too big, not an image or a sound by its bytes, too many
 // files) is said at this field; the choice made before stays.
+
+import type { AlertAssetKind } from "../../../../vocabulary.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import type { Field } from "../../lib/form-fields.ts";
 import { announce } from "../../lib/states.ts";
 import { type AssetStore, assetLabel, assetPreview, fileProblem, KIND_TEXT } from "./assets.ts";
-import type { AssetKind } from "./types.ts";
 
 export interface AssetPicker {
   element: HTMLElement;
@@ -14,7 +15,12 @@ export interface AssetPicker {
   value(): number | null;
 }
 
-function options(select: HTMLSelectElement, store: AssetStore, kind: AssetKind, chosen: number | null): void {
+function options(
+  select: HTMLSelectElement,
+  store: AssetStore,
+  kind: AlertAssetKind,
+  chosen: number | null,
+): void {
   fill(
     select,
     h("option", { value: "" }, "None"),
@@ -24,7 +30,7 @@ function options(select: HTMLSelectElement, store: AssetStore, kind: AssetKind, 
 
 /** The picker for `path` (`imageId` or `soundId`); registers its error line in `fields`. */
 export function assetPicker(
-  kind: AssetKind,
+  kind: AlertAssetKind,
   path: string,
   initial: number | null,
   store: AssetStore,

@@ -1,12 +1,14 @@
 // The channel's uploaded images and sounds, shared by every type's form: an upload in one form is
 // offered at once in the others. An upload is the file itself as the request's body; the server reads
 // its type from the bytes and answers a refusal naming the file.
+
+import type { AlertAssetKind } from "../../../../vocabulary.ts";
 import { sendFile } from "../../lib/api.ts";
 import { h } from "../../lib/dom.ts";
-import type { AlertAsset, AssetKind } from "./types.ts";
+import type { AlertAsset } from "./types.ts";
 import { ALERT_LIMITS } from "./types.ts";
 
-export const KIND_TEXT: Record<AssetKind, { one: string; formats: string; accept: string }> = {
+export const KIND_TEXT: Record<AlertAssetKind, { one: string; formats: string; accept: string }> = {
   image: {
     one: "image",
     formats: "PNG, JPEG, GIF or WebP",
@@ -61,7 +63,7 @@ export class AssetStore {
     readonly limit: number,
   ) {}
 
-  list(kind: AssetKind): AlertAsset[] {
+  list(kind: AlertAssetKind): AlertAsset[] {
     return this.items.filter((a) => a.kind === kind);
   }
 
@@ -78,7 +80,7 @@ export class AssetStore {
     this.listeners.add(listener);
   }
 
-  async upload(kind: AssetKind, file: File): Promise<AlertAsset> {
+  async upload(kind: AlertAssetKind, file: File): Promise<AlertAsset> {
     const added = await sendFile<AlertAsset>(`/api/dashboard/alerts/assets?kind=${kind}`, file);
     this.items = [...this.items, added];
     this.changed();

@@ -2,11 +2,12 @@
 // Twitch's consent page while a scope is missing, and each alert type's own state while it is not
 // connected (a type whose permission was withdrawn stops alone).
 import { errorMessage, sendData } from "../../lib/api.ts";
+import { STATE_TEXT } from "../../lib/connection-states.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { dateTime } from "../../lib/format.ts";
 import type { Sequence } from "../../lib/poll.ts";
 import { announce } from "../../lib/states.ts";
-import { type AlertsInfo, STATE_TEXT, TYPE_FACTS } from "./types.ts";
+import { type AlertsInfo, TYPE_FACTS } from "./types.ts";
 
 /** The types that do not work while alerts are on, each with its state and reason. */
 function typeStates(info: AlertsInfo): HTMLElement | null {

@@ -1,34 +1,29 @@
 // The shapes of the alert routes (server/panel/alerts.ts, alert-settings.ts, alert-assets.ts,
-// alert-tools.ts) as this view reads them, each type's label and placeholders, and the limits the
-// server checks, repeated so the form says them before a round trip.
+// alert-tools.ts) as this view reads them, and each type's label and placeholders. The words (types,
+// states, asset kinds), an alert's fields and settings and the limits the server checks (which the form
+// says before a round trip) are cuebot's vocabulary, the server's own.
+import type {
+  AlertAssetKind,
+  AlertFields,
+  AlertPlaceholder,
+  AlertSettings,
+  AlertType,
+  ConnectionState,
+} from "../../../../vocabulary.ts";
 import { plural } from "../../lib/format.ts";
 
-export const ALERT_TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-
-export type AlertState = "off" | "needs_consent" | "connecting" | "connected" | "error";
-
-export interface AlertSettings {
-  enabled: boolean;
-  template: string;
-  minAmount: number;
-  durationSeconds: number;
-  volume: number;
-  imageId: number | null;
-  soundId: number | null;
-  chatMessage: string | null;
-}
+export { ALERT_LIMITS, ALERT_TYPES, type AlertSettings, type AlertType } from "../../../../vocabulary.ts";
 
 export interface AlertTypeInfo {
   type: AlertType;
-  state: AlertState;
+  state: ConnectionState;
   reason: string | null;
   settings: AlertSettings;
 }
 
 export interface AlertsInfo {
   enabled: boolean;
-  state: AlertState;
+  state: ConnectionState;
   since: string | null;
   reason: string | null;
   consentUrl: string | null;
@@ -37,11 +32,9 @@ export interface AlertsInfo {
   alertsOnlyUrl: string | null;
 }
 
-export type AssetKind = "image" | "sound";
-
 export interface AlertAsset {
   id: number;
-  kind: AssetKind;
+  kind: AlertAssetKind;
   contentType: string;
   size: number;
   createdAt: string;
@@ -50,15 +43,6 @@ export interface AlertAsset {
 export interface AssetList {
   items: AlertAsset[];
   limit: number;
-}
-
-export interface AlertFields {
-  user: string;
-  amount: number | null;
-  months: number | null;
-  tier: "1" | "2" | "3" | null;
-  reward: string | null;
-  message: string | null;
 }
 
 export interface HistoryItem {
@@ -71,18 +55,10 @@ export interface HistoryItem {
   text: string;
 }
 
-export const STATE_TEXT: Record<AlertState, string> = {
-  off: "Off",
-  needs_consent: "Needs your permission",
-  connecting: "Connecting…",
-  connected: "Connected",
-  error: "Error",
-};
-
 interface TypeFacts {
   label: string;
   /** The placeholders that carry something for this type. */
-  placeholders: readonly string[];
+  placeholders: readonly AlertPlaceholder[];
   /** What a minimum counts, for the types that have one. */
   minimum: string | null;
   /** The demo's simulate button. */
@@ -128,14 +104,6 @@ export const TYPE_FACTS: Record<AlertType, TypeFacts> = {
     simulate: "Simulate a redemption",
   },
 };
-
-export const ALERT_LIMITS = {
-  templateLength: 200,
-  minAmount: { min: 0, max: 1_000_000 },
-  durationSeconds: { min: 2, max: 30 },
-  volume: { min: 0, max: 100 },
-  assetBytes: 1024 * 1024,
-} as const;
 
 /** What a history row says of the event's size: "500 bits", "7 months", the reward's title. */
 export function amountText(type: AlertType, fields: AlertFields): string {

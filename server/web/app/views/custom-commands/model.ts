@@ -1,9 +1,9 @@
 // What the Custom commands view reads from the panel API (server/panel/custom-commands.ts,
-// custom-command-tools.ts, regulars.ts) and the words it shows for it. The browser imports nothing
-// from the server, so the shapes and the store's rules (db/chat-bot-rules.ts) are restated here.
+// custom-command-tools.ts, regulars.ts) and the words it shows for it. The user levels are cuebot's
+// vocabulary, as are the limits the store checks (db/chat-bot-rules.ts); the shapes are restated here.
+import { CHAT_BOT_LIMITS, type UserLevel } from "../../../../vocabulary.ts";
 
-export const USER_LEVELS = ["everyone", "subscriber", "regular", "twitch_vip", "moderator", "owner"] as const;
-export type UserLevel = (typeof USER_LEVELS)[number];
+export { USER_LEVELS, type UserLevel } from "../../../../vocabulary.ts";
 
 /** Nightbot's levels, lowest to highest, as a streamer reads them. */
 export const LEVEL_LABELS: Record<UserLevel, string> = {
@@ -26,12 +26,12 @@ export const LEVEL_BADGES: Record<UserLevel, string> = {
 };
 
 export const LIMITS = {
-  textLength: 500,
-  nameLength: 32,
-  cooldown: { min: 5, max: 300 },
+  textLength: CHAT_BOT_LIMITS.textLength,
+  nameLength: CHAT_BOT_LIMITS.commandNameLength,
+  cooldown: CHAT_BOT_LIMITS.cooldownSeconds,
   /** What a new command's cooldown is when the streamer leaves it (Nightbot's and chat's default). */
   defaultCooldown: 30,
-  count: { min: -2_147_483_648, max: 2_147_483_647 },
+  count: CHAT_BOT_LIMITS.count,
 } as const;
 
 /** A command's name as the form accepts it: an optional "!" and 1–32 letters, digits or _. */

@@ -1,5 +1,6 @@
 // The shapes of the panel's timer and quote routes (server/panel/timers.ts, server/panel/quotes.ts),
 // as this view reads them. Times are milliseconds since the epoch.
+import { CHAT_BOT_LIMITS } from "../../../../vocabulary.ts";
 
 export interface Timer {
   id: number;
@@ -54,12 +55,16 @@ export interface QuoteFields {
   game: string | null;
 }
 
-/** The limits the server checks, repeated so the form says them before a round trip. */
+/** The limits the server checks (cuebot's vocabulary), so the form says them before a round trip. */
 export const TIMER_LIMITS = {
-  nameLength: 50,
-  textLength: 500,
-  interval: { min: 5, max: 60, default: 15 },
-  chatLines: { min: 0, max: 100, default: 2 },
+  nameLength: CHAT_BOT_LIMITS.timerNameLength,
+  textLength: CHAT_BOT_LIMITS.textLength,
+  interval: { ...CHAT_BOT_LIMITS.intervalMinutes, default: 15 },
+  chatLines: CHAT_BOT_LIMITS.minChatLines,
 } as const;
 
-export const QUOTE_LIMITS = { textLength: 500, gameLength: 200, pageSize: 20 } as const;
+export const QUOTE_LIMITS = {
+  textLength: CHAT_BOT_LIMITS.textLength,
+  gameLength: CHAT_BOT_LIMITS.gameLength,
+  pageSize: 20,
+} as const;

@@ -1,8 +1,18 @@
 import { describe, expect, test } from "bun:test";
+import type { CommandName } from "../../../../../server/vocabulary.ts";
 import { BOTS, botCall, botLines, isLocalUrl } from "../../../../../server/web/app/lib/bot-lines.ts";
 
 const KEY = "11111111-2222-4333-8444-555555555555";
-const ALL = ["followage", "shoutout", "magic8", "clip", "roulette", "pick", "dice", "coinflip"];
+const ALL: CommandName[] = [
+  "followage",
+  "shoutout",
+  "magic8",
+  "clip",
+  "roulette",
+  "pick",
+  "dice",
+  "coinflip",
+];
 
 describe("the chat-bot lines the dashboard offers", () => {
   test("Nightbot: README's lines with the public URL and key filled in, text mode left to its headers", () => {

@@ -1,0 +1,179 @@
+/**
+ * cuebot's words, defined once: the values a role, a connection state, a built-in command's name, a
+ * user level or an alert type may take, the limits the store checks, and the alert as the overlay gets
+ * it. The store's columns (db/schema-enums.ts), the features, the API and the browser (the dashboard,
+ * server/web/app/, and the overlay page, server/web/overlay/) all take them from here, so they cannot
+ * drift apart (tests/architecture/vocabulary.test.ts). Pure constants and types: it imports nothing.
+ */
+
+// ---- Accounts ----
+
+/** An account's role, which sets its quotas (README "Roles"). */
+export const ROLES = ["Default", "Pro", "VIP", "Partner"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Where a live connection of an account stands (native chat, alerts, and each alert type). */
+export const CONNECTION_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
+export type ConnectionState = (typeof CONNECTION_STATES)[number];
+
+// ---- Built-in commands ----
+
+/** The built-in chat commands, in the order the dashboard lists them (their definitions: server/bot/). */
+export const COMMAND_NAMES = [
+  "followage",
+  "shoutout",
+  "magic8",
+  "clip",
+  "roulette",
+  "pick",
+  "dice",
+  "coinflip",
+  "rank",
+  "lastmatch",
+  "today",
+  "stats",
+] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** A built-in command's longest cooldown, which the store and the dashboard's form both hold to. */
+export const MAX_COOLDOWN_SECONDS = 3600;
+/** Ban API timeouts (the roulette's): 1 s to 2 weeks (reference/twitch.md §2.9). */
+export const MAX_TIMEOUT_SECONDS = 1_209_600;
+
+/** The built-in commands that report on the streamer's game player (the game API). */
+export const GAME_COMMANDS = [
+  "rank",
+  "lastmatch",
+  "today",
+  "stats",
+] as const satisfies readonly CommandName[];
+export type GameCommandName = (typeof GAME_COMMANDS)[number];
+
+// ---- A channel's own commands, quotes and timers ----
+
+/**
+ * Who may run a custom command: Nightbot's user levels, lowest to highest (each admits the levels
+ * above it). VIP ranks above regular, as on Nightbot (reference/chat-bot-commands.md §1).
+ */
+export const USER_LEVELS = ["everyone", "subscriber", "regular", "twitch_vip", "moderator", "owner"] as const;
+export type UserLevel = (typeof USER_LEVELS)[number];
+
+/**
+ * What a channel's own chat-bot data may hold (custom commands, regulars, quotes, timers; issue 24),
+ * checked on every write (db/chat-bot-rules.ts); the dashboard's forms say them before a round trip.
+ */
+export const CHAT_BOT_LIMITS = {
+  customCommandsPerAccount: 500,
+  quotesPerAccount: 10_000,
+  timersPerAccount: 50,
+  /** Not a Nightbot limit: it keeps a careless import or a moderator's loop from growing without end. */
+  regularsPerAccount: 1_000,
+  /** A chat line's length on Twitch, in code points; responses, quote texts and timer messages alike. */
+  textLength: 500,
+  commandNameLength: 32,
+  timerNameLength: 50,
+  gameLength: 200,
+  /** A cooldown is 0 (none) or within this range, in seconds. */
+  cooldownSeconds: { min: 5, max: 300 },
+  intervalMinutes: { min: 5, max: 60 },
+  minChatLines: { min: 0, max: 100, default: 2 },
+  /** What a count column holds (a 32-bit integer on both databases). */
+  count: { min: -2_147_483_648, max: 2_147_483_647 },
+} as const;
+
+// ---- Stream alerts ----
+
+/**
+ * Stream alerts (issue 25), in the order the dashboard lists them: a follow, a new (not gifted) sub, a
+ * resub shared in chat, a gift of N subs (one alert however many recipients), a cheer, an incoming
+ * raid, a channel-points redemption.
+ */
+export const ALERT_TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+/** What an uploaded alert asset is. */
+export const ALERT_ASSET_KINDS = ["image", "sound"] as const;
+export type AlertAssetKind = (typeof ALERT_ASSET_KINDS)[number];
+
+/** A sub's tier as Twitch's "1000"/"2000"/"3000" read into "1"/"2"/"3" (Prime arrives as "1"). */
+export const SUB_TIERS = ["1", "2", "3"] as const;
+export type SubTier = (typeof SUB_TIERS)[number];
+
+/** What an alert's template may name, each in braces: `{user} cheered {amount} bits!`. */
+export const ALERT_PLACEHOLDERS = [
+  "user",
+  "amount",
+  "months",
+  "tier",
+  "reward",
+  "message",
+  "viewers",
+] as const;
+export type AlertPlaceholder = (typeof ALERT_PLACEHOLDERS)[number];
+
+/** The event's fields, read from Twitch's payload (server/alerts/parse.ts). Never undefined. */
+export interface AlertFields {
+  /** Display name; "Anonymous" when Twitch sends none; the raiding channel for a raid. */
+  user: string;
+  /** Bits (cheer), subs gifted (gift), viewers (raid), cumulative months (resub); else null. */
+  amount: number | null;
+  /** Resub: cumulative months; else null. */
+  months: number | null;
+  tier: SubTier | null;
+  /** Redemption: the reward's title; else null. */
+  reward: string | null;
+  /** What the viewer wrote (resub message, cheer message, redemption input): plain text, ≤ 500. */
+  message: string | null;
+}
+
+/** A type's settings; a type never set has the defaults (defaultAlertSettings in db/alert-rules.ts). */
+export interface AlertSettings {
+  enabled: boolean;
+  /** ≤ 200 characters, with ALERT_PLACEHOLDERS in braces. */
+  template: string;
+  /** cheer: bits ≥ N; raid: viewers ≥ N; gift: subs ≥ N; 0 = any (ignored for other types). */
+  minAmount: number;
+  /** 2–30. */
+  durationSeconds: number;
+  /** 0–100. */
+  volume: number;
+  imageId: number | null;
+  soundId: number | null;
+  /** A chat line sent through native chat when the alert shows, or null. */
+  chatMessage: string | null;
+}
+
+/** What the store accepts of alerts, checked on every write; the dashboard says them before a round trip. */
+export const ALERT_LIMITS = {
+  /** An alert's template and its chat line, in code points. */
+  templateLength: 200,
+  minAmount: { min: 0, max: 1_000_000 },
+  durationSeconds: { min: 2, max: 30 },
+  volume: { min: 0, max: 100 },
+  /** An uploaded image or sound, in bytes. */
+  assetBytes: 1024 * 1024,
+  assetsPerAccount: 20,
+  /** The history keeps this many real alerts per account, the newest. */
+  eventsKept: 200,
+  /** …and, apart from them, this many tests and replays, so these never push real alerts out. */
+  testEventsKept: 50,
+} as const;
+
+/** One alert as the overlay plays it (its alert stream's `data`). */
+export interface Alert {
+  /** The history row's id: grows with every alert of every account (the overlay's Last-Event-ID). */
+  id: number;
+  type: AlertType;
+  fields: AlertFields;
+  /** When it happened (Unix ms). */
+  at: number;
+  /** Sent from the dashboard's "send a test alert", not by Twitch. */
+  test: boolean;
+  /** The type's template filled with the fields (server/alerts/template.ts). */
+  text: string;
+  durationMs: number;
+  imageId: number | null;
+  soundId: number | null;
+  /** 0–100. */
+  volume: number;
+}

@@ -1,0 +1,54 @@
+// The OBS overlay page's script: the published card (state) and stream alerts, each over its own
+// Server-Sent Events stream (stream.ts). `?only=alerts` shows alerts only (a browser source of its own
+// for the alerts); `muted=1` plays no sound (the dashboard's live preview: the alerts sound in OBS, not
+// twice in the streamer's tab).
+import { AlertPlayer } from "./alerts.ts";
+import { keepOpen } from "./stream.ts";
+
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the overlay page has no #${id}`);
+  return found as T;
+}
+
+/** The published card: its title and text, hidden while both are empty. */
+function render(state: { title?: unknown; text?: unknown }): void {
+  const title = typeof state.title === "string" ? state.title : "";
+  const text = typeof state.text === "string" ? state.text : "";
+  byId("title").textContent = title;
+  byId("text").textContent = text;
+  byId("card").hidden = !title && !text;
+}
+
+const token = decodeURIComponent(location.pathname.split("/").pop() || "");
+const query = new URLSearchParams(location.search);
+const status = byId("status");
+const tokenQuery = `token=${encodeURIComponent(token)}`;
+
+if (query.get("only") !== "alerts") {
+  keepOpen(
+    () => `/api/overlay/events?${tokenQuery}`,
+    { state: (event) => render(JSON.parse(event.data).state || {}) },
+    status,
+  );
+}
+
+const alerts = new AlertPlayer(
+  {
+    stage: byId("alert"),
+    image: byId<HTMLImageElement>("alert-image"),
+    label: byId("alert-label"),
+    text: byId("alert-text"),
+    message: byId("alert-message"),
+  },
+  {
+    assetUrl: (id) => `/api/overlay/assets/${encodeURIComponent(id)}?${tokenQuery}`,
+    muted: query.get("muted") === "1",
+    storageKey: `cuebot.alerts.shown:${token}`,
+  },
+);
+keepOpen(
+  () => `/api/overlay/alerts?${tokenQuery}&after=${alerts.lastHeard}`,
+  { alert: (event) => alerts.heard(event.data) },
+  status,
+);
