@@ -56,6 +56,8 @@ export interface ChatScaleOptions {
   seconds: number;
   /** Extra environment for the server under test (e.g. BUN_OPTIONS for Bun's CPU profiler). */
   env?: Record<string, string>;
+  /** Extra environment for the floor's process (the same, to profile it beside cuebot). */
+  floorEnv?: Record<string, string>;
   /** Another build measured the same way in the same run, before the one under test (`--before`). */
   before?: string;
   /** The floor's HTTP client (bench/chat-floor.ts): cuebot's keep-alive-fetch, or Bun's fetch. */
@@ -99,6 +101,7 @@ async function runCuebot(
 async function startFloor(
   fixture: Fixture,
   client: FloorSetup["client"],
+  env: Record<string, string> = {},
 ): Promise<{ pid: number; stop(): Promise<void> }> {
   const setup: FloorSetup = {
     eventsubUrl: fixture.twitch.eventsubUrl,
@@ -113,6 +116,7 @@ async function startFloor(
   const file = join(fixture.dataDir, "chat-floor.json");
   writeFileSync(file, JSON.stringify(setup));
   const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "chat-floor.ts"), file], {
+    env: { ...process.env, ...env },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -129,7 +133,7 @@ async function startFloor(
 
 /** The floor on the fixture, after cuebot left it: at rest, then under the same load. */
 async function runFloor(typists: Typists, options: ChatScaleOptions): Promise<ProcessRun> {
-  const floor = await startFloor(typists.fixture, options.floorClient ?? "keep-alive");
+  const floor = await startFloor(typists.fixture, options.floorClient ?? "keep-alive", options.floorEnv);
   try {
     await Bun.sleep(QUIET_S * 1000);
     const restCpu = await restCpuPercent(floor.pid, REST_SAMPLE_S);
@@ -210,11 +214,16 @@ function cuebotRows(row: AddRow, run: CuebotRun, floor: ProcessRun, channels: nu
   });
 }
 
-function floorRows(row: AddRow, floor: ProcessRun): void {
+const FLOOR_CLIENTS: Record<NonNullable<FloorSetup["client"]>, string> = {
+  "keep-alive": "cuebot's keep-alive-fetch",
+  fetch: "Bun's fetch",
+};
+
+function floorRows(row: AddRow, floor: ProcessRun, client: NonNullable<FloorSetup["client"]>): void {
   row(
     "floor: a bare Bun script doing only a command's socket work, at rest",
     `${floor.restCpuPercent.toFixed(2)} %`,
-    `bench/chat-floor.ts: notification in, Send Chat Message on a kept-alive socket, echo in; of one core over ${REST_SAMPLE_S} s; reference, no target`,
+    `bench/chat-floor.ts: notification in, Send Chat Message kept alive (${FLOOR_CLIENTS[client]}), echo in; of one core over ${REST_SAMPLE_S} s; reference, no target`,
   );
   for (const load of floor.loads) {
     row(
@@ -247,7 +256,7 @@ export async function chatScaleRows(options: ChatScaleOptions): Promise<TableRow
   const bench = `chat, ${channels} channels`;
   if (beforeRun) cuebotRows(adder(`${bench}, --before`), beforeRun, floor, channels);
   cuebotRows(adder(bench), run, floor, channels);
-  floorRows(adder(bench), floor);
+  floorRows(adder(bench), floor, options.floorClient ?? "keep-alive");
   return rows;
 }
 
@@ -256,31 +265,39 @@ function flag(name: string, fallback: string): string {
   return at === -1 ? fallback : process.argv[at + 1]!;
 }
 
+/** Bun's CPU profiler, writing into a new folder: the environment that turns it on, and the folder. */
+function profiler(): { env: Record<string, string>; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "cuebot-profile-"));
+  return { env: { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${dir}` }, dir };
+}
+
+function printProfile(who: string, dir: string): void {
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`no profile was written in ${dir}`);
+  console.log(`\n${who}'s profile: ${join(dir, file)}`);
+  report(JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile);
+}
+
 /**
- * `--profile`: the server under test (not `--before`'s, not the floor) runs with Bun's CPU profiler;
- * where its time went is printed after the table.
+ * `--profile`: the server under test (not `--before`'s) and the floor run with Bun's CPU profiler;
+ * where each one's time went is printed after the table.
  */
 async function main(): Promise<void> {
   const { formatTable } = await import("./table.ts");
-  const profileDir = process.argv.includes("--profile")
-    ? mkdtempSync(join(tmpdir(), "cuebot-profile-"))
-    : null;
+  const profiles = process.argv.includes("--profile") ? { cuebot: profiler(), floor: profiler() } : null;
   const rows = await chatScaleRows({
     channels: Number(flag("--channels", "1000")),
     rates: flag("--rates", "200,500,1000").split(",").map(Number),
     seconds: Number(flag("--seconds", "10")),
     before: process.argv.includes("--before") ? resolve(flag("--before", "")) : undefined,
     floorClient: flag("--floor-client", "keep-alive") === "fetch" ? "fetch" : "keep-alive",
-    env: profileDir
-      ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${profileDir}` }
-      : undefined,
+    env: profiles?.cuebot.env,
+    floorEnv: profiles?.floor.env,
   });
   console.log(formatTable(rows));
-  if (!profileDir) return;
-  const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
-  if (!file) throw new Error(`no profile was written in ${profileDir}`);
-  console.log(`profile: ${join(profileDir, file)}`);
-  report(JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile);
+  if (!profiles) return;
+  printProfile("cuebot", profiles.cuebot.dir);
+  printProfile("the floor", profiles.floor.dir);
 }
 
 if (import.meta.main) await main();

@@ -43,7 +43,8 @@ export function report(profile: CpuProfile): void {
   const print = (title: string, map: Map<string, number>, count: number) => {
     console.log(`\n${title}`);
     for (const [name, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-      console.log(`${((100 * time) / total).toFixed(1).padStart(6)} %  ${name}`);
+      const ms = (time / 1000).toFixed(0).padStart(7);
+      console.log(`${((100 * time) / total).toFixed(1).padStart(6)} %  ${ms} ms  ${name}`);
     }
   };
   print("self time", selfByLabel, 45);
