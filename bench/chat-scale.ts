@@ -199,17 +199,27 @@ function cuebotRows(row: AddRow, run: CuebotRun, floor: ProcessRun, channels: nu
     `${Math.round(worst)} µs`,
     `target ≤ ${CHAT_TARGETS.cpuPerCommandUs} µs ${ok(worst <= CHAT_TARGETS.cpuPerCommandUs)}`,
   );
+  floorRatioRows(row, run, floor);
+}
+
+/** cuebot's CPU per command as a ratio to the floor's at each rate; replies lost make it a miss. */
+function floorRatioRows(row: AddRow, run: ProcessRun, floor: ProcessRun): void {
   run.loads.forEach((load, i) => {
     const floorLoad = floor.loads[i]!;
     const ratio = load.cpuUsPerCommand / floorLoad.cpuUsPerCommand;
+    const lost = [
+      ...(load.answered < load.sent ? [`cuebot answered ${load.answered}/${load.sent}`] : []),
+      ...(floorLoad.answered < floorLoad.sent ? [`the floor ${floorLoad.answered}/${floorLoad.sent}`] : []),
+    ];
+    const met = ratio <= CHAT_TARGETS.floorRatio && load.answered === load.sent;
     const target =
       load.rate >= CHAT_TARGETS.floorRatioFromRate
-        ? `target ≤ ${CHAT_TARGETS.floorRatio}× ${ok(ratio <= CHAT_TARGETS.floorRatio)}`
+        ? `target ≤ ${CHAT_TARGETS.floorRatio}× ${ok(met)}`
         : "no target";
     row(
       `cuebot CPU per command ÷ the floor's, at ${load.rate} a second`,
       `${ratio.toFixed(2)}×`,
-      `${Math.round(load.cpuUsPerCommand)} µs against ${Math.round(floorLoad.cpuUsPerCommand)} µs; ${target}`,
+      `${Math.round(load.cpuUsPerCommand)} µs against ${Math.round(floorLoad.cpuUsPerCommand)} µs; ${[...lost, target].join("; ")}`,
     );
   });
 }
