@@ -1,17 +1,22 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { SimSendAttempt } from "../server/sim/twitch/chat/state.ts";
-import { createFixture, type Fixture, type RunningBinary, simUser, startBinary } from "./fixture.ts";
+import { join, resolve } from "node:path";
+import type { FloorSetup } from "./chat-floor.ts";
+import { addChatters, type LoadResult, loadRates, restCpuPercent, type Typists } from "./chat-load.ts";
+import { BINARY, CHAT_SCOPES, createFixture, type Fixture, firstLine, ROOT, startBinary } from "./fixture.ts";
 import { type CpuProfile, report } from "./profile-report.ts";
 import type { TableRow } from "./table.ts";
 
 /**
  * Native chat at scale (issue 26 §1), black box: N streamers with chat on, each read on its own
  * EventSub socket (a user token per socket, as Twitch requires), `!magic8` typed into their chats at a
- * steady rate, each reply timed from the simulator sending the notification to the simulator receiving
- * `POST /chat/messages`. The simulators run in this process, on the same cores as the server.
- * `bun bench/chat-scale.ts [--channels 1000] [--rates 200,500,1000] [--seconds 10] [--binary PATH]`.
+ * steady rate (bench/chat-load.ts). Then the floor (issue 34): bench/chat-floor.ts, a bare Bun script
+ * doing only the socket work of a command, in a process of its own, on the same simulators, channels
+ * and rates, measured the same way; cuebot's CPU per command is shown as a ratio to the floor's.
+ * The simulators run in this process, on the same cores as the server.
+ * `bun bench/chat-scale.ts [--channels 1000] [--rates 200,500,1000] [--seconds 10] [--binary PATH]
+ * [--before PATH] [--floor-client keep-alive|fetch] [--profile]`; `--before` measures that build
+ * too, on a data folder of its own, in the same run.
  */
 
 export const CHAT_TARGETS = {
@@ -20,38 +25,17 @@ export const CHAT_TARGETS = {
   restCpuPercent: 2,
   p99Ms: 50,
   cpuPerCommandUs: 150,
+  /** cuebot's CPU per command at most this many times the floor's, at `floorRatioFromRate` and above. */
+  floorRatio: 1.5,
+  floorRatioFromRate: 500,
 } as const;
 
-/** Distinct chatters per channel: each is answered 3 times per 30 s at most, so they take turns. */
-const CHATTERS = 40;
-const TEXT = "!magic8 will this bench pass?";
-const TICK_MS = 10;
-const WARM_UP_S = 10;
 /** Seconds of the at-rest CPU sample; `CHAT_REST_S` shortens it while trying a change (the bench uses 20). */
 const REST_SAMPLE_S = Number(process.env.CHAT_REST_S ?? 20);
+/** The quiet spell before that sample (cuebot validates its stored tokens after start). */
+const QUIET_S = 10;
 
 const ok = (pass: boolean) => (pass ? "met" : "MISSED");
-
-/** CPU seconds (user + system, every thread) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-}
-
-function addChatters(fixture: Fixture): string[] {
-  const logins: string[] = [];
-  for (let i = 0; i < CHATTERS; i++) {
-    const login = `benchchatter${i}`;
-    fixture.twitch.world.users.push(simUser(String(900_000 + i), login, ""));
-    logins.push(login);
-  }
-  return logins;
-}
 
 /** Resolves once every channel's `channel.chat.message` subscription is enabled; the seconds it took. */
 async function waitSubscribed(fixture: Fixture, channels: number, startedAt: number): Promise<number> {
@@ -66,138 +50,233 @@ async function waitSubscribed(fixture: Fixture, channels: number, startedAt: num
   }
 }
 
-export interface LoadResult {
-  rate: number;
-  sent: number;
-  answered: number;
-  p50Ms: number;
-  p99Ms: number;
-  cpuUsPerCommand: number;
-  cpuPercent: number;
-}
-
-/** `rate` commands a second for `seconds`, spread over the channels in turn; waits 3 s for the last replies. */
-export async function chatLoad(
-  fixture: Fixture,
-  server: RunningBinary & { pid: number },
-  chatters: readonly string[],
-  rate: number,
-  seconds: number,
-  turn: { next: number },
-): Promise<LoadResult> {
-  const logins = fixture.streamers.map((s) => s.login);
-  const pending = new Map<string, number>();
-  const latencies: number[] = [];
-  const stop = fixture.twitch.chat.onSend((attempt: SimSendAttempt) => {
-    const sentAt = attempt.replyParentMessageId ? pending.get(attempt.replyParentMessageId) : undefined;
-    if (sentAt === undefined) return;
-    pending.delete(attempt.replyParentMessageId!);
-    latencies.push(performance.now() - sentAt);
-  });
-  const total = rate * seconds;
-  let sent = 0;
-  const cpuBefore = cpuSeconds(server.pid);
-  const started = performance.now();
-  try {
-    while (sent < total) {
-      const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-      for (; sent < due; sent++) {
-        const n = turn.next++;
-        const channel = logins[n % logins.length]!;
-        const user = chatters[Math.floor(n / logins.length) % chatters.length]!;
-        const id = fixture.twitch.chat.say({ channel, user, text: TEXT });
-        pending.set(id, performance.now());
-      }
-      await Bun.sleep(TICK_MS);
-    }
-    const drainUntil = performance.now() + 3_000;
-    while (pending.size > 0 && performance.now() < drainUntil) await Bun.sleep(20);
-  } finally {
-    stop();
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(server.pid) - cpuBefore;
-  latencies.sort((a, b) => a - b);
-  return {
-    rate,
-    sent,
-    answered: latencies.length,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    cpuUsPerCommand: latencies.length > 0 ? (cpu * 1e6) / latencies.length : Number.NaN,
-    cpuPercent: (cpu / elapsed) * 100,
-  };
-}
-
 export interface ChatScaleOptions {
   channels: number;
   rates: readonly number[];
   seconds: number;
-  /** Extra environment for the server (e.g. BUN_OPTIONS for Bun's CPU profiler). */
+  /** Extra environment for the server under test (e.g. BUN_OPTIONS for Bun's CPU profiler). */
   env?: Record<string, string>;
+  /** Extra environment for the floor's process (the same, to profile it beside cuebot). */
+  floorEnv?: Record<string, string>;
+  /** Another build measured the same way in the same run, before the one under test (`--before`). */
+  before?: string;
+  /** The floor's HTTP client (bench/chat-floor.ts): cuebot's keep-alive-fetch, or Bun's fetch. */
+  floorClient?: FloorSetup["client"];
 }
 
-/** The chat rows of the bench table (each with its target), for `npm run bench` and standalone runs. */
-export async function chatScaleRows(options: ChatScaleOptions): Promise<TableRow[]> {
-  const { channels } = options;
-  const rows: TableRow[] = [];
-  const row = (measure: string, value: string, note: string) =>
-    rows.push({ bench: `chat, ${channels} channels`, measure, value, note });
-  const fixture = await createFixture(channels, { chat: true });
-  const chatters = addChatters(fixture);
+/** What one process answering the chats measured: CPU at rest, then each rate. */
+interface ProcessRun {
+  restCpuPercent: number;
+  loads: LoadResult[];
+}
+
+interface CuebotRun extends ProcessRun {
+  connectS: number;
+  rssMb: number;
+}
+
+/** cuebot's binary on the fixture: connected, at rest, then under load; stopped after. */
+async function runCuebot(
+  typists: Typists,
+  options: ChatScaleOptions,
+  binary: string,
+  env: Record<string, string> = {},
+): Promise<CuebotRun> {
+  const { fixture } = typists;
   const startedAt = performance.now();
-  const server = await startBinary({ dataDir: fixture.dataDir, env: { ...fixture.env, ...options.env } });
+  const server = await startBinary({ dataDir: fixture.dataDir, env: { ...fixture.env, ...env } }, { binary });
   try {
-    const connectS = await waitSubscribed(fixture, channels, startedAt);
-    row(
-      "channels turned on and subscribed (exec serve → last subscription)",
-      `${connectS.toFixed(1)} s`,
-      `target ≤ ${CHAT_TARGETS.connectS} s ${ok(connectS <= CHAT_TARGETS.connectS)}`,
-    );
-    // At rest: after the start-up's token validation and a quiet spell.
-    await Bun.sleep(10_000);
-    const restCpuBefore = cpuSeconds(server.pid);
-    await Bun.sleep(REST_SAMPLE_S * 1000);
-    const restCpu = ((cpuSeconds(server.pid) - restCpuBefore) / REST_SAMPLE_S) * 100;
-    const rss = server.rssMb();
-    row(
-      "RSS at rest, all connected",
-      `${Math.round(rss)} MB`,
-      `${((rss * 1024) / channels).toFixed(0)} kB a channel; target ≤ ${CHAT_TARGETS.restRssMb} MB ${ok(rss <= CHAT_TARGETS.restRssMb)}`,
-    );
-    row(
-      "CPU at rest, all connected",
-      `${restCpu.toFixed(2)} %`,
-      `of one core over ${REST_SAMPLE_S} s; target ≤ ${CHAT_TARGETS.restCpuPercent} % ${ok(restCpu <= CHAT_TARGETS.restCpuPercent)}`,
-    );
-    const turn = { next: 0 };
-    // Warm-up: every channel answers a few times, so caches read at a channel's first command are
-    // filled and the JIT has compiled the path (a server runs for hours; its first seconds are not it).
-    await chatLoad(fixture, server, chatters, Math.min(500, channels), WARM_UP_S, turn);
-    let worstCpu = 0;
-    for (const rate of options.rates) {
-      const result = await chatLoad(fixture, server, chatters, rate, options.seconds, turn);
-      worstCpu = Math.max(worstCpu, result.cpuUsPerCommand);
-      const lost = result.sent - result.answered;
-      const target =
-        rate >= 1000
-          ? `; target p99 ≤ ${CHAT_TARGETS.p99Ms} ms ${ok(result.p99Ms <= CHAT_TARGETS.p99Ms && lost === 0)}`
-          : "";
-      row(
-        `reply latency at ${rate} commands a second`,
-        `p99 ${result.p99Ms.toFixed(1)} ms`,
-        `p50 ${result.p50Ms.toFixed(1)} ms; ${result.answered}/${result.sent} answered; cuebot ${result.cpuPercent.toFixed(0)} % of a core, ${Math.round(result.cpuUsPerCommand)} µs a command${target}`,
-      );
-    }
-    row(
-      "cuebot CPU per answered command (worst rate above)",
-      `${Math.round(worstCpu)} µs`,
-      `target ≤ ${CHAT_TARGETS.cpuPerCommandUs} µs ${ok(worstCpu <= CHAT_TARGETS.cpuPerCommandUs)}`,
-    );
+    const connectS = await waitSubscribed(fixture, options.channels, startedAt);
+    await Bun.sleep(QUIET_S * 1000);
+    const restCpu = await restCpuPercent(server.pid, REST_SAMPLE_S);
+    const rssMb = server.rssMb();
+    const loads = await loadRates(typists, server.pid, options.rates, options.seconds);
+    return { connectS, rssMb, restCpuPercent: restCpu, loads };
   } finally {
     await server.stop();
+  }
+}
+
+/** The floor (bench/chat-floor.ts) in a process of its own, on the channels cuebot had; resolves once subscribed. */
+async function startFloor(
+  fixture: Fixture,
+  client: FloorSetup["client"],
+  env: Record<string, string> = {},
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const setup: FloorSetup = {
+    eventsubUrl: fixture.twitch.eventsubUrl,
+    helixUrl: fixture.twitch.helixUrl,
+    clientId: fixture.twitch.client.id,
+    channels: fixture.streamers.map(({ login }) => ({
+      userId: fixture.twitch.findUser(login)!.id,
+      token: fixture.twitch.issueUserToken(login, CHAT_SCOPES).accessToken,
+    })),
+    client,
+  };
+  const file = join(fixture.dataDir, "chat-floor.json");
+  writeFileSync(file, JSON.stringify(setup));
+  const proc = Bun.spawn([process.execPath, join(ROOT, "bench", "chat-floor.ts"), file], {
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const said = await firstLine(proc.stdout, "the chat floor exited before it was ready").catch(
+    (error: Error) => error.message,
+  );
+  if (said !== "ready") {
+    proc.kill("SIGTERM");
+    throw new Error(`the chat floor did not start: ${said}`);
+  }
+  return {
+    pid: proc.pid,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+/** The floor on the fixture, after cuebot left it: at rest, then under the same load. */
+async function runFloor(typists: Typists, options: ChatScaleOptions): Promise<ProcessRun> {
+  const floor = await startFloor(typists.fixture, options.floorClient ?? "keep-alive", options.floorEnv);
+  try {
+    await Bun.sleep(QUIET_S * 1000);
+    const restCpu = await restCpuPercent(floor.pid, REST_SAMPLE_S);
+    const loads = await loadRates(
+      { ...typists, turn: { next: 0 } },
+      floor.pid,
+      options.rates,
+      options.seconds,
+    );
+    return { restCpuPercent: restCpu, loads };
+  } finally {
+    await floor.stop();
+  }
+}
+
+/** A fixture of `channels` streamers with chat on, and its chatters, for `use`; stopped after. */
+async function withChatFixture<T>(channels: number, use: (typists: Typists) => Promise<T>): Promise<T> {
+  const fixture = await createFixture(channels, { chat: true });
+  try {
+    return await use({ fixture, chatters: addChatters(fixture), turn: { next: 0 } });
+  } finally {
     await fixture.stop();
   }
+}
+
+type AddRow = (measure: string, value: string, note: string) => void;
+
+const loadNote = (who: string, load: LoadResult) =>
+  `p50 ${load.p50Ms.toFixed(1)} ms; ${load.answered}/${load.sent} answered; ${who} ${load.cpuPercent.toFixed(0)} % of a core, ${Math.round(load.cpuUsPerCommand)} µs a command`;
+
+function cuebotRows(row: AddRow, run: CuebotRun, floor: ProcessRun, channels: number): void {
+  row(
+    "channels turned on and subscribed (exec serve → last subscription)",
+    `${run.connectS.toFixed(1)} s`,
+    `target ≤ ${CHAT_TARGETS.connectS} s ${ok(run.connectS <= CHAT_TARGETS.connectS)}`,
+  );
+  row(
+    "RSS at rest, all connected",
+    `${Math.round(run.rssMb)} MB`,
+    `${((run.rssMb * 1024) / channels).toFixed(0)} kB a channel; target ≤ ${CHAT_TARGETS.restRssMb} MB ${ok(run.rssMb <= CHAT_TARGETS.restRssMb)}`,
+  );
+  const rest = run.restCpuPercent;
+  row(
+    "CPU at rest, all connected",
+    `${rest.toFixed(2)} %`,
+    `of one core over ${REST_SAMPLE_S} s (the floor ${floor.restCpuPercent.toFixed(2)} %); target ≤ ${CHAT_TARGETS.restCpuPercent} % ${ok(rest <= CHAT_TARGETS.restCpuPercent)}`,
+  );
+  latencyRows(row, run.loads);
+  const worst = Math.max(...run.loads.map((load) => load.cpuUsPerCommand));
+  row(
+    "cuebot CPU per answered command (worst rate above)",
+    `${Math.round(worst)} µs`,
+    `target ≤ ${CHAT_TARGETS.cpuPerCommandUs} µs ${ok(worst <= CHAT_TARGETS.cpuPerCommandUs)}`,
+  );
+  floorRatioRows(row, run, floor);
+}
+
+/** Each rate's reply latency and CPU; 1,000 a second and above with the p99 target. */
+function latencyRows(row: AddRow, loads: readonly LoadResult[]): void {
+  for (const load of loads) {
+    const lost = load.sent - load.answered;
+    const target =
+      load.rate >= 1000
+        ? `; target p99 ≤ ${CHAT_TARGETS.p99Ms} ms ${ok(load.p99Ms <= CHAT_TARGETS.p99Ms && lost === 0)}`
+        : "";
+    row(
+      `reply latency at ${load.rate} commands a second`,
+      `p99 ${load.p99Ms.toFixed(1)} ms`,
+      loadNote("cuebot", load) + target,
+    );
+  }
+}
+
+/** cuebot's CPU per command as a ratio to the floor's at each rate; replies lost make it a miss. */
+function floorRatioRows(row: AddRow, run: ProcessRun, floor: ProcessRun): void {
+  run.loads.forEach((load, i) => {
+    const floorLoad = floor.loads[i]!;
+    const ratio = load.cpuUsPerCommand / floorLoad.cpuUsPerCommand;
+    const lost = [
+      ...(load.answered < load.sent ? [`cuebot answered ${load.answered}/${load.sent}`] : []),
+      ...(floorLoad.answered < floorLoad.sent ? [`the floor ${floorLoad.answered}/${floorLoad.sent}`] : []),
+    ];
+    const met = ratio <= CHAT_TARGETS.floorRatio && load.answered === load.sent;
+    const target =
+      load.rate >= CHAT_TARGETS.floorRatioFromRate
+        ? `target ≤ ${CHAT_TARGETS.floorRatio}× ${ok(met)}`
+        : "no target";
+    row(
+      `cuebot CPU per command ÷ the floor's, at ${load.rate} a second`,
+      `${ratio.toFixed(2)}×`,
+      `${Math.round(load.cpuUsPerCommand)} µs against ${Math.round(floorLoad.cpuUsPerCommand)} µs; ${[...lost, target].join("; ")}`,
+    );
+  });
+}
+
+const FLOOR_CLIENTS: Record<NonNullable<FloorSetup["client"]>, string> = {
+  "keep-alive": "cuebot's keep-alive-fetch",
+  fetch: "Bun's fetch",
+};
+
+function floorRows(row: AddRow, floor: ProcessRun, client: NonNullable<FloorSetup["client"]>): void {
+  row(
+    "floor: a bare Bun script doing only a command's socket work, at rest",
+    `${floor.restCpuPercent.toFixed(2)} %`,
+    `bench/chat-floor.ts: notification in, Send Chat Message kept alive (${FLOOR_CLIENTS[client]}), echo in; of one core over ${REST_SAMPLE_S} s; reference, no target`,
+  );
+  for (const load of floor.loads) {
+    row(
+      `  the floor at ${load.rate} commands a second`,
+      `p99 ${load.p99Ms.toFixed(1)} ms`,
+      loadNote("floor", load),
+    );
+  }
+}
+
+/**
+ * The chat rows of the bench table (each with its target), for `npm run bench` and standalone runs:
+ * the build under test (BINARY), the floor measured after it on the same simulators, and with
+ * `before` that build first, on a fixture of its own, both as ratios to the same floor.
+ */
+export async function chatScaleRows(options: ChatScaleOptions): Promise<TableRow[]> {
+  const { channels, before } = options;
+  const beforeRun = before
+    ? await withChatFixture(channels, (typists) => runCuebot(typists, options, before))
+    : null;
+  const { run, floor } = await withChatFixture(channels, async (typists) => ({
+    run: await runCuebot(typists, options, BINARY, options.env),
+    floor: await runFloor(typists, options),
+  }));
+  const rows: TableRow[] = [];
+  const adder =
+    (bench: string): AddRow =>
+    (measure, value, note) =>
+      rows.push({ bench, measure, value, note });
+  const bench = `chat, ${channels} channels`;
+  if (beforeRun) cuebotRows(adder(`${bench}, --before`), beforeRun, floor, channels);
+  cuebotRows(adder(bench), run, floor, channels);
+  floorRows(adder(bench), floor, options.floorClient ?? "keep-alive");
   return rows;
 }
 
@@ -206,26 +285,39 @@ function flag(name: string, fallback: string): string {
   return at === -1 ? fallback : process.argv[at + 1]!;
 }
 
-/** `--profile`: the server runs with Bun's CPU profiler; where its time went is printed after the table. */
+/** Bun's CPU profiler, writing into a new folder: the environment that turns it on, and the folder. */
+function profiler(): { env: Record<string, string>; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "cuebot-profile-"));
+  return { env: { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${dir}` }, dir };
+}
+
+function printProfile(who: string, dir: string): void {
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`no profile was written in ${dir}`);
+  console.log(`\n${who}'s profile: ${join(dir, file)}`);
+  report(JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile);
+}
+
+/**
+ * `--profile`: the server under test (not `--before`'s) and the floor run with Bun's CPU profiler;
+ * where each one's time went is printed after the table.
+ */
 async function main(): Promise<void> {
   const { formatTable } = await import("./table.ts");
-  const profileDir = process.argv.includes("--profile")
-    ? mkdtempSync(join(tmpdir(), "cuebot-profile-"))
-    : null;
+  const profiles = process.argv.includes("--profile") ? { cuebot: profiler(), floor: profiler() } : null;
   const rows = await chatScaleRows({
     channels: Number(flag("--channels", "1000")),
     rates: flag("--rates", "200,500,1000").split(",").map(Number),
     seconds: Number(flag("--seconds", "10")),
-    env: profileDir
-      ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${profileDir}` }
-      : undefined,
+    before: process.argv.includes("--before") ? resolve(flag("--before", "")) : undefined,
+    floorClient: flag("--floor-client", "keep-alive") === "fetch" ? "fetch" : "keep-alive",
+    env: profiles?.cuebot.env,
+    floorEnv: profiles?.floor.env,
   });
   console.log(formatTable(rows));
-  if (!profileDir) return;
-  const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
-  if (!file) throw new Error(`no profile was written in ${profileDir}`);
-  console.log(`profile: ${join(profileDir, file)}`);
-  report(JSON.parse(readFileSync(join(profileDir, file), "utf8")) as CpuProfile);
+  if (!profiles) return;
+  printProfile("cuebot", profiles.cuebot.dir);
+  printProfile("the floor", profiles.floor.dir);
 }
 
 if (import.meta.main) await main();

@@ -64,7 +64,7 @@ export function simUser(id: string, login: string, broadcasterType: "affiliate" 
 
 const FOLLOW_SCOPES = ["moderator:read:followers", "user:read:email"];
 /** What a streamer grants when turning native chat on (chat/status.ts consentProblem). */
-const CHAT_SCOPES = [...FOLLOW_SCOPES, "user:read:chat", "user:write:chat"];
+export const CHAT_SCOPES = [...FOLLOW_SCOPES, "user:read:chat", "user:write:chat"];
 
 export interface FixtureOptions {
   /** Every streamer has native chat on, with the grant the consent flow asks for (bench/chat-scale.ts). */
@@ -195,13 +195,15 @@ function watchFor(stream: ReadableStream<Uint8Array>, text: string): Promise<voi
  * took. With `settled`, it then waits for the start-up validation of stored Twitch tokens (one call
  * per account) to finish, so that work does not share the CPU with a measurement. With `redisUrl`,
  * its limits and overlays are shared through that Redis (several instances on one data folder); with
- * `databaseUrl`, its data is in that PostgreSQL database.
+ * `databaseUrl`, its data is in that PostgreSQL database; with `binary`, that build runs instead of
+ * BINARY (the chat bench's `--before`).
  */
 export async function startBinary(
   fixture: Pick<Fixture, "dataDir" | "env">,
-  options: { settled?: boolean; redisUrl?: string; databaseUrl?: string } = {},
+  options: { settled?: boolean; redisUrl?: string; databaseUrl?: string; binary?: string } = {},
 ): Promise<RunningBinary & { startMs: number }> {
-  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
+  const binary = options.binary ?? BINARY;
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run npm run build first`);
   const port = freePort();
   const started = performance.now();
   const shared = [
@@ -209,7 +211,7 @@ export async function startBinary(
     ...(options.databaseUrl ? ["--database-url", options.databaseUrl] : []),
   ];
   const proc = Bun.spawn(
-    [BINARY, "serve", "--data-dir", fixture.dataDir, "--port", String(port), ...shared],
+    [binary, "serve", "--data-dir", fixture.dataDir, "--port", String(port), ...shared],
     {
       env: { ...process.env, ...fixture.env },
       stdout: "pipe",
@@ -241,6 +243,19 @@ export async function startBinary(
   };
 }
 
+/** The first line a process prints (without its newline); throws `failure` if it ends before one. */
+export async function firstLine(stdout: ReadableStream<Uint8Array>, failure: string): Promise<string> {
+  const reader = stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(failure);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text.slice(0, text.indexOf("\n"));
+}
+
 /** A yardstick server (bench/bare-server.ts) in its own process: the bare Bun.serve by default. */
 export async function startBare(
   mode: "constant" | "contract-reads" | "elysia" | "replay" = "constant",
@@ -252,16 +267,9 @@ export async function startBare(
     stdout: "pipe",
     stderr: "inherit",
   });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the bare server did not start");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
+  const port = await firstLine(proc.stdout, "the bare server did not start");
   return {
-    url: `http://127.0.0.1:${text.trim()}`,
+    url: `http://127.0.0.1:${port}`,
     pid: proc.pid,
     async stop() {
       proc.kill("SIGTERM");

@@ -1,4 +1,13 @@
-/** Prints where a CPU profile (Bun's `--cpu-prof`) spent its time: self time, then inclusive. */
+import { readFileSync } from "node:fs";
+
+/**
+ * Prints where a CPU profile (Bun's `--cpu-prof`) spent its time: self time, then inclusive, as
+ * shares of the samples. Each sample counts once: Bun takes samples only while the JavaScript thread
+ * runs, and a sample's time delta also holds the wait before it (idle gaps of seconds at rest), so
+ * weighting by the deltas credits waiting to whatever ran next.
+ * `bun bench/profile-report.ts FILE.cpuprofile [--last SECONDS]` reports a profile kept on disk (or
+ * the seconds before its final one only: the chat bench's last rate is about 11 s).
+ */
 
 export interface ProfileNode {
   id: number;
@@ -17,17 +26,31 @@ function label(node: ProfileNode): string {
   return `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}:${columnNumber + 1}`;
 }
 
-export function report(profile: CpuProfile): void {
+/**
+ * The profile's samples, or those of the `seconds` before its final one (the last rate of the chat
+ * bench, say; the final second is the process stopping).
+ */
+function samplesOf(profile: CpuProfile, seconds?: number): number[] {
+  if (seconds === undefined) return profile.samples;
+  const stamps: number[] = [];
+  let at = 0;
+  for (const dt of profile.timeDeltas) {
+    at += dt;
+    stamps.push(at);
+  }
+  const to = (stamps.at(-1) ?? 0) - 1e6;
+  const from = to - seconds * 1e6;
+  return profile.samples.filter((_, i) => stamps[i]! >= from && stamps[i]! < to);
+}
+
+export function report(profile: CpuProfile, lastSeconds?: number): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const self = new Map<number, number>();
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    self.set(id, (self.get(id) ?? 0) + dt);
-    total += dt;
-  });
+  const samples = samplesOf(profile, lastSeconds);
+  for (const id of samples) self.set(id, (self.get(id) ?? 0) + 1);
+  const total = samples.length;
   const selfByLabel = new Map<string, number>();
   const inclusiveByLabel = new Map<string, number>();
   for (const [id, time] of self) {
@@ -46,6 +69,15 @@ export function report(profile: CpuProfile): void {
       console.log(`${((100 * time) / total).toFixed(1).padStart(6)} %  ${name}`);
     }
   };
+  console.log(
+    `\n${total} samples${lastSeconds === undefined ? "" : ` in the ${lastSeconds} s before the last`}`,
+  );
   print("self time", selfByLabel, 45);
   print("inclusive time", inclusiveByLabel, 45);
+}
+
+if (import.meta.main) {
+  const last = process.argv.indexOf("--last");
+  const profile = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as CpuProfile;
+  report(profile, last === -1 ? undefined : Number(process.argv[last + 1]));
 }

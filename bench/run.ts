@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { chatScaleRows } from "./chat-scale.ts";
 import {
   BINARY,
@@ -31,7 +31,8 @@ import {
  * each throughput a ratio to a bare `Bun.serve` returning constant JSON measured in the same run, so
  * the figures mean the same on any machine. wrk -t1 -c64 on loopback, median of 3 runs, p99 included.
  * It builds the binary first. `bun bench/run.ts --quick` runs 1 s instead of 2 s per measurement;
- * `--binary PATH` measures another build instead (e.g. an older commit's) without building.
+ * `--binary PATH` measures another build instead (e.g. an older commit's) without building;
+ * `--before PATH` adds the chat rows of that build, measured in the same run (bench/chat-scale.ts).
  */
 
 const quick = process.argv.includes("--quick");
@@ -57,8 +58,11 @@ const wanted = (name: RowGroup) => only === null || only.has(name);
 /** `--soak-minutes N`: the demo's traffic for N minutes (bench/soak.ts); none by default (it takes long). */
 const soakFlag = process.argv.indexOf("--soak-minutes");
 const SOAK_MINUTES = soakFlag === -1 ? 0 : Number(process.argv[soakFlag + 1]);
+/** `--before PATH`: the chat rows of that build too, on a data folder of its own, before this one's. */
+const beforeFlag = process.argv.indexOf("--before");
+const BEFORE = beforeFlag === -1 ? undefined : resolve(process.argv[beforeFlag + 1]!);
 /** Native chat at scale (bench/chat-scale.ts): channels, and the rates whose replies are timed. */
-const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10 } as const;
+const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10, before: BEFORE } as const;
 const DURATION_S = quick ? 1 : 2;
 const RUNS = 3;
 /** Partner keys (120/min each): 3 runs × 2 s at 100 k req/s stay under every key's quota. */
