@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { Account } from "../../db/accounts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
+import { withoutCommandLead } from "../core/chat-lead.ts";
 import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { HelixError } from "../twitch/helix-client.ts";
@@ -30,6 +31,8 @@ const ShoutoutOptions = T.Object(
 type ShoutoutOptions = Static<typeof ShoutoutOptions>;
 
 const DEFAULT_MESSAGE = "Go check out {name}! They were last playing {game}: {link}";
+/** The line for a channel that never set a category, and for a template that leaves nothing to say. */
+const PLAIN_MESSAGE = "Go check out {name}: {link}";
 
 export function shoutoutText(
   template: string,
@@ -40,6 +43,15 @@ export function shoutoutText(
     .replaceAll("{game}", fields.game)
     .replaceAll("{title}", fields.title)
     .replaceAll("{link}", fields.link);
+}
+
+/**
+ * The shoutout's chat line, in native chat and for a chat bot that posts it as it comes (text mode):
+ * it never leads with a command character (CONTRACT §6), whatever the template or the other
+ * channel's title or category puts there; the plain line when nothing else is left.
+ */
+function shoutoutLine(template: string, fields: Parameters<typeof shoutoutText>[1]): string {
+  return withoutCommandLead(shoutoutText(template, fields)) || shoutoutText(PLAIN_MESSAGE, fields);
 }
 
 export async function shoutout(
@@ -66,8 +78,8 @@ export async function shoutout(
   // A channel that never set a category: the default line leaves the category out instead of
   // saying "last playing no category yet"; a custom template still gets its {game} filled.
   const usesDefault = options.message === DEFAULT_MESSAGE;
-  const template = !info?.game_name && usesDefault ? "Go check out {name}: {link}" : options.message;
-  const line = shoutoutText(template, {
+  const template = !info?.game_name && usesDefault ? PLAIN_MESSAGE : options.message;
+  const line = shoutoutLine(template, {
     name: user.display_name,
     game,
     title: info?.title ?? "",

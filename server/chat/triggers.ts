@@ -1,3 +1,4 @@
+import { foldedWord } from "../../db/chat-bot-rules.ts";
 import type { CommandName } from "../bot/catalog.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 
@@ -28,7 +29,7 @@ export function triggerTable(
 
 /**
  * The command a chat message asks for (CONTRACT §6 "Native chat"), or null: the first word must be
- * "!" plus a trigger, case-insensitively. A reply's leading "@parent " (added by Twitch's reply UI)
+ * "!" plus a trigger, case-insensitively (letters a–z, digits and `_`, checked before folding). A reply's leading "@parent " (added by Twitch's reply UI)
  * is skipped first.
  */
 export function matchCommand(
@@ -44,7 +45,9 @@ export function matchCommand(
   }
   if (!text.startsWith("!")) return null;
   const words = text.slice(1).split(/\s+/u);
-  const command = triggers.get((words[0] ?? "").toLowerCase());
+  // Checked before it is folded: "!pic\u212A" (the Kelvin sign) is no "!pick".
+  const trigger = foldedWord(words[0] ?? "");
+  const command = trigger === null ? undefined : triggers.get(trigger);
   if (!command) return null;
   const args = words
     .slice(1)

@@ -86,16 +86,24 @@ export function endAllSessions(ctx: Pick<CoreContext, "db">, accountId: number):
 }
 
 /**
- * Whether the token names a live session, read only (no renewal, no clean-up: the route's own
- * validation does those): what the body limit asks before granting a larger body.
+ * The account of the live session the token names, read only (no renewal, no clean-up: the route's
+ * own validation does those), or null.
  */
+export async function liveSessionAccount(
+  ctx: Pick<CoreContext, "db" | "clock" | "accounts">,
+  token: string,
+): Promise<Account | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const row = await findSession(ctx.db, sha256Hex(token));
+  if (!row || row.expiresAt <= ctx.clock.now()) return null;
+  const account = await ctx.accounts.account(row.accountId);
+  return account && !account.needsReauth ? account : null;
+}
+
+/** Whether the token names a live session: what the body limit asks before granting a larger body. */
 export async function isLiveSession(
   ctx: Pick<CoreContext, "db" | "clock" | "accounts">,
   token: string,
 ): Promise<boolean> {
-  if (!TOKEN_SHAPE.test(token)) return false;
-  const row = await findSession(ctx.db, sha256Hex(token));
-  if (!row || row.expiresAt <= ctx.clock.now()) return false;
-  const account = await ctx.accounts.account(row.accountId);
-  return account !== null && !account.needsReauth;
+  return (await liveSessionAccount(ctx, token)) !== null;
 }

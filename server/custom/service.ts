@@ -10,7 +10,7 @@
  * names and aliases. Every reply is one line and passes native chat's budgets (`admit`).
  */
 import type { Account } from "../../db/accounts.ts";
-import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
+import { ChatBotDataError, foldedWord } from "../../db/chat-bot-rules.ts";
 import {
   addCustomCommand,
   type CustomCommand,
@@ -80,8 +80,9 @@ export async function readCustomLine(
   const parse = parseManagementLine(text);
   if (parse) return manages ? { kind: "manage", parse, level } : null;
   const words = text.slice(0, MAX_LINE_READ).split(/\s+/u);
-  const trigger = (words[0] ?? "").slice(1).toLowerCase();
-  if (builtIns.has(trigger)) return null;
+  // Checked before it is folded: "!\u212Aick" (the Kelvin sign) is no "!kick".
+  const trigger = foldedWord((words[0] ?? "").slice(1));
+  if (trigger === null || builtIns.has(trigger)) return null;
   const rest = text.slice(1 + trigger.length).trim();
   const request = parseQuoteLine(trigger, rest);
   if (request) return changesQuotes(request) && !manages ? null : { kind: "quote", request, level };

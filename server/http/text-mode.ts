@@ -1,3 +1,4 @@
+import { withoutCommandLead } from "../core/chat-lead.ts";
 import { replyHeaders, setHeaders, TEXT_TYPE } from "./final-response.ts";
 import { requestInfo } from "./request-info.ts";
 
@@ -43,8 +44,13 @@ export function isTextRequest(request: Request): boolean {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rules out
 const CLEAN_LINE = /^[^\s\x00-\x1f\x7f]+(?: [^\s\x00-\x1f\x7f]+)*$/;
 
-/** One line, no control characters, at most CHAT_LINE_MAX characters (cut at a word when possible). */
-export function chatLine(text: string): string {
+/**
+ * One line, no control characters, at most CHAT_LINE_MAX characters (cut at a word when possible),
+ * never leading with a command character: the chat bot posts it as it comes, and `!…` or `/…` would
+ * be a command under its name (CONTRACT §6, as native chat's lines).
+ */
+export function chatLine(line: string): string {
+  const text = withoutCommandLead(line);
   // Most answers are clean already: one test instead of rebuilding the string character by character.
   if (text.length <= CHAT_LINE_MAX && CLEAN_LINE.test(text)) return text;
   const flat = Array.from(text, (c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))

@@ -6,6 +6,7 @@ import type { Account } from "../../db/accounts.ts";
 import { setAlertsEnabled } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import type { Store } from "../core/accounts.ts";
+import { liveSessionAccount, SESSION_COOKIE } from "../core/sessions.ts";
 import { type DemoSeedContext, seedDemoChatBot } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
 import { sessionCookie } from "../http/session-auth.ts";
@@ -124,11 +125,31 @@ async function providerIdentity(
   return { user, tokens };
 }
 
-/** The account a re-consent was started for (routes-login.ts), or null for a login. */
-async function askingAccount(ctx: CallbackContext, request: Request): Promise<Account | null> {
-  const id = Number(readCookie(request, ASKER_COOKIE) ?? "");
-  return Number.isSafeInteger(id) && id > 0 ? await ctx.accounts.account(id) : null;
+/**
+ * The account a re-consent was started for (routes-login.ts): null for a login, "gone" when it was
+ * deleted while Twitch asked.
+ */
+async function askingAccount(ctx: CallbackContext, request: Request): Promise<Account | null | "gone"> {
+  const raw = readCookie(request, ASKER_COOKIE);
+  if (!raw) return null;
+  const id = Number(raw);
+  const account = Number.isSafeInteger(id) && id > 0 ? await ctx.accounts.account(id) : null;
+  return account ?? "gone";
 }
+
+/** Whether this browser still holds a live session of the account (read only: it may have logged out meanwhile). */
+async function stillLoggedInAs(ctx: CallbackContext, request: Request, account: Account): Promise<boolean> {
+  const token = readCookie(request, SESSION_COOKIE);
+  return token !== undefined && (await liveSessionAccount(ctx, token))?.id === account.id;
+}
+
+const ASKER_GONE: LoginRefusal = {
+  status: 400,
+  code: "invalid_state",
+  title: "That cuebot account no longer exists",
+  message:
+    "This was asked for a cuebot account that no longer exists (it was deleted meanwhile), so nothing was changed. Log in to start again.",
+};
 
 /** A person's name as Twitch shows it, with the login when the display name is not just its spelling. */
 function twitchName(user: { login: string; displayName: string }): string {
@@ -143,20 +164,47 @@ function twitchName(user: { login: string; displayName: string }): string {
  * session left as it is (CONTRACT §6). 403 as for a denied consent: the grant the account asked for
  * was not given, and a JSON client must not read it as a success.
  */
-function approvedByAnother(asker: Account, approver: HelixUser, request: Request): LoginRefusal {
+function approvedByAnother(
+  asker: Account,
+  approver: HelixUser,
+  request: Request,
+  loggedIn: boolean,
+): LoginRefusal {
   const streamer = twitchName(asker);
   const other = twitchName({ login: approver.login, displayName: approver.display_name });
   const consent = consentOf(readCookie(request, PURPOSE_COOKIE));
+  const session = loggedIn
+    ? `you are still logged in as ${streamer}`
+    : "you were logged out of cuebot meanwhile (log in again first)";
   return {
     status: 403,
     code: "wrong_twitch_user",
     title: "Approved by another Twitch account",
-    message: `Twitch says ${other} approved, but this was asked for your cuebot account ${streamer}, so nothing was changed and you are still logged in as ${streamer}. Log out of twitch.tv, log in there as ${asker.login}, then try again.`,
+    message: `Twitch says ${other} approved, but this was asked for your cuebot account ${streamer}, so nothing was changed and ${session}. Log out of twitch.tv, log in there as ${asker.login}, then try again.`,
     action: {
       href: consent ? `/auth/login?consent=${consent}` : "/auth/login",
       label: `Try again as ${asker.displayName || asker.login}`,
     },
   };
+}
+
+/**
+ * Why a re-consent approved by this Twitch user is refused (the account that asked was deleted
+ * meanwhile, or another user approved), or null when it is theirs to finish.
+ */
+async function consentRefusal(
+  ctx: CallbackContext,
+  request: Request,
+  approver: HelixUser,
+): Promise<LoginRefusal | null> {
+  const asker = await askingAccount(ctx, request);
+  if (asker === "gone") return ASKER_GONE;
+  if (!asker || asker.twitchUserId === approver.id) return null;
+  ctx.log.info("a consent was approved by another Twitch user; nothing was changed", {
+    login: asker.login,
+    approver: approver.login,
+  });
+  return approvedByAnother(asker, approver, request, await stillLoggedInAs(ctx, request, asker));
 }
 
 /**
@@ -224,14 +272,8 @@ export function callbackRoutes(ctx: CallbackContext) {
       if ("refusal" in identity) return loginResult(ctx, request, identity.refusal);
       if (readCookie(request, PURPOSE_COOKIE) === "bot")
         return await linkBot(ctx, request, identity.user, identity.tokens);
-      const asker = await askingAccount(ctx, request);
-      if (asker && asker.twitchUserId !== identity.user.id) {
-        ctx.log.info("a consent was approved by another Twitch user; nothing was changed", {
-          login: asker.login,
-          approver: identity.user.login,
-        });
-        return loginResult(ctx, request, approvedByAnother(asker, identity.user, request));
-      }
+      const refusal = await consentRefusal(ctx, request, identity.user);
+      if (refusal) return loginResult(ctx, request, refusal);
       return await finishLogin(ctx, request, identity.user, identity.tokens);
     },
     { detail: { summary: "OAuth redirect target: finishes the login", tags: ["auth"] } },

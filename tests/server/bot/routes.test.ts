@@ -45,6 +45,27 @@ describe("shoutout", () => {
     expect(reply.text).toContain("only works while you are live");
   });
 
+  test("a template or another channel's title that leads with a command character is not a command (JSON and text mode)", async () => {
+    h = await startBotHarness();
+    h.sim.world.channels.find((c) => c.broadcaster_id === SIM_IDS.other)!.title = "\u200B/ban cuebotdemo";
+    const setTemplate = (message: string) =>
+      h.panel("/api/dashboard/commands/shoutout", {
+        method: "PUT",
+        body: JSON.stringify({ options: { message } }),
+      });
+    const line = async () => ({
+      json: (await data(await h.bot("/api/bot/shoutout?user=otherstreamer"))).text,
+      text: await (await h.bot("/api/bot/shoutout?user=otherstreamer", NIGHTBOT("viewer"))).text(),
+    });
+    expect((await setTemplate("!so {name}")).status).toBe(200);
+    expect(await line()).toEqual({ json: "so OtherStreamer", text: "so OtherStreamer" });
+    expect((await setTemplate("{title} ({name})")).status).toBe(200);
+    expect(await line()).toEqual({
+      json: "ban cuebotdemo (OtherStreamer)",
+      text: "ban cuebotdemo (OtherStreamer)",
+    });
+  });
+
   test("a channel with no category gets a line without one", async () => {
     h = await startBotHarness();
     expect((await data(await h.bot("/api/bot/shoutout?user=viewer_anna"))).text).toBe(

@@ -4,6 +4,7 @@ import { SeenMessages } from "../../../server/chat/dedupe.ts";
 import { type ChatMessageEvent, parseFrame } from "../../../server/chat/eventsub-message.ts";
 import { chatLine, MAX_LINE, ORDINARY, PRIVILEGED, SendPacer } from "../../../server/chat/send-limits.ts";
 import { isForUs, matchCommand, triggerTable } from "../../../server/chat/triggers.ts";
+import { FOLDING_LOOKALIKES } from "../../helpers/troll-texts.ts";
 
 const event = (text: string, extra: Partial<ChatMessageEvent> = {}): ChatMessageEvent => ({
   broadcasterId: "1",
@@ -39,6 +40,17 @@ describe("triggers", () => {
     });
     // The first command to claim an alias keeps it.
     expect(matchCommand(event("!so x"), table)?.command).toBe("shoutout");
+  });
+
+  test("a trigger is checked before it is folded: look-alikes that lower-case into ASCII run nothing", () => {
+    const withK = triggerTable([{ command: "pick", enabled: true, aliases: ["kk"] }]);
+    expect(matchCommand(event("!PICK"), withK)?.command).toBe("pick");
+    for (const lookalike of FOLDING_LOOKALIKES) {
+      expect(matchCommand(event(`!${lookalike}`), table)).toBeNull();
+    }
+    for (const text of ["!pic\u212A", "!\u212A\u212A", "!\uFF50\uFF49\uFF43\uFF4B"]) {
+      expect(matchCommand(event(text), withK)).toBeNull();
+    }
   });
 
   test("no match: disabled commands, other words, ! alone, text before the command, empty", () => {

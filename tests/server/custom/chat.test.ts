@@ -185,6 +185,15 @@ describe("custom commands in native chat", () => {
     expect(await mod("!deaths")).toBe("Deaths: 14");
   });
 
+  test("a trigger with a look-alike of its name (the Kelvin sign for k) neither answers nor adjusts a count", async () => {
+    await start();
+    expect(await mod("!addcom !kick Kicked: $(count)")).toBe(REPLIES.added("kick"));
+    const lookalikes = ["!\u212Aick", "!\u212AICK +", "!\u212Aick = 50", "!\uFF4B\uFF49\uFF43\uFF4B"];
+    await expectSilent(...lookalikes.map((text) => say(text, "mod_mia", badge("moderator"))));
+    expect((await getCustomCommand(h.ctx.db, h.account.id, "kick"))?.count).toBe(0);
+    expect(await ask("!KICK")).toBe("Kicked: 1");
+  });
+
   test("counter forms (+, -, = n) adjust only a counter: elsewhere they are words, for an alias too", async () => {
     await start();
     expect(await mod("!addcom !hug $(user) hugs $(query)")).toBe(REPLIES.added("hug"));

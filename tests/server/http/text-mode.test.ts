@@ -26,4 +26,11 @@ describe("text mode", () => {
     expect(emoji).not.toContain("\uFFFD");
     expect(Array.from(emoji).every((c) => c === "🎱" || c === "…")).toBe(true);
   });
+
+  test("a chat bot posts the line as it comes: it never leads with a command character (CONTRACT §6)", () => {
+    expect(chatLine("!ban viewer")).toBe("ban viewer");
+    expect(chatLine("\u200B\u2066/timeout viewer 600")).toBe("timeout viewer 600");
+    expect(chatLine("\n.me waves")).toBe("waves");
+    expect(chatLine("Rank: Gold 2 (!rank)")).toBe("Rank: Gold 2 (!rank)");
+  });
 });

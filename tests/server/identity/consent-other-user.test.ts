@@ -241,3 +241,54 @@ describe("every consent asks for all the scopes the account's switched-on featur
     expect(asked.sort()).toEqual(EVERYTHING);
   });
 });
+
+/** A consent begun with the session, then the callback after `between` ran (in another tab). */
+async function consentAfter(as: string, between: () => Promise<unknown>): Promise<Response> {
+  h.sim.knobs.autoApproveAs = as;
+  const start = await h.request("/auth/login?consent=chat", { headers: { cookie: h.cookie } });
+  await between();
+  const atProvider = await fetch(new URL(start.headers.get("location")!), { redirect: "manual" });
+  const callback = new URL(atProvider.headers.get("location")!);
+  return h.request(`${callback.pathname}${callback.search}`, {
+    headers: { cookie: `${cookieHeader(start.headers.getSetCookie())}; ${h.cookie}`, accept: BROWSER },
+  });
+}
+
+describe("a consent whose asking account changed while Twitch asked (another tab)", () => {
+  test("approved by another user who has a cuebot account: no session or switch for them", async () => {
+    h = await startBotHarness();
+    await h.login("otherstreamer");
+    await turnOn("chat");
+    const before = await stored();
+    const { done } = await consentAs(h, "chat", "otherstreamer", { accept: BROWSER });
+    expect(done.status).toBe(403);
+    expect(done.headers.getSetCookie().some((c) => c.startsWith("app_sess="))).toBe(false);
+    expect(await stored()).toEqual(before);
+  });
+
+  test("logged out meanwhile: the page does not claim the streamer is still logged in", async () => {
+    h = await startBotHarness();
+    const done = await consentAfter("otherstreamer", () =>
+      h.request("/auth/logout", { method: "POST", headers: { cookie: h.cookie, origin: h.origin } }),
+    );
+    expect(done.status).toBe(403);
+    const page = await done.text();
+    expect(page).toContain("OtherStreamer");
+    expect(page).not.toContain("still logged in");
+    expect(page).toContain("logged out");
+  });
+
+  test("the asking account deleted meanwhile: nothing is switched on for whoever approved", async () => {
+    h = await startBotHarness();
+    await h.login("otherstreamer");
+    const deleteStreamer = () =>
+      h.panel("/api/dashboard/account", { method: "DELETE", body: '{"confirm": "cuebotdemo"}' });
+    const before = { sessions: (await stored()).sessions.length };
+    const done = await consentAfter("otherstreamer", deleteStreamer);
+    expect(done.status).toBe(400);
+    expect(done.headers.getSetCookie().some((c) => c.startsWith("app_sess="))).toBe(false);
+    expect(await done.text()).toContain("no longer exists");
+    expect((await stored()).chat).toEqual([]);
+    expect((await stored()).sessions.length).toBe(before.sessions - 1);
+  });
+});
