@@ -60,16 +60,14 @@ export async function deliverAlert(
 export interface NotificationTarget {
   accountId: number;
   broadcasterId: string;
-  /** False when this message id was handled already (chat/dedupe.ts SeenMessages). */
-  admit(messageId: string, stampedAt: number): boolean;
   setLive(live: Omit<LiveState, "heardAt">): void;
   /** The channel's flood limits (repeat follows, thanks lines). */
   flood: AlertFloodGuard;
 }
 
 /**
- * One EventSub notification of the streamer's socket: each message id once (in memory here, and by the
- * store's unique key across instances), then read (server/alerts/parse.ts) into an alert or the live
+ * One EventSub notification of the streamer's session, seen for the first time there (live/feed-routes.ts;
+ * across instances the store's unique key drops a copy), read (server/alerts/parse.ts) into an alert or the live
  * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
  * follower who follows again within FOLLOW_REPEAT_MS (a follow/unfollow wave) is shown once.
  */
@@ -78,7 +76,6 @@ export async function onAlertNotification(
   target: NotificationTarget,
   frame: AlertNotification,
 ): Promise<Delivered | null> {
-  if (!target.admit(frame.id, frame.at)) return null;
   const parsed = parseAlertEvent(frame.subscriptionType, frame.raw, target.broadcasterId);
   if (!parsed) return null;
   if (parsed.kind === "live") {

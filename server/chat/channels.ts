@@ -1,16 +1,12 @@
 import { writeChatState } from "../../db/chat.ts";
+import type { LiveFeed } from "../live/feed.ts";
+import type { Speaker } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
-import type { SeenMessages } from "./dedupe.ts";
-import type { EventSubConnection } from "./eventsub-connection.ts";
 import type { OwnLines } from "./own-lines.ts";
 import type { ChannelSendQueue } from "./send-queue.ts";
 import type { ChatState } from "./status.ts";
 
-/** Who reads and speaks for a channel: the streamer, or the linked bot account. */
-export interface Speaker {
-  kind: "streamer" | "bot";
-  userId: string;
-}
+export type { Speaker };
 
 /** One account's chat as the running manager holds it (server/chat/manager.ts). */
 export interface Channel {
@@ -27,18 +23,8 @@ export interface Channel {
    * (chat/own-lines.ts); the manager keeps it across reopens of the account's channel.
    */
   ownLines: OwnLines;
-  /** The socket reading this channel, or null while none does (chat/readers.ts). */
-  connection: Reader | null;
-}
-
-/** One EventSub socket of a reading Twitch user, and the channels it reads. */
-export interface Reader {
-  userId: string;
-  connection: EventSubConnection;
-  /** Account ids of the channels read on this socket. */
-  channels: Set<number>;
-  /** Message ids already handled (Twitch may deliver one twice). */
-  seen: SeenMessages;
+  /** The channel's feed on its speaker's live session, or null while none reads it (chat/readers.ts). */
+  connection: LiveFeed | null;
 }
 
 /**

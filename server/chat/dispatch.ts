@@ -6,12 +6,12 @@ import { commandSettings } from "../bot/settings.ts";
 import { changeLooks } from "../core/change-looks.ts";
 import { ApiError } from "../core/errors.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../custom/service.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
+import type { NotificationFrame } from "../live/feed.ts";
 import type { Context } from "../runtime.ts";
 import { chatBudgetsAdmit } from "./budgets.ts";
-import type { Channel, ChatChannels, Reader } from "./channels.ts";
+import type { Channel } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
-import type { ChatMessageEvent } from "./eventsub-message.ts";
-import type { NotificationFrame } from "./readers.ts";
 import { matchCommand, type TriggerTable, triggerTable, typedHere } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
@@ -44,21 +44,16 @@ export class ChatDispatch {
 
   constructor(
     private readonly ctx: Context,
-    private readonly channels: ChatChannels,
     options: { claimMessage?: (messageId: string) => Promise<boolean>; changesAnnounced?: boolean } = {},
   ) {
     this.claimMessage = options.claimMessage;
     this.#lookForChanges = changeLooks(ctx.externalChanges, options.changesAnnounced === true);
   }
 
-  /** A chat message read on `reader`'s socket (chat/readers.ts). */
-  onNotification(reader: Reader, frame: NotificationFrame): void {
+  /** A chat message of the channel, read once on its speaker's live session (chat/readers.ts). */
+  onNotification(channel: Channel, frame: NotificationFrame): void {
     const event = frame.event;
-    if (!event || !reader.seen.admit(frame.id, frame.at)) return;
-    const channel = [...reader.channels]
-      .map((id) => this.channels.byAccount.get(id))
-      .find((c) => c?.broadcasterId === event.broadcasterId);
-    if (!channel) return;
+    if (!event) return;
     const fromSpeaker = event.chatterId === channel.speaker.userId;
     // The speaker's line: its badges tell whether we may send at the privileged pace.
     if (fromSpeaker) channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));

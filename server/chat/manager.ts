@@ -3,13 +3,14 @@ import { startAlertsManager } from "../alerts/manager.ts";
 import type { AlertsRuntime } from "../alerts/status.ts";
 import { settledWithin } from "../core/settled-within.ts";
 import { ChatTimers } from "../custom/timers.ts";
+import { LiveSessions } from "../live/sessions.ts";
+import type { SpeakerTokens } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
 import { ChatDispatch } from "./dispatch.ts";
 import { OwnLines } from "./own-lines.ts";
 import { ChatReaders } from "./readers.ts";
 import { openChannel } from "./sending.ts";
-import { SpeakerTokens } from "./speaker-tokens.ts";
 import {
   type ChatRuntime,
   type ChatState,
@@ -21,7 +22,7 @@ import {
 /**
  * Native chat under `serve`: for every account that turned it on, read its channel's chat over
  * EventSub (chat/readers.ts), answer `!commands` (chat/dispatch.ts) and send the replies at Twitch's
- * pace (chat/sending.ts). Tokens are refreshed before they expire (chat/speaker-tokens.ts); a grant
+ * pace (chat/sending.ts). Tokens are refreshed before they expire (live/speaker-tokens.ts); a grant
  * that is gone shows as `needs_consent` and nothing retries until the streamer acts. This file keeps
  * the channels in line with what is stored.
  */
@@ -43,6 +44,8 @@ const CLOSE_WAIT_MS = 5_000;
 
 class ChatManager implements ChatRuntime {
   readonly #channels: ChatChannels;
+  /** The live sessions chat and alerts read on: one per reading Twitch user (live/sessions.ts). */
+  readonly #live: LiveSessions;
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
   readonly #timers: ChatTimers;
@@ -63,22 +66,19 @@ class ChatManager implements ChatRuntime {
 
   constructor(
     private readonly ctx: Context,
-    private readonly options: ChatManagerOptions,
+    options: ChatManagerOptions,
   ) {
     this.#channels = new ChatChannels(ctx);
-    this.#tokens = new SpeakerTokens(ctx);
+    this.#live = new LiveSessions(ctx, { secondMs: options.secondMs });
+    this.#tokens = this.#live.tokens;
     this.#claimMessage = options.claimMessage;
     this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
-    const dispatch = new ChatDispatch(ctx, this.#channels, {
+    const dispatch = new ChatDispatch(ctx, {
       claimMessage: options.claimMessage,
       changesAnnounced: options.changesAnnounced === true,
     });
-    this.#readers = new ChatReaders(
-      ctx,
-      this.#channels,
-      this.#tokens,
-      (reader, frame) => dispatch.onNotification(reader, frame),
-      options.secondMs,
+    this.#readers = new ChatReaders(this.#channels, this.#live, (channel, frame) =>
+      dispatch.onNotification(channel, frame),
     );
   }
 
@@ -86,7 +86,7 @@ class ChatManager implements ChatRuntime {
   start(): void {
     void this.#syncAll();
     this.#timers.start();
-    this.#alerts = startAlertsManager(this.ctx, { secondMs: this.options.secondMs });
+    this.#alerts = startAlertsManager(this.ctx, this.#live);
     this.ctx.alertsStatus.useLive(this.#alerts);
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
@@ -132,6 +132,8 @@ class ChatManager implements ChatRuntime {
     const alerts = this.#alerts;
     if (alerts) this.ctx.alertsStatus.release(alerts);
     const alertsClosed = alerts?.close({ handOver: options.handOver, end: options.end });
+    // Every session closes at once (Twitch disables their subscriptions): nothing is deleted one by one.
+    this.#live.close();
     // What is under way finishes first, within the same few seconds.
     await settledWithin(CLOSE_WAIT_MS, Promise.all([this.#syncs, channels.writes]));
     const end = options.end ?? { state: "off", reason: "cuebot is not running" };

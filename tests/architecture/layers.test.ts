@@ -19,6 +19,7 @@ const FEATURE_FOLDERS = [
   "redis",
   "health",
   "custom",
+  "live",
 ];
 
 /**

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { addTimer, editTimer, getTimer } from "../../../db/timers.ts";
 import type { Channel } from "../../../server/chat/channels.ts";
 import { openChannel } from "../../../server/chat/sending.ts";
-import { SpeakerTokens } from "../../../server/chat/speaker-tokens.ts";
 import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { ManualClock } from "../../../server/core/clock.ts";
 import { ChatTimers } from "../../../server/custom/timers.ts";
 import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
+import { SpeakerTokens } from "../../../server/live/speaker-tokens.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 

@@ -1,0 +1,165 @@
+/**
+ * One live connection per Twitch user (CONTRACT §6), seen at the Twitch simulator: chat and alerts of
+ * a streamer who speaks as themselves share one EventSub session; a linked bot account reads chat on
+ * its own; switching one feature off leaves the other's socket and subscriptions as they were.
+ * SQLite, or PostgreSQL with CUEBOT_TEST_DATABASE=postgres.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { setAlertsEnabled } from "../../../db/alerts.ts";
+import { storeChatBot, writeChatEnabled } from "../../../db/chat.ts";
+import type { SimSessionInfo, SimSubscriptionInfo } from "../../../server/sim/twitch/eventsub/state.ts";
+import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
+import {
+  type AlertsHarness,
+  type OverlayRecorder,
+  recordOverlay,
+  startAlertsHarness,
+} from "../../helpers/alerts.ts";
+import { waitFor } from "../../helpers/chat.ts";
+
+const BOT_ID = "100004";
+const CHAT_TYPE = "channel.chat.message";
+const ALERT_TYPES = [
+  "channel.follow",
+  "channel.subscribe",
+  "channel.subscription.message",
+  "channel.subscription.gift",
+  "channel.cheer",
+  "channel.raid",
+  "channel.channel_points_custom_reward_redemption.add",
+  "stream.online",
+  "stream.offline",
+];
+
+let h: AlertsHarness;
+afterEach(async () => {
+  await h.stop();
+});
+
+const openSessions = (): SimSessionInfo[] => h.sim.chat.sessions().filter((s) => s.status !== "closed");
+const enabled = (): SimSubscriptionInfo[] => h.sim.chat.subscriptions().filter((s) => s.status === "enabled");
+const typesOn = (sessionId: string) =>
+  enabled()
+    .filter((s) => s.sessionId === sessionId)
+    .map((s) => s.type)
+    .sort();
+const chatConnected = () =>
+  waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+
+/** The streamer's chat (as themselves, or with `bot`) and alerts on, running as `serve` runs them. */
+async function serveBoth(options: { bot?: boolean } = {}): Promise<OverlayRecorder> {
+  h = await startAlertsHarness();
+  if (options.bot) await linkBot();
+  await h.grant({ chat: true });
+  h.serve();
+  expect(await chatConnected()).toBe(true);
+  expect(await h.alertsConnected()).toBe(true);
+  return recordOverlay(h.ctx, h.account.id);
+}
+
+async function linkBot(): Promise<void> {
+  const scopes = ["user:read:chat", "user:write:chat", "user:read:moderated_channels"];
+  const issued = h.sim.issueUserToken("modbob", scopes);
+  const bot = { twitchUserId: BOT_ID, login: "modbob", displayName: "ModBob", ...issued, scopes };
+  const stored = { ...bot, expiresAt: Date.now() + 3_600_000, needsReauth: false };
+  await storeChatBot(h.ctx.db, h.ctx.secrets, h.account.id, stored, Date.now());
+}
+
+/** A viewer asks `!magic8`: the reply cuebot posts, as whom. */
+async function magic8(): Promise<{ senderId: string } | null> {
+  const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!magic8 one socket?" });
+  return h.replyTo(id);
+}
+
+async function followReaches(overlay: OverlayRecorder, user: string): Promise<boolean> {
+  const before = overlay.alerts.length;
+  await h.emit("follow", { user });
+  return (await waitFor(() => overlay.alerts.length > before, 2000)) === true;
+}
+
+describe("live: one EventSub session per Twitch user", () => {
+  test("a streamer speaking as themselves with chat and alerts on has one session carrying every subscription", async () => {
+    const overlay = await serveBoth();
+    const sessions = openSessions();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.userId).toBe(SIM_IDS.demo);
+    expect(typesOn(sessions[0]!.id)).toEqual([CHAT_TYPE, ...ALERT_TYPES].sort());
+    expect(enabled().every((s) => s.sessionId === sessions[0]!.id)).toBe(true);
+    expect(await magic8()).toMatchObject({ senderId: SIM_IDS.demo });
+    expect(await followReaches(overlay, "viewer_anna")).toBe(true);
+    expect(overlay.alerts.map((a) => a.type)).toEqual(["follow"]);
+    // Still one, after all that.
+    expect(openSessions()).toHaveLength(1);
+  });
+
+  test("with a linked bot account, chat reads on the bot's session and alerts on the streamer's", async () => {
+    const overlay = await serveBoth({ bot: true });
+    const sessions = openSessions();
+    expect(sessions.map((s) => s.userId).sort()).toEqual([SIM_IDS.demo, BOT_ID].sort());
+    const bot = sessions.find((s) => s.userId === BOT_ID)!;
+    const streamer = sessions.find((s) => s.userId === SIM_IDS.demo)!;
+    expect(typesOn(bot.id)).toEqual([CHAT_TYPE]);
+    expect(typesOn(streamer.id)).toEqual([...ALERT_TYPES].sort());
+    expect(await magic8()).toMatchObject({ senderId: BOT_ID });
+    expect(await followReaches(overlay, "viewer_anna")).toBe(true);
+  });
+
+  test("turning alerts off keeps chat's session and subscription; their alerts' subscriptions go", async () => {
+    const overlay = await serveBoth();
+    const session = openSessions()[0]!;
+    await setAlertsEnabled(h.ctx.db, h.account.id, false, Date.now());
+    await h.ctx.alertsStatus.sync(h.account.id);
+    expect(await waitFor(() => typesOn(session.id).length === 1)).toBe(true);
+    expect(typesOn(session.id)).toEqual([CHAT_TYPE]);
+    expect(openSessions().map((s) => s.id)).toEqual([session.id]);
+    expect(await magic8()).not.toBeNull();
+    await h.emit("follow", { user: "viewer_anna" });
+    await Bun.sleep(200);
+    expect(overlay.alerts).toHaveLength(0);
+    expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
+  });
+
+  test("turning chat off keeps alerts' session and subscriptions; chat's goes and nothing is answered", async () => {
+    const overlay = await serveBoth();
+    const session = openSessions()[0]!;
+    await writeChatEnabled(h.ctx.db, h.account.id, false, Date.now());
+    await h.ctx.chat.sync(h.account.id);
+    expect(await waitFor(() => !typesOn(session.id).includes(CHAT_TYPE))).toBe(true);
+    expect(typesOn(session.id)).toEqual([...ALERT_TYPES].sort());
+    expect(openSessions().map((s) => s.id)).toEqual([session.id]);
+    expect(await followReaches(overlay, "viewer_anna")).toBe(true);
+    const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!magic8 anyone?" });
+    expect(await h.replyTo(id, 300)).toBeNull();
+    expect((await h.ctx.alertsStatus.status(h.account.id)).state).toBe("connected");
+  });
+
+  test("chat turned on again after off subscribes on the same session, and is answered", async () => {
+    await serveBoth();
+    const session = openSessions()[0]!;
+    await writeChatEnabled(h.ctx.db, h.account.id, false, Date.now());
+    await h.ctx.chat.sync(h.account.id);
+    await writeChatEnabled(h.ctx.db, h.account.id, true, Date.now());
+    await h.ctx.chat.sync(h.account.id);
+    expect(await chatConnected()).toBe(true);
+    // The deletion of the old subscription never races away the new one.
+    await Bun.sleep(200);
+    expect(typesOn(session.id).filter((t) => t === CHAT_TYPE)).toHaveLength(1);
+    expect(openSessions()).toHaveLength(1);
+    expect(await magic8()).not.toBeNull();
+  });
+
+  test("a revoked alert type needs consent alone; chat on the same session keeps answering", async () => {
+    await serveBoth();
+    await h.control("revoke", {
+      user_id: SIM_IDS.demo,
+      type: "channel.cheer",
+      reason: "authorization_revoked",
+    });
+    const cheer = async () =>
+      (await h.ctx.alertsStatus.status(h.account.id)).types.find((t) => t.type === "cheer")?.state;
+    expect(await waitFor(async () => (await cheer()) === "needs_consent")).toBe(true);
+    expect(openSessions()).toHaveLength(1);
+    expect(await magic8()).not.toBeNull();
+    expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
+  });
+});
