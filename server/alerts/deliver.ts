@@ -5,7 +5,6 @@ import type { AlertFields, AlertSettings, AlertType } from "./model.ts";
 import { parseAlertEvent } from "./parse.ts";
 import { presentAlert, shownOnOverlay } from "./present.ts";
 import type { AlertNotification } from "./readers.ts";
-import type { LiveState } from "./status.ts";
 import { chatThanksLine } from "./template.ts";
 
 type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "chat">;
@@ -56,19 +55,17 @@ export async function deliverAlert(
   return { outcome: "shown", event, chatLine: said ? line : null };
 }
 
-/** Where a received notification goes: an alert to deliver, or the channel's live state. */
+/** Whose alert a received notification is. */
 export interface NotificationTarget {
   accountId: number;
   broadcasterId: string;
-  setLive(live: Omit<LiveState, "heardAt">): void;
   /** The channel's flood limits (repeat follows, thanks lines). */
   flood: AlertFloodGuard;
 }
 
 /**
  * One EventSub notification of the streamer's session, seen for the first time there (live/feed-routes.ts;
- * across instances the store's unique key drops a copy), read (server/alerts/parse.ts) into an alert or the live
- * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
+ * across instances the store's unique key drops a copy), read (server/alerts/parse.ts) into an alert. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
  * follower who follows again within FOLLOW_REPEAT_MS (a follow/unfollow wave) is shown once.
  */
 export async function onAlertNotification(
@@ -78,10 +75,6 @@ export async function onAlertNotification(
 ): Promise<Delivered | null> {
   const parsed = parseAlertEvent(frame.subscriptionType, frame.raw, target.broadcasterId);
   if (!parsed) return null;
-  if (parsed.kind === "live") {
-    target.setLive({ live: parsed.live, since: parsed.startedAt ?? frame.at });
-    return null;
-  }
   // The server's clock, as the overlay's catch-up window counts it.
   const at = ctx.clock.now();
   if (parsed.type === "follow" && !target.flood.admitFollow(followerId(frame.raw), at))

@@ -10,7 +10,6 @@ import {
   type AlertsCloseOptions,
   type AlertsRuntime,
   type AlertsStatus,
-  type LiveState,
   missingAlertScopes,
   storedAlertsStatus,
 } from "./status.ts";
@@ -61,12 +60,8 @@ class AlertsManager implements AlertsRuntime {
         ...(channel.types.get(type) ?? { state: channel.state, reason: null }),
       })),
       missingScopes: missingAlertScopes(await grantedScopes(this.ctx.db, accountId)),
-      live: channel.live,
+      live: this.ctx.live.streamState(accountId),
     };
-  }
-
-  liveState(accountId: number): LiveState | null {
-    return this.#channels.get(accountId)?.live ?? null;
   }
 
   sync(accountId: number): Promise<void> {
@@ -146,9 +141,6 @@ class AlertsManager implements AlertsRuntime {
       accountId: channel.accountId,
       broadcasterId: channel.broadcasterId,
       flood: channel.flood,
-      setLive: (live: Omit<LiveState, "heardAt">) => {
-        channel.live = { ...live, heardAt: this.ctx.clock.now() };
-      },
     };
     channel.delivering = channel.delivering
       .then(() => onAlertNotification(this.ctx, target, frame))

@@ -12,8 +12,8 @@ import type { LiveSessions } from "../live/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { AlertFloodGuard } from "./flood.ts";
 import { ALERT_TYPES, type AlertType } from "./model.ts";
-import { type AlertTypeStatus, type LiveState, missingScopeReason, scopeGranted } from "./status.ts";
-import { ALERT_SUBSCRIPTIONS, type AlertSubscription, STREAM_SUBSCRIPTIONS } from "./types.ts";
+import { type AlertTypeStatus, missingScopeReason, scopeGranted } from "./status.ts";
+import { ALERT_SUBSCRIPTIONS, type AlertSubscription } from "./types.ts";
 
 export type AlertNotification = NotificationFrame;
 
@@ -28,8 +28,6 @@ export interface AlertChannel {
   types: Map<AlertType, Omit<AlertTypeStatus, "type">>;
   /** The scopes granted when the feed subscribed (a new grant opens it afresh). */
   granted: readonly string[];
-  /** The live state heard on the session; forgotten when it drops or starts a new session. */
-  live: LiveState | null;
   /** Notifications are delivered one at a time, in the order they arrived (ids then rise in order). */
   delivering: Promise<void>;
   /** Repeat follows and thanks lines held back in a flood. */
@@ -48,15 +46,13 @@ const ALL_REFUSED = "cuebot needs your permission to receive alerts: allow it ag
 const TYPE_OF = new Map<string, AlertType>(ALERT_TYPES.map((t) => [ALERT_SUBSCRIPTIONS[t].type, t]));
 
 /** Every subscription type an alerts feed receives. */
-const FEED_TYPES = [
-  ...ALERT_TYPES.map((t) => ALERT_SUBSCRIPTIONS[t].type),
-  ...STREAM_SUBSCRIPTIONS.map((s) => s.type),
-];
+const FEED_TYPES = ALERT_TYPES.map((t) => ALERT_SUBSCRIPTIONS[t].type);
 
 /**
  * Receiving alerts: for each streamer with alerts on, a feed on the streamer's live session (the
  * same socket as their chat when they speak as themselves, live/sessions.ts), subscribed after every
- * welcome to each alert type whose scope was granted plus stream.online/offline. A type Twitch
+ * welcome to each alert type whose scope was granted (the stream's online/offline is the live
+ * layer's, live/stream-state.ts). A type Twitch
  * refuses (403) or revokes is `needs_consent` and the others keep working; the account's state is
  * that of native chat. States are stored in the order they happened.
  */
@@ -98,7 +94,6 @@ export class AlertReaders {
       reason: null,
       types: new Map(ALERT_TYPES.map((t) => [t, { state: "connecting", reason: null }])),
       granted,
-      live: null,
       delivering: Promise.resolve(),
       flood: new AlertFloodGuard(),
       feed: {
@@ -110,8 +105,6 @@ export class AlertReaders {
         notification: (frame) => this.options.onNotification(channel, frame),
         revoked: (frame) => this.#revoked(channel, frame),
         down: (reason, willRetry) => {
-          // A stream.offline may be missed while the socket is down: the live state is not known now.
-          channel.live = null;
           if (channel.state === "needs_consent") return;
           this.setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
         },
@@ -148,12 +141,8 @@ export class AlertReaders {
     });
   }
 
-  /**
-   * What to subscribe on a new session: each type whose scope is granted (the others need consent)
-   * and the live state's two. A new session may follow a gap in which the stream started or ended.
-   */
+  /** What to subscribe on a new session: each type whose scope is granted (the others need consent). */
   async #wanted(channel: AlertChannel): Promise<LiveSubscription[]> {
-    channel.live = null;
     const granted = await grantedScopes(this.ctx.db, channel.accountId);
     channel.granted = granted;
     const wanted: LiveSubscription[] = [];
@@ -166,7 +155,6 @@ export class AlertReaders {
           reason: missingScopeReason(subscription.scope as string),
         });
     }
-    for (const sub of STREAM_SUBSCRIPTIONS) wanted.push(this.#subscription(channel, sub));
     return wanted;
   }
 
@@ -175,8 +163,8 @@ export class AlertReaders {
   }
 
   /**
-   * Each type's outcome: connected, or refused (that type alone needs consent; for stream.online/offline
-   * it only means the live state is not heard, timers ask Helix). A grant gone lets the feed go.
+   * Each type's outcome: connected, or refused (that type alone needs consent). A grant gone lets the
+   * feed go.
    */
   #subscribed(channel: AlertChannel, outcomes: readonly SubscribeOutcome[]): boolean {
     const gone = outcomes.find((o) => o.state === "gone");
@@ -186,17 +174,16 @@ export class AlertReaders {
     }
     for (const { subscription, state } of outcomes) {
       const type = TYPE_OF.get(subscription.type);
-      if (type && state === "connected") channel.types.set(type, { state, reason: null });
-      else if (type)
-        channel.types.set(type, {
-          state: "needs_consent",
-          reason: `Twitch refused this alert (${subscription.type}): allow cuebot again.`,
-        });
-      else if (state === "refused")
-        this.ctx.log.info("Twitch refused a live-state subscription", {
-          accountId: channel.accountId,
-          type: subscription.type,
-        });
+      if (!type) continue;
+      channel.types.set(
+        type,
+        state === "connected"
+          ? { state, reason: null }
+          : {
+              state: "needs_consent",
+              reason: `Twitch refused this alert (${subscription.type}): allow cuebot again.`,
+            },
+      );
     }
     return this.#settleAccountState(channel);
   }

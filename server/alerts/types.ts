@@ -55,11 +55,5 @@ export const ALERT_SUBSCRIPTIONS: Readonly<Record<AlertType, AlertSubscription>>
   },
 };
 
-/** The live state's subscriptions (no alert; they tell timers and the dashboard). */
-export const STREAM_SUBSCRIPTIONS: readonly AlertSubscription[] = [
-  { type: "stream.online", version: "1", condition: broadcaster, scope: null },
-  { type: "stream.offline", version: "1", condition: broadcaster, scope: null },
-];
-
 /** The scopes alerts add to the ten asked at login (CONTRACT §6). */
 export const ALERT_EXTRA_SCOPES = ["bits:read", "channel:read:redemptions"] as const;

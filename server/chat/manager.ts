@@ -88,6 +88,7 @@ class ChatManager implements ChatRuntime {
     this.#timers.start();
     this.#alerts = startAlertsManager(this.ctx, this.#live);
     this.ctx.alertsStatus.useLive(this.#alerts);
+    this.ctx.live.useLive(this.#live);
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -132,6 +133,7 @@ class ChatManager implements ChatRuntime {
     const alerts = this.#alerts;
     if (alerts) this.ctx.alertsStatus.release(alerts);
     const alertsClosed = alerts?.close({ handOver: options.handOver, end: options.end });
+    this.ctx.live.release(this.#live);
     // Every session closes at once (Twitch disables their subscriptions): nothing is deleted one by one.
     this.#live.close();
     // What is under way finishes first, within the same few seconds.

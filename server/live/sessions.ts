@@ -4,6 +4,7 @@ import { EventSubConnection, StopConnection } from "./eventsub-connection.ts";
 import type { LiveFeed, LiveSubscription, SubscribeOutcome } from "./feed.ts";
 import { FeedRoutes } from "./feed-routes.ts";
 import { AuthGone, SpeakerTokens } from "./speaker-tokens.ts";
+import { StreamStates } from "./stream-state.ts";
 
 /** One Twitch user's EventSub session and the feeds of every feature read on it. */
 interface Session {
@@ -14,6 +15,8 @@ interface Session {
   created: Map<LiveFeed, string[]>;
   /** Deletions under way: a subscription is created after them (a feed leaving and joining again). */
   deleting: Promise<void>;
+  /** Per channel whose owner reads on this session (their own), the feed of its live state. */
+  streamFeeds: Map<string, LiveFeed>;
 }
 
 export interface LiveSessionsOptions {
@@ -34,12 +37,15 @@ export class LiveSessions {
   #closed = false;
   /** The reading users' tokens, held and refreshed for every feature (chat's sends use them too). */
   readonly tokens: SpeakerTokens;
+  /** Whether each channel is live, for every feature (live/stream-state.ts). */
+  readonly streams: StreamStates;
 
   constructor(
     private readonly ctx: Context,
     private readonly options: LiveSessionsOptions = {},
   ) {
     this.tokens = new SpeakerTokens(ctx);
+    this.streams = new StreamStates(() => ctx.clock.now());
   }
 
   /**
@@ -50,6 +56,7 @@ export class LiveSessions {
     if (this.#closed) return;
     const session = this.#sessionFor(feed.holder.speaker.userId);
     session.routes.add(feed);
+    this.#hearStream(session, feed);
     const sessionId = session.connection.sessionId;
     if (sessionId) await this.#subscribeFeed(session, feed, sessionId);
     else session.connection.start();
@@ -65,15 +72,25 @@ export class LiveSessions {
     const { userId } = feed.holder.speaker;
     const session = this.#sessions.get(userId);
     if (!session?.routes.feeds.has(feed)) return;
-    session.routes.remove(feed);
-    const ids = session.created.get(feed) ?? [];
-    session.created.delete(feed);
+    const left = [feed];
+    const stream = session.streamFeeds.get(feed.broadcasterId);
+    if (stream && stream !== feed && !ownerReads(session, feed.broadcasterId, [feed, stream])) {
+      session.streamFeeds.delete(feed.broadcasterId);
+      this.streams.forget(stream.holder.accountId);
+      left.push(stream);
+    }
+    const created = left.map((f) => ({ feed: f, ids: session.created.get(f) ?? [] }));
+    for (const f of left) {
+      session.routes.remove(f);
+      session.created.delete(f);
+    }
     if (session.routes.feeds.size === 0) {
       session.connection.stop();
       this.#sessions.delete(userId);
       return;
     }
-    if (ids.length > 0) session.deleting = session.deleting.then(() => this.#delete(feed, ids));
+    for (const { feed: f, ids } of created)
+      if (ids.length > 0) session.deleting = session.deleting.then(() => this.#delete(f, ids));
   }
 
   /** Subscribes again on the feed's running session (a grant widened); null when it has none now. */
@@ -94,6 +111,23 @@ export class LiveSessions {
     this.#sessions.clear();
   }
 
+  /**
+   * A channel's owner reading on their own session (chat as themselves, alerts) hears its live state
+   * there too, once for every feature: no other session, or socket, is opened for it.
+   */
+  #hearStream(session: Session, feed: LiveFeed): void {
+    const { broadcasterId } = feed;
+    if (feed.holder.speaker.userId !== broadcasterId || session.streamFeeds.has(broadcasterId)) return;
+    const stream = this.streams.feedFor(feed.holder, broadcasterId);
+    session.streamFeeds.set(broadcasterId, stream);
+    session.routes.add(stream);
+    const sessionId = session.connection.sessionId;
+    if (sessionId)
+      this.#subscribeFeed(session, stream, sessionId).catch((error: unknown) =>
+        this.ctx.log.info("could not subscribe to the stream's live state", { broadcasterId, error }),
+      );
+  }
+
   #sessionFor(userId: string): Session {
     const existing = this.#sessions.get(userId);
     if (existing) return existing;
@@ -103,6 +137,7 @@ export class LiveSessions {
       routes: new FeedRoutes(() => ctx.clock.now()),
       created: new Map(),
       deleting: Promise.resolve(),
+      streamFeeds: new Map(),
       connection: new EventSubConnection({
         url: ctx.config.twitch.eventsubUrl,
         secondMs: this.options.secondMs,
@@ -208,6 +243,18 @@ export class LiveSessions {
       }
     }
   }
+}
+
+/** Whether the channel's owner still reads it on the session, with a feed other than `except`. */
+function ownerReads(session: Session, broadcasterId: string, except: readonly LiveFeed[]): boolean {
+  for (const feed of session.routes.feeds)
+    if (
+      feed.broadcasterId === broadcasterId &&
+      feed.holder.speaker.userId === broadcasterId &&
+      !except.includes(feed)
+    )
+      return true;
+  return false;
 }
 
 /** Whether a listed subscription's condition is the one asked for (every key of it, same value). */

@@ -11,7 +11,6 @@ import {
 } from "../../../server/alerts/deliver.ts";
 import { AlertFloodGuard } from "../../../server/alerts/flood.ts";
 import type { AlertNotification } from "../../../server/alerts/readers.ts";
-import type { LiveState } from "../../../server/alerts/status.ts";
 import { type OverlayRecorder, recordOverlay } from "../../helpers/alerts.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
 
@@ -19,7 +18,6 @@ const STREAMER = "424242";
 let t: TestContext;
 let accountId: number;
 let overlay: OverlayRecorder;
-let lives: Omit<LiveState, "heardAt">[];
 let flood: AlertFloodGuard;
 
 beforeEach(async () => {
@@ -28,7 +26,6 @@ beforeEach(async () => {
     account: { id: accountId },
   } = await createTestAccount(t.ctx, { twitchUserId: STREAMER }));
   overlay = recordOverlay(t.ctx, accountId);
-  lives = [];
   flood = new AlertFloodGuard();
 });
 afterEach(async () => {
@@ -39,7 +36,6 @@ afterEach(async () => {
 const target = (): NotificationTarget => ({
   accountId,
   broadcasterId: STREAMER,
-  setLive: (live) => lives.push(live),
   flood,
 });
 
@@ -107,17 +103,15 @@ describe("one notification, delivered", () => {
     expect(overlay.alerts.map((a) => a.text)).toEqual(["Mossy_Owl redeemed Kazoo solo!"]);
   });
 
-  test("stream.online and stream.offline set the live state and make no alert", async () => {
+  test("stream.online and stream.offline make no alert (the live layer hears them)", async () => {
     const online = {
       broadcaster_user_id: STREAMER,
       id: "1",
       type: "live",
       started_at: "2026-03-14T18:00:05Z",
     };
-    await onAlertNotification(t.ctx, target(), frame("stream.online", online));
-    await onAlertNotification(t.ctx, target(), frame("stream.offline", { broadcaster_user_id: STREAMER }));
-    expect(lives.map((l) => l.live)).toEqual([true, false]);
-    expect(lives[0]?.since).toBe(Date.parse("2026-03-14T18:00:05Z"));
+    expect(await onAlertNotification(t.ctx, target(), frame("stream.online", online))).toBeNull();
+    expect(await onAlertNotification(t.ctx, target(), frame("stream.offline", online))).toBeNull();
     expect(await rows()).toEqual([]);
   });
 });

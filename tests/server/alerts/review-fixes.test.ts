@@ -184,20 +184,20 @@ describe("alerts: the live state", () => {
   test("is forgotten when the socket drops (a stream.offline may be missed meanwhile)", async () => {
     await served();
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     const sessionId = (await enabledOfStreamer())[0]?.sessionId;
     const res = await h.control("close", { session_id: sessionId, code: 4000 });
     expect(res.status).toBe(200);
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id) === null, 2000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id) === null, 2000)).toBe(true);
     expect(await h.alertsConnected()).toBe(true);
-    expect(h.ctx.alertsStatus.liveState(h.account.id)).toBeNull();
+    expect(h.ctx.live.streamState(h.account.id)).toBeNull();
   });
 
   test("a heard stream.online is believed over Helix's offline for a few minutes, then Helix is", async () => {
     await served();
     h.sim.setLive(SIM_IDS.demo, false);
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     const now = new StreamWatch(h.ctx, h.ctx.clock);
     expect((await now.status(h.account)).startedAt).not.toBeNull();
     const later = new StreamWatch(h.ctx, { now: () => Date.now() + 6 * 60_000 });

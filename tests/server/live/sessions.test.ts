@@ -27,9 +27,9 @@ const ALERT_TYPES = [
   "channel.cheer",
   "channel.raid",
   "channel.channel_points_custom_reward_redemption.add",
-  "stream.online",
-  "stream.offline",
 ];
+/** Heard once per channel on its owner's session, for every feature (live/stream-state.ts). */
+const STREAM_TYPES = ["stream.online", "stream.offline"];
 
 let h: AlertsHarness;
 afterEach(async () => {
@@ -83,7 +83,7 @@ describe("live: one EventSub session per Twitch user", () => {
     const sessions = openSessions();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.userId).toBe(SIM_IDS.demo);
-    expect(typesOn(sessions[0]!.id)).toEqual([CHAT_TYPE, ...ALERT_TYPES].sort());
+    expect(typesOn(sessions[0]!.id)).toEqual([CHAT_TYPE, ...ALERT_TYPES, ...STREAM_TYPES].sort());
     expect(enabled().every((s) => s.sessionId === sessions[0]!.id)).toBe(true);
     expect(await magic8()).toMatchObject({ senderId: SIM_IDS.demo });
     expect(await followReaches(overlay, "viewer_anna")).toBe(true);
@@ -99,7 +99,7 @@ describe("live: one EventSub session per Twitch user", () => {
     const bot = sessions.find((s) => s.userId === BOT_ID)!;
     const streamer = sessions.find((s) => s.userId === SIM_IDS.demo)!;
     expect(typesOn(bot.id)).toEqual([CHAT_TYPE]);
-    expect(typesOn(streamer.id)).toEqual([...ALERT_TYPES].sort());
+    expect(typesOn(streamer.id)).toEqual([...ALERT_TYPES, ...STREAM_TYPES].sort());
     expect(await magic8()).toMatchObject({ senderId: BOT_ID });
     expect(await followReaches(overlay, "viewer_anna")).toBe(true);
   });
@@ -109,8 +109,9 @@ describe("live: one EventSub session per Twitch user", () => {
     const session = openSessions()[0]!;
     await setAlertsEnabled(h.ctx.db, h.account.id, false, Date.now());
     await h.ctx.alertsStatus.sync(h.account.id);
-    expect(await waitFor(() => typesOn(session.id).length === 1)).toBe(true);
-    expect(typesOn(session.id)).toEqual([CHAT_TYPE]);
+    // The stream's online/offline stays: the streamer's chat hears it for every feature.
+    expect(await waitFor(() => typesOn(session.id).length === 3)).toBe(true);
+    expect(typesOn(session.id)).toEqual([CHAT_TYPE, ...STREAM_TYPES].sort());
     expect(openSessions().map((s) => s.id)).toEqual([session.id]);
     expect(await magic8()).not.toBeNull();
     await h.emit("follow", { user: "viewer_anna" });
@@ -125,7 +126,7 @@ describe("live: one EventSub session per Twitch user", () => {
     await writeChatEnabled(h.ctx.db, h.account.id, false, Date.now());
     await h.ctx.chat.sync(h.account.id);
     expect(await waitFor(() => !typesOn(session.id).includes(CHAT_TYPE))).toBe(true);
-    expect(typesOn(session.id)).toEqual([...ALERT_TYPES].sort());
+    expect(typesOn(session.id)).toEqual([...ALERT_TYPES, ...STREAM_TYPES].sort());
     expect(openSessions().map((s) => s.id)).toEqual([session.id]);
     expect(await followReaches(overlay, "viewer_anna")).toBe(true);
     const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!magic8 anyone?" });
@@ -161,5 +162,42 @@ describe("live: one EventSub session per Twitch user", () => {
     expect(openSessions()).toHaveLength(1);
     expect(await magic8()).not.toBeNull();
     expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
+  });
+});
+
+describe("live: the stream going online or offline, known once", () => {
+  test("heard on the streamer's session, it is what the dashboard and timers both read", async () => {
+    await serveBoth();
+    await h.emit("online");
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 2000)).toBe(true);
+    expect((await h.ctx.alertsStatus.status(h.account.id)).live).toEqual(
+      h.ctx.live.streamState(h.account.id),
+    );
+    await h.emit("offline");
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === false, 2000)).toBe(true);
+  });
+
+  test("a streamer with chat alone (alerts off) hears it too, on chat's one session", async () => {
+    h = await startAlertsHarness();
+    await h.startChat();
+    expect(await chatConnected()).toBe(true);
+    const sessions = openSessions();
+    expect(sessions).toHaveLength(1);
+    expect(await waitFor(() => typesOn(sessions[0]!.id).length === 3)).toBe(true);
+    expect(typesOn(sessions[0]!.id)).toEqual([CHAT_TYPE, ...STREAM_TYPES].sort());
+    await h.emit("online");
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 2000)).toBe(true);
+  });
+
+  test("a channel read only by a bot account is not heard (no socket is opened for it); timers ask Helix", async () => {
+    h = await startAlertsHarness();
+    await linkBot();
+    await h.startChat({ scopes: ["user:read:email"] });
+    expect(await chatConnected()).toBe(true);
+    expect(openSessions().map((s) => s.userId)).toEqual([BOT_ID]);
+    expect(typesOn(openSessions()[0]!.id)).toEqual([CHAT_TYPE]);
+    await h.emit("online");
+    await Bun.sleep(200);
+    expect(h.ctx.live.streamState(h.account.id)).toBeNull();
   });
 });

@@ -1,0 +1,25 @@
+import type { LiveSessions } from "./sessions.ts";
+import type { StreamState } from "./stream-state.ts";
+
+/**
+ * The live layer as every feature reads it (`ctx.live`): the sessions `serve` runs on this instance
+ * (started with native chat, chat/manager.ts; with Redis, on the chat lease holder), or nothing.
+ */
+export class LiveHandle {
+  #sessions: LiveSessions | null = null;
+
+  /** From now on `sessions` answer. */
+  useLive(sessions: LiveSessions): void {
+    this.#sessions = sessions;
+  }
+
+  /** Nothing answers any more (stopped or handed over), unless another owner started since. */
+  release(sessions: LiveSessions): void {
+    if (this.#sessions === sessions) this.#sessions = null;
+  }
+
+  /** Whether the channel is live as heard over EventSub on this instance, or null (not heard). */
+  streamState(accountId: number): StreamState | null {
+    return this.#sessions?.streams.get(accountId) ?? null;
+  }
+}
