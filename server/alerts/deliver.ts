@@ -7,7 +7,7 @@ import { presentAlert, shownOnOverlay } from "./present.ts";
 import type { AlertNotification } from "./readers.ts";
 import { chatThanksLine } from "./template.ts";
 
-type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "chat">;
+type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "live">;
 
 /** An alert on its way: who it is for, what happened, and the key it is stored under. */
 export interface AlertToDeliver {
@@ -51,7 +51,9 @@ export async function deliverAlert(
     thanks && settings.chatMessage !== null
       ? chatThanksLine(settings.chatMessage, event.fields, event.type)
       : null;
-  const said = line !== null && ctx.chat.say(alert.accountId, line);
+  // Native chat, bound to the hook where it runs, says the line when it can (live/hooks.ts).
+  const delivered = { accountId: alert.accountId, type: alert.type, chatLine: line };
+  const said = ctx.live.hooks.alertDelivered.collect(delivered, undefined).some(Boolean) && line !== null;
   return { outcome: "shown", event, chatLine: said ? line : null };
 }
 

@@ -1,8 +1,6 @@
 import { listChatEnabledAccounts, loadChatBot, readChatSettings, writeChatState } from "../../db/chat.ts";
-import { startAlertsManager } from "../alerts/manager.ts";
-import type { AlertsRuntime } from "../alerts/status.ts";
 import { settledWithin } from "../core/settled-within.ts";
-import { ChatTimers } from "../custom/timers.ts";
+import type { LiveService } from "../live/hooks.ts";
 import { LiveSessions } from "../live/sessions.ts";
 import type { SpeakerTokens } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
@@ -48,7 +46,7 @@ class ChatManager implements ChatRuntime {
   readonly #live: LiveSessions;
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
-  readonly #timers: ChatTimers;
+  readonly #secondMs: number | undefined;
   readonly #claimMessage: ChatManagerOptions["claimMessage"];
   /**
    * Each account's lines lately sent, with the speaker they were sent as: kept across reopens (a
@@ -61,8 +59,12 @@ class ChatManager implements ChatRuntime {
   #passAgain = false;
   #lastPassWarning = Number.NEGATIVE_INFINITY;
   #unsubscribe: () => void = () => {};
-  /** Stream alerts run beside chat, on the same instance (alerts/manager.ts), and close with it. */
-  #alerts: AlertsRuntime | null = null;
+  /**
+   * What features started beside chat on the live layer (live/hooks.ts `started`: alerts, timers),
+   * on the same instance, closed with it.
+   */
+  #services: LiveService[] = [];
+  #unbindThanks: () => void = () => {};
 
   constructor(
     private readonly ctx: Context,
@@ -72,7 +74,7 @@ class ChatManager implements ChatRuntime {
     this.#live = new LiveSessions(ctx, { secondMs: options.secondMs });
     this.#tokens = this.#live.tokens;
     this.#claimMessage = options.claimMessage;
-    this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
+    this.#secondMs = options.secondMs;
     const dispatch = new ChatDispatch(ctx, {
       claimMessage: options.claimMessage,
       changesAnnounced: options.changesAnnounced === true,
@@ -85,10 +87,14 @@ class ChatManager implements ChatRuntime {
   /** Connects every account that has chat on, and again whenever another process changed the data. */
   start(): void {
     void this.#syncAll();
-    this.#timers.start();
-    this.#alerts = startAlertsManager(this.ctx, this.#live);
-    this.ctx.alertsStatus.useLive(this.#alerts);
+    const { hooks } = this.ctx.live;
     this.ctx.live.useLive(this.#live);
+    // An alert's thanks line goes through the channel's send queue (alerts/deliver.ts emits it).
+    this.#unbindThanks = hooks.alertDelivered.bind(
+      ({ accountId, chatLine }) => chatLine !== null && this.say(accountId, chatLine),
+    );
+    const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
+    this.#services = hooks.started.collect(start, undefined).filter((s) => s !== undefined);
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -128,11 +134,10 @@ class ChatManager implements ChatRuntime {
     const channels = this.#channels;
     if (channels.closed) return;
     channels.close();
-    this.#timers.stop();
     this.#unsubscribe();
-    const alerts = this.#alerts;
-    if (alerts) this.ctx.alertsStatus.release(alerts);
-    const alertsClosed = alerts?.close({ handOver: options.handOver, end: options.end });
+    this.#unbindThanks();
+    const stop = { handOver: options.handOver, end: options.end };
+    const servicesClosed = this.#services.map((service) => service.close(stop));
     this.ctx.live.release(this.#live);
     // Every session closes at once (Twitch disables their subscriptions): nothing is deleted one by one.
     this.#live.close();
@@ -149,7 +154,7 @@ class ChatManager implements ChatRuntime {
     }
     // All at once, and not for longer than a few seconds: a database that does not answer must not
     // hold the shutdown (the states then say what they said; the next start writes them again).
-    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled([...finalStates, alertsClosed]));
+    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled([...finalStates, ...servicesClosed]));
   }
 
   async #syncNow(accountId: number): Promise<void> {
@@ -238,7 +243,7 @@ class ChatManager implements ChatRuntime {
     this.#readers.detach(channel);
     channel.queue.close();
     this.#tokens.forget(accountId);
-    this.#timers.drop(accountId);
+    for (const service of this.#services) service.forget?.(accountId);
     this.#channels.byAccount.delete(accountId);
   }
 }

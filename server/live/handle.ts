@@ -1,11 +1,15 @@
+import { ChatLineStages, LiveHooks } from "./hooks.ts";
 import type { LiveSessions } from "./sessions.ts";
 import type { StreamState } from "./stream-state.ts";
 
 /**
- * The live layer as every feature reads it (`ctx.live`): the sessions `serve` runs on this instance
- * (started with native chat, chat/manager.ts; with Redis, on the chat lease holder), or nothing.
+ * The live layer as every feature reads it (`ctx.live`): its hooks and chat-line stages (bound once,
+ * when the runtime is built), and the sessions `serve` runs on this instance (started with native
+ * chat, chat/manager.ts; with Redis, on the chat lease holder), or none.
  */
 export class LiveHandle {
+  readonly hooks = new LiveHooks();
+  readonly chatStages = new ChatLineStages();
   #sessions: LiveSessions | null = null;
 
   /** From now on `sessions` answer. */

@@ -45,7 +45,10 @@ export class LiveSessions {
     private readonly options: LiveSessionsOptions = {},
   ) {
     this.tokens = new SpeakerTokens(ctx);
-    this.streams = new StreamStates(() => ctx.clock.now());
+    this.streams = new StreamStates(
+      () => ctx.clock.now(),
+      (accountId, state) => ctx.live.hooks.streamChanged.emit(accountId, state),
+    );
   }
 
   /**

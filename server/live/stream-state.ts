@@ -52,7 +52,11 @@ export function readStreamEvent(
 export class StreamStates {
   readonly #byAccount = new Map<number, StreamState>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** Told each change (null: not known any more), for the `streamChanged` hook. */
+    private readonly changed: (accountId: number, state: StreamState | null) => void = () => {},
+  ) {}
 
   /** The channel's live state as last heard, or null (none heard, or not known now). */
   get(accountId: number): StreamState | null {
@@ -62,7 +66,7 @@ export class StreamStates {
   /** The feed that listens for the channel's stream going online or offline. */
   feedFor(holder: TokenHolder, broadcasterId: string): LiveFeed {
     const { accountId } = holder;
-    const forget = () => this.#byAccount.delete(accountId);
+    const forget = () => this.forget(accountId);
     return {
       holder,
       broadcasterId,
@@ -75,7 +79,10 @@ export class StreamStates {
       subscribed: () => true,
       notification: (frame) => {
         const heard = readStreamEvent(frame, broadcasterId);
-        if (heard) this.#byAccount.set(accountId, { ...heard, heardAt: this.now() });
+        if (!heard) return;
+        const state = { ...heard, heardAt: this.now() };
+        this.#byAccount.set(accountId, state);
+        this.changed(accountId, state);
       },
       revoked: () => {
         forget();
@@ -87,6 +94,6 @@ export class StreamStates {
 
   /** The channel is read by no feed of its owner's any more. */
   forget(accountId: number): void {
-    this.#byAccount.delete(accountId);
+    if (this.#byAccount.delete(accountId)) this.changed(accountId, null);
   }
 }
