@@ -1,6 +1,7 @@
 import { writeAlertState } from "../../db/alerts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
+import { ConnectionStates } from "../live/connection-states.ts";
 import type {
   LiveFeed,
   LiveSubscription,
@@ -56,31 +57,13 @@ const FEED_TYPES = ALERT_TYPES.map((t) => ALERT_SUBSCRIPTIONS[t].type);
  * refuses (403) or revokes is `needs_consent` and the others keep working; the account's state is
  * that of native chat. States are stored in the order they happened.
  */
-export class AlertReaders {
-  #writes: Promise<void> = Promise.resolve();
-  #closed = false;
-
+export class AlertReaders extends ConnectionStates {
   constructor(
-    private readonly ctx: Context,
+    ctx: Context,
     private readonly live: LiveSessions,
     private readonly options: AlertReadersOptions,
-  ) {}
-
-  /** Settles once every state reported so far is stored (or failed to be). */
-  get writes(): Promise<void> {
-    return this.#writes;
-  }
-
-  /** Nothing more is reported (another instance may hold alerts now). */
-  close(): void {
-    this.#closed = true;
-  }
-
-  /** Stores an account's state after those reported before it. */
-  store(accountId: number, state: ChatState, reason: string | null, at: number): void {
-    this.#writes = this.#writes
-      .then(() => writeAlertState(this.ctx.db, accountId, state, reason, at))
-      .catch((error: unknown) => this.ctx.log.warn("could not store the alerts state", { error }));
+  ) {
+    super(ctx, { name: "alerts", write: writeAlertState });
   }
 
   /** A new channel for the account, connecting now. */
@@ -125,20 +108,6 @@ export class AlertReaders {
   /** The channel's feed is read no more (alerts off, or opened afresh). */
   remove(channel: AlertChannel): void {
     this.live.leave(channel.feed);
-  }
-
-  /** The channel's state changes (only when it differs), is stored and logged. */
-  setState(channel: AlertChannel, state: ChatState, reason: string | null = null): void {
-    if (this.#closed || (channel.state === state && channel.reason === reason)) return;
-    channel.state = state;
-    channel.reason = reason;
-    channel.since = this.ctx.clock.now();
-    this.store(channel.accountId, state, reason, channel.since);
-    this.ctx.log.info("alerts state changed", {
-      accountId: channel.accountId,
-      state,
-      ...(reason ? { reason } : {}),
-    });
   }
 
   /** What to subscribe on a new session: each type whose scope is granted (the others need consent). */
