@@ -91,7 +91,7 @@ class ChatManager implements ChatRuntime {
     this.ctx.live.useLive(this.#live);
     // An alert's thanks line goes through the channel's send queue (alerts/deliver.ts emits it).
     this.#unbindThanks = hooks.alertDelivered.bind(
-      ({ accountId, chatLine }) => chatLine !== null && this.say(accountId, chatLine),
+      ({ accountId, chatLine }) => chatLine !== null && this.#say(accountId, chatLine),
     );
     const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
     this.#services = hooks.started.collect(start, undefined).filter((s) => s !== undefined);
@@ -120,7 +120,11 @@ class ChatManager implements ChatRuntime {
       .map((c) => ({ accountId: c.accountId, since: c.since }));
   }
 
-  say(accountId: number, text: string): boolean {
+  /**
+   * Queues a line (an alert's thanks) on the channel's send queue, under chat's pacing and limits;
+   * false when the account's chat is not connected here, or more than two lines wait already.
+   */
+  #say(accountId: number, text: string): boolean {
     const channel = this.#channels.byAccount.get(accountId);
     // A thanks line waits for a quiet moment: it never crowds command replies out of the queue.
     if (channel?.state !== "connected" || channel.queue.size > SAY_MAX_WAITING) return false;
