@@ -90,3 +90,16 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
     },
   };
 }
+
+/** A second EventSub socket of the streamer (an earlier process's, say): its welcome's session id. */
+export async function otherSession(h: ChatHarness): Promise<{ id: string; socket: WebSocket }> {
+  const socket = new WebSocket(h.ctx.config.twitch.eventsubUrl);
+  const id = await new Promise<string>((resolve, reject) => {
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(String(message.data)) as { payload?: { session?: { id?: string } } };
+      if (frame.payload?.session?.id) resolve(frame.payload.session.id);
+    };
+    socket.onerror = () => reject(new Error("no welcome"));
+  });
+  return { id, socket };
+}

@@ -10,7 +10,7 @@ import { StreamWatch } from "../../../server/custom/timer-live.ts";
 import { removeAccount } from "../../../server/identity/account-removal.ts";
 import { alertsPanelData } from "../../../server/panel/alerts.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
+import { type AlertsHarness, otherSession, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
 import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
 
 let h: AlertsHarness;
@@ -131,24 +131,11 @@ describe("alerts: thanks lines in a flood", () => {
   });
 });
 
-/** A second EventSub socket of the streamer (an earlier process's, say): its welcome's session id. */
-async function otherSession(): Promise<{ id: string; socket: WebSocket }> {
-  const socket = new WebSocket(h.ctx.config.twitch.eventsubUrl);
-  const id = await new Promise<string>((resolve, reject) => {
-    socket.onmessage = (message) => {
-      const frame = JSON.parse(String(message.data)) as { payload?: { session?: { id?: string } } };
-      if (frame.payload?.session?.id) resolve(frame.payload.session.id);
-    };
-    socket.onerror = () => reject(new Error("no welcome"));
-  });
-  return { id, socket };
-}
-
 describe("alerts: a subscription another session holds (409)", () => {
   test("is moved to cuebot's socket, so the follow reaches the overlay", async () => {
     h = await startAlertsHarness();
     await h.grant();
-    const other = await otherSession();
+    const other = await otherSession(h);
     try {
       const { accessToken } = h.sim.issueUserToken("cuebotdemo", ["moderator:read:followers"]);
       const held = await fetch(`${h.sim.helixUrl}/eventsub/subscriptions`, {

@@ -12,6 +12,7 @@ import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import {
   type AlertsHarness,
   type OverlayRecorder,
+  otherSession,
   recordOverlay,
   startAlertsHarness,
 } from "../../helpers/alerts.ts";
@@ -162,6 +163,39 @@ describe("live: one EventSub session per Twitch user", () => {
     expect(openSessions()).toHaveLength(1);
     expect(await magic8()).not.toBeNull();
     expect((await h.ctx.chat.status(h.account.id)).state).toBe("connected");
+  });
+});
+
+describe("live: a subscription another session of the user holds (409)", () => {
+  test("chat's is moved to cuebot's session, so the line is answered there", async () => {
+    h = await startAlertsHarness();
+    const other = await otherSession(h);
+    try {
+      const { accessToken } = h.sim.issueUserToken("cuebotdemo", ["user:read:chat"]);
+      const held = await fetch(`${h.sim.helixUrl}/eventsub/subscriptions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          "client-id": h.sim.client.id,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          type: CHAT_TYPE,
+          version: "1",
+          condition: { broadcaster_user_id: SIM_IDS.demo, user_id: SIM_IDS.demo },
+          transport: { method: "websocket", session_id: other.id },
+        }),
+      });
+      expect(held.status).toBe(202);
+      await h.startChat();
+      expect(await chatConnected()).toBe(true);
+      const chat = enabled().filter((s) => s.type === CHAT_TYPE);
+      expect(chat).toHaveLength(1);
+      expect(chat[0]?.sessionId).not.toBe(other.id);
+      expect(await magic8()).not.toBeNull();
+    } finally {
+      other.socket.close();
+    }
   });
 });
 
