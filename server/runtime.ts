@@ -1,5 +1,4 @@
 import { loadOverlayState } from "../db/overlay.ts";
-import { bindAlerts } from "./alerts/live-hooks.ts";
 import { AlertsHandle } from "./alerts/status.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns, type Cooldowns } from "./bot/cooldowns.ts";
@@ -13,7 +12,6 @@ import { type CoreContext, createCore, openCore } from "./core/context.ts";
 import type { Logger } from "./core/log.ts";
 import { ChatBotCache } from "./custom/cache.ts";
 import { ChatLines } from "./custom/chat-lines.ts";
-import { bindCustomChat } from "./custom/live-hooks.ts";
 import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
@@ -236,8 +234,5 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
       return publicAddress.url;
     },
   };
-  // Features meet on the live layer's hooks, not by calling each other (live/hooks.ts).
-  bindAlerts(ctx);
-  bindCustomChat(ctx);
   return ctx;
 }

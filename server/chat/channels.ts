@@ -1,7 +1,6 @@
 import { writeChatState } from "../../db/chat.ts";
 import { ConnectionStates } from "../live/connection-states.ts";
-import type { LiveFeed } from "../live/feed.ts";
-import type { Speaker } from "../live/speaker-tokens.ts";
+import type { LiveFeed, Speaker } from "../live/feed.ts";
 import type { Context } from "../runtime.ts";
 import type { OwnLines } from "./own-lines.ts";
 import type { ChannelSendQueue } from "./send-queue.ts";

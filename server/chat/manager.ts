@@ -1,6 +1,6 @@
 import { listChatEnabledAccounts, loadChatBot, readChatSettings, writeChatState } from "../../db/chat.ts";
 import { settledWithin } from "../core/settled-within.ts";
-import type { LiveService } from "../live/hooks.ts";
+import type { LiveFeature, LiveService } from "../live/features.ts";
 import { LiveSessions } from "../live/sessions.ts";
 import type { SpeakerTokens } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
@@ -32,6 +32,8 @@ export interface ChatManagerOptions {
   claimMessage?: (messageId: string) => Promise<boolean>;
   /** Admin commands announce their changes to this server (core/change-looks.ts): chat looks less often. */
   changesAnnounced?: boolean;
+  /** What runs beside chat on its live layer (server/live-runtime.ts `LIVE_FEATURES`: alerts, timers…). */
+  features?: readonly LiveFeature[];
 }
 
 /** An alert's thanks line is skipped while more lines than this wait in the channel's send queue. */
@@ -47,6 +49,7 @@ class ChatManager implements ChatRuntime {
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
   readonly #secondMs: number | undefined;
+  readonly #features: readonly LiveFeature[];
   readonly #claimMessage: ChatManagerOptions["claimMessage"];
   /**
    * Each account's lines lately sent, with the speaker they were sent as: kept across reopens (a
@@ -60,7 +63,7 @@ class ChatManager implements ChatRuntime {
   #lastPassWarning = Number.NEGATIVE_INFINITY;
   #unsubscribe: () => void = () => {};
   /**
-   * What features started beside chat on the live layer (live/hooks.ts `started`: alerts, timers),
+   * What features started beside chat on the live layer (live/features.ts: alerts, timers),
    * on the same instance, closed with it.
    */
   #services: LiveService[] = [];
@@ -75,6 +78,7 @@ class ChatManager implements ChatRuntime {
     this.#tokens = this.#live.tokens;
     this.#claimMessage = options.claimMessage;
     this.#secondMs = options.secondMs;
+    this.#features = options.features ?? [];
     const dispatch = new ChatDispatch(ctx, {
       claimMessage: options.claimMessage,
       changesAnnounced: options.changesAnnounced === true,
@@ -88,13 +92,13 @@ class ChatManager implements ChatRuntime {
   start(): void {
     void this.#syncAll();
     const { hooks } = this.ctx.live;
-    this.ctx.live.useLive(this.#live);
+    this.ctx.live.useLive(this.#live.streams);
     // An alert's thanks line goes through the channel's send queue (alerts/deliver.ts emits it).
     this.#unbindThanks = hooks.alertDelivered.bind(
       ({ accountId, chatLine }) => chatLine !== null && this.#say(accountId, chatLine),
     );
     const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
-    this.#services = hooks.started.collect(start, undefined).filter((s) => s !== undefined);
+    this.#services = this.#features.map((feature) => feature(this.ctx, start));
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -142,7 +146,7 @@ class ChatManager implements ChatRuntime {
     this.#unbindThanks();
     const stop = { handOver: options.handOver, end: options.end };
     const servicesClosed = this.#services.map((service) => service.close(stop));
-    this.ctx.live.release(this.#live);
+    this.ctx.live.release(this.#live.streams);
     // Every session closes at once (Twitch disables their subscriptions): nothing is deleted one by one.
     this.#live.close();
     // What is under way finishes first, within the same few seconds.

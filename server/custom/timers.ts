@@ -11,7 +11,7 @@ import { expandResponse } from "./variables.ts";
 /**
  * Timers in chat (issue 24): each held channel's timers post their message while the stream is live,
  * as timer-schedule.ts decides, through the channel's send queue (the same pacing as replies). It
- * starts with the live layer (custom/live-hooks.ts, on native chat's channels), so with Redis only on
+ * starts beside native chat (custom/live-feature.ts, on chat's channels), so with Redis only on
  * the instance that holds the chat lease: a channel's timers post once cluster-wide. Last posts are stored (db/timers.ts), so an
  * instance that takes chat over goes on where the other stopped; the chat lines are counted in memory
  * and start again from zero there, which only delays a post.

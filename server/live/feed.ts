@@ -1,5 +1,16 @@
 import type { EventSubFrame } from "./eventsub-message.ts";
-import type { TokenHolder } from "./speaker-tokens.ts";
+
+/** Who reads and speaks for a channel: the streamer, or the linked bot account. */
+export interface Speaker {
+  kind: "streamer" | "bot";
+  userId: string;
+}
+
+/** Whose token: the account and who speaks for it (a chat channel, or the alerts' streamer). */
+export interface TokenHolder {
+  accountId: number;
+  speaker: Speaker;
+}
 
 export type NotificationFrame = Extract<EventSubFrame, { type: "notification" }>;
 export type RevocationFrame = Extract<EventSubFrame, { type: "revocation" }>;

@@ -1,7 +1,6 @@
 import type { Account } from "../../db/accounts.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
-import type { LiveSessions } from "./sessions.ts";
 import type { StreamState } from "./stream-state.ts";
 
 /**
@@ -50,28 +49,6 @@ export interface SpokenChannel {
   readonly queue: { readonly size: number; push(line: OwnLine): void };
 }
 
-/** What starts on the instance that reads Twitch (with Redis, the chat lease holder). */
-export interface LiveStart {
-  sessions: LiveSessions;
-  /** The channels native chat holds now, by account. */
-  channels: ReadonlyMap<number, SpokenChannel>;
-  /** One protocol "second" in ms (tests shorten it). */
-  secondMs?: number;
-}
-
-export interface LiveStop {
-  /** Another instance takes over: the stored states stay as they are. */
-  handOver?: boolean;
-  end?: { state: ChatState; reason: string };
-}
-
-/** A feature's part of the running live layer, stopped with it. */
-export interface LiveService {
-  close(stop: LiveStop): Promise<void>;
-  /** Native chat let the account's channel go. */
-  forget?(accountId: number): void;
-}
-
 /** An alert shown on the overlay, with the chat line its type thanks with (null: none). */
 export interface AlertDelivered {
   accountId: number;
@@ -98,8 +75,6 @@ export interface ModerationAction {
 
 /** Every domain event of the live layer (`ctx.live.hooks`). */
 export class LiveHooks {
-  /** The live layer started on this instance: each feature may start its part and return it. */
-  readonly started = new Hook<LiveStart, undefined, LiveService | undefined>();
   /** A chatter's line in a channel (never cuebot's own echo), before it is answered. */
   readonly chatLine = new Hook<number, ChatMessageEvent>();
   readonly commandAnswered = new Hook<CommandAnswered>();
@@ -141,6 +116,9 @@ export const CHAT_STAGE_ORDER = { moderation: 100, builtIns: 200, custom: 300 } 
 /** The chat-line stages features registered (`ctx.live.chatStages`), kept in order. */
 export class ChatLineStages {
   #stages: readonly ChatLineStage[] = [];
+  /** The last merged list, kept while neither the stages nor the extra one change. */
+  #merged: { from: readonly ChatLineStage[]; extra: ChatLineStage; list: readonly ChatLineStage[] } | null =
+    null;
 
   /** Adds a stage at its order (after those of the same order); returns its removal. */
   add(stage: ChatLineStage): () => void {
@@ -160,7 +138,4 @@ export class ChatLineStages {
       };
     return this.#merged.list;
   }
-
-  #merged: { from: readonly ChatLineStage[]; extra: ChatLineStage; list: readonly ChatLineStage[] } | null =
-    null;
 }

@@ -1,5 +1,4 @@
-import type { LiveFeed, LiveSubscription, NotificationFrame } from "./feed.ts";
-import type { TokenHolder } from "./speaker-tokens.ts";
+import type { LiveFeed, LiveSubscription, NotificationFrame, TokenHolder } from "./feed.ts";
 
 /** Whether a channel is live, as the last stream.online / stream.offline said. */
 export interface StreamState {

@@ -2,10 +2,10 @@ import { setAlertsEnabled, writeAlertSettings } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import type { Alert, AlertSettings, AlertType } from "../../server/alerts/model.ts";
 import { ALERT_EXTRA_SCOPES } from "../../server/alerts/types.ts";
-import { startNativeChat } from "../../server/chat/manager.ts";
 import { READ_CHAT_SCOPE } from "../../server/chat/status.ts";
 import { BASE_SCOPES } from "../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import { startLive } from "../../server/live-runtime.ts";
 import { AlertFeed } from "../../server/overlay/alert-hub.ts";
 import type { Context } from "../../server/runtime.ts";
 import { SIM_IDS } from "../../server/sim/twitch/world.ts";
@@ -66,7 +66,7 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       if (options.chat) await writeChatEnabled(h.ctx.db, h.account.id, true, Date.now());
     },
     serve() {
-      const runtime = startNativeChat(h.ctx, { secondMs: CHAT_SECOND_MS });
+      const runtime = startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
       stopServe = () => runtime.close();
     },
     async alertsConnected(ms = 5000) {

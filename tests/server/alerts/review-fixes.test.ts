@@ -5,9 +5,9 @@
  * at shutdown is the one the server gives. SQLite, or PostgreSQL with CUEBOT_TEST_DATABASE=postgres.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { startNativeChat } from "../../../server/chat/manager.ts";
 import { StreamWatch } from "../../../server/custom/timer-live.ts";
 import { removeAccount } from "../../../server/identity/account-removal.ts";
+import { startLive } from "../../../server/live-runtime.ts";
 import { alertsPanelData } from "../../../server/panel/alerts.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type AlertsHarness, otherSession, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
@@ -196,7 +196,7 @@ describe("alerts: the state stored at shutdown", () => {
   test("is the reason the server gives (a Redis outage), as chat's", async () => {
     h = await startAlertsHarness();
     await h.grant();
-    const runtime = startNativeChat(h.ctx, { secondMs: CHAT_SECOND_MS });
+    const runtime = startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
     expect(await h.alertsConnected()).toBe(true);
     await runtime.close({ end: { state: "error", reason: "Redis is away" } });
     expect(await h.sql("SELECT state, reason FROM alert_channels")).toEqual([

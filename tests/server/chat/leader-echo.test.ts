@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
-import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
+import type { ChatLeadership } from "../../../server/chat/leader.ts";
 import { READ_CHAT_SCOPE } from "../../../server/chat/status.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { BASE_SCOPES } from "../../../server/identity/idp-client.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
+import { startLiveLeadership } from "../../../server/live-runtime.ts";
 import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
@@ -32,7 +33,7 @@ describe.skipIf(!redisAvailable)("the echo of a line the chat holder sent", () =
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
     const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startChatLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: 600 });
+    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: 600 });
     instance = { ctx, stores, leadership };
   });
 
