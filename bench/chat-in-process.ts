@@ -1,21 +1,22 @@
 import { listAccounts } from "../db/accounts.ts";
-import type { Channel, Reader } from "../server/chat/channels.ts";
+import type { Channel } from "../server/chat/channels.ts";
 import { ChatChannels } from "../server/chat/channels.ts";
-import { SeenMessages } from "../server/chat/dedupe.ts";
 import { ChatDispatch } from "../server/chat/dispatch.ts";
-import type { EventSubConnection } from "../server/chat/eventsub-connection.ts";
-import { parseFrame } from "../server/chat/eventsub-message.ts";
 import { OwnLines } from "../server/chat/own-lines.ts";
-import type { NotificationFrame } from "../server/chat/readers.ts";
+import { CHAT_MESSAGE } from "../server/chat/readers.ts";
 import { ChannelSendQueue } from "../server/chat/send-queue.ts";
 import { loadConfig } from "../server/core/config.ts";
 import { createLogger } from "../server/core/log.ts";
+import { parseFrame } from "../server/live/eventsub-message.ts";
+import type { LiveFeed } from "../server/live/feed.ts";
+import { FeedRoutes } from "../server/live/feed-routes.ts";
 import { createContext } from "../server/runtime.ts";
 import { createFixture } from "./fixture.ts";
 
 /**
  * Native chat's JavaScript alone, without sockets: `bun bench/chat-in-process.ts [messages]` parses
- * EventSub frames of `!magic8` and runs them through chat/dispatch.ts for 1,000 channels, with a send
+ * EventSub frames of `!magic8`, routes them as a live session does (live/feed-routes.ts: dedupe, the
+ * channel's feed) and runs them through chat/dispatch.ts for 1,000 channels, with a send
  * queue whose send answers at once, and prints µs of CPU per answered command. Quicker and steadier
  * than bench/chat-scale.ts for trying a change to the dispatch path.
  */
@@ -32,7 +33,8 @@ const ctx = createContext(config, { log: createLogger({ level: "error", format: 
 const accounts = (await listAccounts(ctx.db)).filter((a) => a.login.startsWith("benchstreamer"));
 const channels = new ChatChannels(ctx);
 let answered = 0;
-const readers: Reader[] = accounts.map((account) => {
+// As `serve` does it: the channels' feeds are registered below, once the dispatch exists.
+const routesOf: FeedRoutes[] = accounts.map((account) => {
   const channel: Channel = {
     accountId: account.id,
     broadcasterId: account.twitchUserId,
@@ -53,17 +55,23 @@ const readers: Reader[] = accounts.map((account) => {
   };
   channel.queue.privileged = true;
   channels.byAccount.set(account.id, channel);
-  const reader: Reader = {
-    userId: account.twitchUserId,
-    channels: new Set([account.id]),
-    seen: new SeenMessages(() => ctx.clock.now()),
-    connection: null as unknown as EventSubConnection,
+  const routes = new FeedRoutes(() => ctx.clock.now());
+  const feed: LiveFeed = {
+    holder: channel,
+    broadcasterId: channel.broadcasterId,
+    types: [CHAT_MESSAGE],
+    wanted: async () => [],
+    subscribed: () => true,
+    notification: (frame) => dispatch.onNotification(channel, frame),
+    revoked: () => false,
+    down: () => {},
   };
-  channel.connection = reader;
-  return reader;
+  channel.connection = feed;
+  routes.add(feed);
+  return routes;
 });
 // As `serve` alone on its SQLite file: admin commands announce their changes.
-const dispatch = new ChatDispatch(ctx, channels, { changesAnnounced: true });
+const dispatch = new ChatDispatch(ctx, { changesAnnounced: true });
 
 function frameText(n: number): string {
   const account = accounts[n % accounts.length]!;
@@ -82,6 +90,7 @@ function frameText(n: number): string {
         type: "channel.chat.message",
         version: "1",
         status: "enabled",
+        condition: { broadcaster_user_id: account.twitchUserId, user_id: account.twitchUserId },
       },
       event: {
         broadcaster_user_id: account.twitchUserId,
@@ -103,8 +112,7 @@ function frameText(n: number): string {
 async function round(from: number, count: number): Promise<void> {
   for (let n = from; n < from + count; n++) {
     const frame = parseFrame(frameText(n));
-    if (frame?.type === "notification")
-      dispatch.onNotification(readers[n % readers.length]!, frame as NotificationFrame);
+    if (frame?.type === "notification") routesOf[n % routesOf.length]!.deliver(frame);
   }
   await Bun.sleep(1);
 }

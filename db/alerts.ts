@@ -8,8 +8,9 @@ import {
   invalidAlertInput,
 } from "./alert-rules.ts";
 import type { DataStore, Tables } from "./data-store.ts";
-import { ALERT_TYPES, type AlertAssetKind, type AlertType, type ChatState } from "./schema-enums.ts";
+import { ALERT_TYPES, type AlertAssetKind, type AlertType } from "./schema-enums.ts";
 import type { alertEvents, alertSettings } from "./sqlite/schema.ts";
+import { type SwitchedFeature, switchedFeature } from "./switched-features.ts";
 
 /**
  * Stream alerts (issue 25) in the store: an account's switch and the state its EventSub session last
@@ -17,68 +18,17 @@ import type { alertEvents, alertSettings } from "./sqlite/schema.ts";
  * the overlay's catch-up and, by its unique event key, the dedupe across instances.
  */
 
-/** The streamer's switch and what the running server last reported. */
-export interface AlertChannel {
-  enabled: boolean;
-  state: ChatState;
-  stateSince: number | null;
-  reason: string | null;
-}
+/** The streamer's switch and what the running server last reported (db/switched-features.ts). */
+export type AlertChannel = SwitchedFeature;
 
-export async function readAlertChannel(s: DataStore, accountId: number): Promise<AlertChannel | null> {
-  const row = await s.first((db, t) =>
-    db.select().from(t.alertChannels).where(eq(t.alertChannels.accountId, accountId)).limit(1),
-  );
-  return row
-    ? { enabled: row.enabled, state: row.state, stateSince: row.stateSince, reason: row.reason }
-    : null;
-}
-
+const alertSwitch = switchedFeature("alertChannels");
+export const readAlertChannel = alertSwitch.read;
 /** Turns alerts on or off for an account (the state is then reported by the running server). */
-export function setAlertsEnabled(
-  s: DataStore,
-  accountId: number,
-  enabled: boolean,
-  now: number,
-): Promise<void> {
-  return s.run((db, t) =>
-    db
-      .insert(t.alertChannels)
-      .values({ accountId, enabled, updatedAt: now })
-      .onConflictDoUpdate({ target: t.alertChannels.accountId, set: { enabled, updatedAt: now } }),
-  );
-}
-
-/** Records the state of the account's alert session as the running server sees it. */
-export function writeAlertState(
-  s: DataStore,
-  accountId: number,
-  state: ChatState,
-  reason: string | null,
-  now: number,
-): Promise<void> {
-  return s.run((db, t) =>
-    db
-      .insert(t.alertChannels)
-      .values({ accountId, state, stateSince: now, reason, updatedAt: now })
-      .onConflictDoUpdate({
-        target: t.alertChannels.accountId,
-        set: { state, stateSince: now, reason, updatedAt: now },
-      }),
-  );
-}
-
+export const setAlertsEnabled = alertSwitch.setEnabled;
+/** Records the state of the account's alerts as the running server sees it. */
+export const writeAlertState = alertSwitch.writeState;
 /** Accounts whose streamer turned alerts on. */
-export async function listAlertEnabledAccounts(s: DataStore): Promise<number[]> {
-  const rows = await s.all((db, t) =>
-    db
-      .select({ accountId: t.alertChannels.accountId })
-      .from(t.alertChannels)
-      .where(eq(t.alertChannels.enabled, true))
-      .orderBy(asc(t.alertChannels.accountId)),
-  );
-  return rows.map((r) => r.accountId);
-}
+export const listAlertEnabledAccounts = alertSwitch.listEnabled;
 
 function toSettings(row: typeof alertSettings.$inferSelect): AlertSettings {
   return {

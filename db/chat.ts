@@ -1,85 +1,18 @@
 import { eq } from "drizzle-orm";
 import type { DataStore } from "./data-store.ts";
-import type { ChatState } from "./schema-enums.ts";
 import type { Sealer } from "./sealing.ts";
-import type { chatSettings } from "./sqlite/schema.ts";
+import { type SwitchedFeature, switchedFeature } from "./switched-features.ts";
 
-/** What is stored of an account's native chat: the streamer's switch and the last reported state. */
-export interface StoredChatSettings {
-  enabled: boolean;
-  state: ChatState;
-  stateSince: number | null;
-  reason: string | null;
-  updatedAt: number;
-}
+/** Native chat's switch and the state the running server last reported (db/switched-features.ts). */
+export type StoredChatSettings = SwitchedFeature;
 
-function toSettings(row: typeof chatSettings.$inferSelect): StoredChatSettings {
-  return {
-    enabled: row.enabled,
-    state: row.state,
-    stateSince: row.stateSince,
-    reason: row.reason,
-    updatedAt: row.updatedAt,
-  };
-}
-
-export async function readChatSettings(s: DataStore, accountId: number): Promise<StoredChatSettings | null> {
-  const row = await s.first((db, t) =>
-    db.select().from(t.chatSettings).where(eq(t.chatSettings.accountId, accountId)).limit(1),
-  );
-  return row ? toSettings(row) : null;
-}
-
-/** Turns native chat on or off for an account (the state is then reported by the running server). */
-export function writeChatEnabled(
-  s: DataStore,
-  accountId: number,
-  enabled: boolean,
-  now: number,
-): Promise<void> {
-  return s.run((db, t) =>
-    db
-      .insert(t.chatSettings)
-      .values({ accountId, enabled, updatedAt: now })
-      .onConflictDoUpdate({ target: t.chatSettings.accountId, set: { enabled, updatedAt: now } }),
-  );
-}
-
-/** Records the connection state the running server sees (for the panel after a restart, and the CLI). */
-export function writeChatState(
-  s: DataStore,
-  accountId: number,
-  state: ChatState,
-  reason: string | null,
-  now: number,
-): Promise<void> {
-  return s.run((db, t) =>
-    db
-      .insert(t.chatSettings)
-      .values({ accountId, state, stateSince: now, reason, updatedAt: now })
-      .onConflictDoUpdate({
-        target: t.chatSettings.accountId,
-        set: { state, stateSince: now, reason, updatedAt: now },
-      }),
-  );
-}
-
-/** Accounts whose streamer turned native chat on. */
-export async function listChatEnabledAccounts(s: DataStore): Promise<number[]> {
-  const rows = await s.all((db, t) =>
-    db
-      .select({ accountId: t.chatSettings.accountId })
-      .from(t.chatSettings)
-      .where(eq(t.chatSettings.enabled, true)),
-  );
-  return rows.map((r) => r.accountId);
-}
-
+const chat = switchedFeature("chatSettings");
+export const readChatSettings = chat.read;
+export const writeChatEnabled = chat.setEnabled;
+export const writeChatState = chat.writeState;
+export const listChatEnabledAccounts = chat.listEnabled;
 /** Every account with a chat row, with what the running server last reported (CLI listing). */
-export async function listChatStates(s: DataStore): Promise<({ accountId: number } & StoredChatSettings)[]> {
-  const rows = await s.all((db, t) => db.select().from(t.chatSettings));
-  return rows.map((row) => ({ accountId: row.accountId, ...toSettings(row) }));
-}
+export const listChatStates = chat.list;
 
 /** A separate account that reads and speaks in a channel's chat (linked with its own login). */
 export interface ChatBotAccount {

@@ -15,6 +15,7 @@ import { ChatLines } from "./custom/chat-lines.ts";
 import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
+import { LiveHandle } from "./live/handle.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
@@ -92,6 +93,11 @@ export interface Context extends Readonly<CoreContext> {
    * else the stored state.
    */
   readonly alertsStatus: AlertsHandle;
+  /**
+   * The live layer (live/handle.ts): whether a channel is live as heard over EventSub, where native
+   * chat runs; nothing elsewhere.
+   */
+  readonly live: LiveHandle;
   /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
   readonly demoChat: DemoChat | null;
   /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
@@ -184,7 +190,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   externalChanges.subscribe(() => chatBot.clear());
   const shared = options.shared;
   const publicAddress = new PublicAddress(config);
-  return {
+  const ctx: Context = {
     ...core,
     limits: rateLimitsFor(core, options),
     caches,
@@ -230,10 +236,12 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     ),
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
+    live: new LiveHandle(),
     demoChat: options.demoChat ?? null,
     publicAddress,
     get publicUrl() {
       return publicAddress.url;
     },
   };
+  return ctx;
 }

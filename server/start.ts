@@ -1,6 +1,5 @@
 import { createApp } from "./app.ts";
-import { type ChatLeadership, startChatLeadership } from "./chat/leader.ts";
-import { startNativeChat } from "./chat/manager.ts";
+import type { ChatLeadership } from "./chat/leader.ts";
 import { listenForNotices, type NoticeListener } from "./core/change-notices.ts";
 import type { Config } from "./core/config.ts";
 import { prepareDataDir } from "./core/data-dir.ts";
@@ -16,6 +15,7 @@ import { redactUrl } from "./core/store-urls.ts";
 import type { DemoEnvironment } from "./demo.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
 import { ListenError, listen, type RunningServer } from "./listen.ts";
+import { startLive, startLiveLeadership } from "./live-runtime.ts";
 import { startMaintenance } from "./maintenance.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
 import { type Context, openContext } from "./runtime.ts";
@@ -174,9 +174,9 @@ function logStart(
 function startServices(ctx: Context, changesAnnounced: boolean): ChatLeadership | null {
   startTokenUpkeep(ctx);
   // Several instances: only the holder of the chat lease connects to chat.
-  const leadership = ctx.shared ? startChatLeadership(ctx, ctx.shared.store) : null;
+  const leadership = ctx.shared ? startLiveLeadership(ctx, ctx.shared.store) : null;
   if (leadership) ctx.onClose(() => leadership.stop());
-  else startNativeChat(ctx, { changesAnnounced });
+  else startLive(ctx, { changesAnnounced });
   startMaintenance(ctx);
   return leadership;
 }

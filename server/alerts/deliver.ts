@@ -5,10 +5,9 @@ import type { AlertFields, AlertSettings, AlertType } from "./model.ts";
 import { parseAlertEvent } from "./parse.ts";
 import { presentAlert, shownOnOverlay } from "./present.ts";
 import type { AlertNotification } from "./readers.ts";
-import type { LiveState } from "./status.ts";
 import { chatThanksLine } from "./template.ts";
 
-type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "chat">;
+type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "live">;
 
 /** An alert on its way: who it is for, what happened, and the key it is stored under. */
 export interface AlertToDeliver {
@@ -52,25 +51,23 @@ export async function deliverAlert(
     thanks && settings.chatMessage !== null
       ? chatThanksLine(settings.chatMessage, event.fields, event.type)
       : null;
-  const said = line !== null && ctx.chat.say(alert.accountId, line);
+  // Native chat, bound to the hook where it runs, says the line when it can (live/hooks.ts).
+  const delivered = { accountId: alert.accountId, type: alert.type, chatLine: line };
+  const said = ctx.live.hooks.alertDelivered.collect(delivered, undefined).some(Boolean) && line !== null;
   return { outcome: "shown", event, chatLine: said ? line : null };
 }
 
-/** Where a received notification goes: an alert to deliver, or the channel's live state. */
+/** Whose alert a received notification is. */
 export interface NotificationTarget {
   accountId: number;
   broadcasterId: string;
-  /** False when this message id was handled already (chat/dedupe.ts SeenMessages). */
-  admit(messageId: string, stampedAt: number): boolean;
-  setLive(live: Omit<LiveState, "heardAt">): void;
   /** The channel's flood limits (repeat follows, thanks lines). */
   flood: AlertFloodGuard;
 }
 
 /**
- * One EventSub notification of the streamer's socket: each message id once (in memory here, and by the
- * store's unique key across instances), then read (server/alerts/parse.ts) into an alert or the live
- * state. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
+ * One EventSub notification of the streamer's session, seen for the first time there (live/feed-routes.ts;
+ * across instances the store's unique key drops a copy), read (server/alerts/parse.ts) into an alert. A redemption is keyed by its own id, so a recreated subscription's redelivery is one alert; a
  * follower who follows again within FOLLOW_REPEAT_MS (a follow/unfollow wave) is shown once.
  */
 export async function onAlertNotification(
@@ -78,13 +75,8 @@ export async function onAlertNotification(
   target: NotificationTarget,
   frame: AlertNotification,
 ): Promise<Delivered | null> {
-  if (!target.admit(frame.id, frame.at)) return null;
   const parsed = parseAlertEvent(frame.subscriptionType, frame.raw, target.broadcasterId);
   if (!parsed) return null;
-  if (parsed.kind === "live") {
-    target.setLive({ live: parsed.live, since: parsed.startedAt ?? frame.at });
-    return null;
-  }
   // The server's clock, as the overlay's catch-up window counts it.
   const at = ctx.clock.now();
   if (parsed.type === "follow" && !target.flood.admitFollow(followerId(frame.raw), at))

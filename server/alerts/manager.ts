@@ -1,7 +1,7 @@
 import { listAlertEnabledAccounts, readAlertChannel, writeAlertState } from "../../db/alerts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
-import { SpeakerTokens } from "../chat/speaker-tokens.ts";
 import { settledWithin } from "../core/settled-within.ts";
+import type { LiveSessions } from "../live/sessions.ts";
 import type { Context } from "../runtime.ts";
 import { onAlertNotification } from "./deliver.ts";
 import { ALERT_TYPES } from "./model.ts";
@@ -10,15 +10,9 @@ import {
   type AlertsCloseOptions,
   type AlertsRuntime,
   type AlertsStatus,
-  type LiveState,
   missingAlertScopes,
   storedAlertsStatus,
 } from "./status.ts";
-
-export interface AlertsManagerOptions {
-  /** One protocol "second" in ms (tests shorten it along with the simulator's). */
-  secondMs?: number;
-}
 
 /** Longest wait at shutdown for the last writes. */
 const CLOSE_WAIT_MS = 5_000;
@@ -28,8 +22,8 @@ const sameScopes = (a: readonly string[], b: readonly string[]) =>
 
 /**
  * Stream alerts under `serve`, beside native chat (the same instance: the chat lease holder with
- * Redis): for every account that turned alerts on, one EventSub socket (alerts/readers.ts) whose
- * notifications are delivered (alerts/deliver.ts). This file keeps the sockets in line with what is
+ * Redis): for every account that turned alerts on, a feed on the streamer's live session
+ * (alerts/readers.ts, live/sessions.ts) whose notifications are delivered (alerts/deliver.ts). This file keeps the sockets in line with what is
  * stored, and again whenever another process changed the data.
  */
 class AlertsManager implements AlertsRuntime {
@@ -41,10 +35,9 @@ class AlertsManager implements AlertsRuntime {
 
   constructor(
     private readonly ctx: Context,
-    options: AlertsManagerOptions,
+    live: LiveSessions,
   ) {
-    this.#readers = new AlertReaders(ctx, new SpeakerTokens(ctx), {
-      secondMs: options.secondMs,
+    this.#readers = new AlertReaders(ctx, live, {
       onNotification: (channel, frame) => this.#onNotification(channel, frame),
     });
   }
@@ -67,12 +60,8 @@ class AlertsManager implements AlertsRuntime {
         ...(channel.types.get(type) ?? { state: channel.state, reason: null }),
       })),
       missingScopes: missingAlertScopes(await grantedScopes(this.ctx.db, accountId)),
-      live: channel.live,
+      live: this.ctx.live.streamState(accountId),
     };
-  }
-
-  liveState(accountId: number): LiveState | null {
-    return this.#channels.get(accountId)?.live ?? null;
   }
 
   sync(accountId: number): Promise<void> {
@@ -119,7 +108,7 @@ class AlertsManager implements AlertsRuntime {
     }
     const granted = await grantedScopes(ctx.db, accountId);
     if (this.#closed) return;
-    const running = existing && existing.connection.state !== "stopped";
+    const running = existing && this.#readers.running(existing);
     if (running && existing.broadcasterId === account.twitchUserId && sameScopes(existing.granted, granted)) {
       // A type Twitch refused or revoked may work again (the streamer allowed cuebot again).
       await this.#readers.resubscribeRefused(existing);
@@ -142,7 +131,7 @@ class AlertsManager implements AlertsRuntime {
   #remove(accountId: number): void {
     const channel = this.#channels.get(accountId);
     if (!channel) return;
-    channel.connection.stop();
+    this.#readers.remove(channel);
     this.#channels.delete(accountId);
   }
 
@@ -151,11 +140,7 @@ class AlertsManager implements AlertsRuntime {
     const target = {
       accountId: channel.accountId,
       broadcasterId: channel.broadcasterId,
-      admit: (id: string, at: number) => channel.seen.admit(id, at),
       flood: channel.flood,
-      setLive: (live: Omit<LiveState, "heardAt">) => {
-        channel.live = { ...live, heardAt: this.ctx.clock.now() };
-      },
     };
     channel.delivering = channel.delivering
       .then(() => onAlertNotification(this.ctx, target, frame))
@@ -167,9 +152,9 @@ class AlertsManager implements AlertsRuntime {
   }
 }
 
-/** A live alerts runtime, connecting now; the caller closes it (beside native chat). */
-export function startAlertsManager(ctx: Context, options: AlertsManagerOptions = {}): AlertsRuntime {
-  const manager = new AlertsManager(ctx, options);
+/** A live alerts runtime reading on `live`'s sessions, connecting now; the caller closes it (beside native chat). */
+export function startAlertsManager(ctx: Context, live: LiveSessions): AlertsRuntime {
+  const manager = new AlertsManager(ctx, live);
   manager.start();
   return manager;
 }

@@ -1,6 +1,6 @@
 /**
- * An EventSub notification (its subscription type and `event` object) read into an alert's fields, the
- * live state, or nothing (reference/alerts.md §1 for the payloads, §2 for the gift rule, §7 for what
+ * An EventSub notification (its subscription type and `event` object) read into an alert's fields, or
+ * nothing (reference/alerts.md §1 for the payloads, §2 for the gift rule, §7 for what
  * must be read defensively). Pure: no I/O, no clock.
  *
  * Nothing here trusts the payload: a user's fields may be null (anonymous gifts and cheers), a name
@@ -12,9 +12,12 @@ import type { AlertFields, AlertType, SubTier } from "./model.ts";
 import { plainText } from "./plain-text.ts";
 import { ALERT_SUBSCRIPTIONS } from "./types.ts";
 
-export type ParsedEvent =
-  | { kind: "alert"; type: AlertType; fields: AlertFields; naturalKey: string | null }
-  | { kind: "live"; live: boolean; startedAt: number | null };
+export interface ParsedEvent {
+  kind: "alert";
+  type: AlertType;
+  fields: AlertFields;
+  naturalKey: string | null;
+}
 
 /** The longest viewer text kept (a resub message, a cheer message, a redemption's input). */
 export const MESSAGE_MAX = 500;
@@ -46,9 +49,6 @@ export function parseAlertEvent(
 ): ParsedEvent | null {
   const payload = asPayload(event);
   if (payload === null) return null;
-  if (subscriptionType === "stream.online" || subscriptionType === "stream.offline") {
-    return forOtherChannel(payload, streamerId) ? null : readLive(subscriptionType, payload);
-  }
   const type = alertTypeOfSubscription(subscriptionType);
   if (type === null) return null;
   if (type === "raid") return readRaid(payload, streamerId);
@@ -97,11 +97,6 @@ function readRaid(event: Payload, streamerId: string): ParsedEvent | null {
     amount: count(event.viewers),
   });
   return { kind: "alert", type: "raid", fields, naturalKey: null };
-}
-
-function readLive(subscriptionType: string, event: Payload): ParsedEvent {
-  const live = subscriptionType === "stream.online";
-  return { kind: "live", live, startedAt: live ? timestamp(event.started_at) : null };
 }
 
 function fieldsOf(user: string, rest: Partial<Omit<AlertFields, "user">>): AlertFields {
@@ -156,13 +151,6 @@ function count(value: unknown): number | null {
 /** A viewer's text: a string (cheer, redemption) or `{text, emotes}` (resub); emotes are not kept. */
 function viewerText(value: unknown): string | null {
   return plainText(typeof value === "string" ? value : asPayload(value)?.text, MESSAGE_MAX);
-}
-
-/** An RFC 3339 timestamp (nanoseconds allowed) in Unix ms, else null. */
-function timestamp(value: unknown): number | null {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return null;
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? at : null;
 }
 
 /** A redemption's id, kept as the dedupe key only when it looks like an id (printable ASCII, ≤ 128). */

@@ -1,21 +1,24 @@
 import { writeAlertState } from "../../db/alerts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
-import { SeenMessages } from "../chat/dedupe.ts";
-import { EventSubConnection, StopConnection } from "../chat/eventsub-connection.ts";
-import type { EventSubFrame } from "../chat/eventsub-message.ts";
-import { AuthGone, type SpeakerTokens } from "../chat/speaker-tokens.ts";
+import { ConnectionStates } from "../live/connection-states.ts";
+import type {
+  LiveFeed,
+  LiveSubscription,
+  NotificationFrame,
+  RevocationFrame,
+  SubscribeOutcome,
+} from "../live/feed.ts";
+import type { LiveSessions } from "../live/sessions.ts";
 import type { Context } from "../runtime.ts";
-import { HelixError } from "../twitch/helix-client.ts";
 import { AlertFloodGuard } from "./flood.ts";
 import { ALERT_TYPES, type AlertType } from "./model.ts";
-import { type AlertTypeStatus, type LiveState, missingScopeReason, scopeGranted } from "./status.ts";
-import { ALERT_SUBSCRIPTIONS, type AlertSubscription, STREAM_SUBSCRIPTIONS } from "./types.ts";
+import { type AlertTypeStatus, missingScopeReason, scopeGranted } from "./status.ts";
+import { ALERT_SUBSCRIPTIONS, type AlertSubscription } from "./types.ts";
 
-export type AlertNotification = Extract<EventSubFrame, { type: "notification" }>;
-type Revocation = Extract<EventSubFrame, { type: "revocation" }>;
+export type AlertNotification = NotificationFrame;
 
-/** One streamer's alerts as the running manager holds them: their own EventSub socket. */
+/** One streamer's alerts as the running manager holds them: a feed on the streamer's live session. */
 export interface AlertChannel {
   accountId: number;
   broadcasterId: string;
@@ -24,59 +27,43 @@ export interface AlertChannel {
   reason: string | null;
   /** Each alert type's subscription. */
   types: Map<AlertType, Omit<AlertTypeStatus, "type">>;
-  /** The scopes granted when the socket subscribed (a new grant opens it afresh). */
+  /** The scopes granted when the feed subscribed (a new grant opens it afresh). */
   granted: readonly string[];
-  /** The live state heard on this socket; forgotten when it drops or starts a new session. */
-  live: LiveState | null;
   /** Notifications are delivered one at a time, in the order they arrived (ids then rise in order). */
   delivering: Promise<void>;
   /** Repeat follows and thanks lines held back in a flood. */
   flood: AlertFloodGuard;
-  /** EventSub message ids already handled (Twitch delivers at least once). */
-  seen: SeenMessages;
-  connection: EventSubConnection;
+  /** The channel's feed on the streamer's live session (live/sessions.ts), shared with their chat. */
+  feed: LiveFeed;
 }
 
 export interface AlertReadersOptions {
   onNotification(channel: AlertChannel, frame: AlertNotification): void;
-  /** One protocol "second" in ms (tests shorten it). */
-  secondMs?: number;
 }
 
 const ALL_REFUSED = "cuebot needs your permission to receive alerts: allow it again.";
 
+/** The alert type an EventSub subscription type stands for (undefined: the live state's). */
+const TYPE_OF = new Map<string, AlertType>(ALERT_TYPES.map((t) => [ALERT_SUBSCRIPTIONS[t].type, t]));
+
+/** Every subscription type an alerts feed receives. */
+const FEED_TYPES = ALERT_TYPES.map((t) => ALERT_SUBSCRIPTIONS[t].type);
+
 /**
- * Receiving alerts: for each streamer with alerts on, one EventSub WebSocket with the streamer's own
- * token (chat/eventsub-connection.ts), subscribed after every welcome to each alert type whose scope
- * was granted plus stream.online/offline. A type Twitch refuses (403) or revokes is `needs_consent`
- * and the others keep working; the account's state is that of native chat. States are stored in the
- * order they happened.
+ * Receiving alerts: for each streamer with alerts on, a feed on the streamer's live session (the
+ * same socket as their chat when they speak as themselves, live/sessions.ts), subscribed after every
+ * welcome to each alert type whose scope was granted (the stream's online/offline is the live
+ * layer's, live/stream-state.ts). A type Twitch
+ * refuses (403) or revokes is `needs_consent` and the others keep working; the account's state is
+ * that of native chat. States are stored in the order they happened.
  */
-export class AlertReaders {
-  #writes: Promise<void> = Promise.resolve();
-  #closed = false;
-
+export class AlertReaders extends ConnectionStates {
   constructor(
-    private readonly ctx: Context,
-    private readonly tokens: SpeakerTokens,
+    ctx: Context,
+    private readonly live: LiveSessions,
     private readonly options: AlertReadersOptions,
-  ) {}
-
-  /** Settles once every state reported so far is stored (or failed to be). */
-  get writes(): Promise<void> {
-    return this.#writes;
-  }
-
-  /** Nothing more is reported (another instance may hold alerts now). */
-  close(): void {
-    this.#closed = true;
-  }
-
-  /** Stores an account's state after those reported before it. */
-  store(accountId: number, state: ChatState, reason: string | null, at: number): void {
-    this.#writes = this.#writes
-      .then(() => writeAlertState(this.ctx.db, accountId, state, reason, at))
-      .catch((error: unknown) => this.ctx.log.warn("could not store the alerts state", { error }));
+  ) {
+    super(ctx, { name: "alerts", write: writeAlertState });
   }
 
   /** A new channel for the account, connecting now. */
@@ -90,66 +77,84 @@ export class AlertReaders {
       reason: null,
       types: new Map(ALERT_TYPES.map((t) => [t, { state: "connecting", reason: null }])),
       granted,
-      live: null,
       delivering: Promise.resolve(),
       flood: new AlertFloodGuard(),
-      seen: new SeenMessages(() => ctx.clock.now()),
-      connection: new EventSubConnection({
-        url: ctx.config.twitch.eventsubUrl,
-        secondMs: this.options.secondMs,
-        log: ctx.log,
-        handlers: {
-          onWelcome: (sessionId) => this.#subscribeAll(channel, sessionId),
-          onFrame: (frame) => {
-            if (frame.type === "revocation") this.#revoked(channel, frame);
-            else this.options.onNotification(channel, frame);
-          },
-          onDown: (reason, willRetry) => {
-            // A stream.offline may be missed while the socket is down: the live state is not known now.
-            channel.live = null;
-            if (channel.state === "needs_consent") return;
-            this.setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
-          },
+      feed: {
+        holder: { accountId, speaker: { kind: "streamer", userId: broadcasterId } },
+        broadcasterId,
+        types: FEED_TYPES,
+        wanted: () => this.#wanted(channel),
+        subscribed: (outcomes) => this.#subscribed(channel, outcomes),
+        notification: (frame) => this.options.onNotification(channel, frame),
+        revoked: (frame) => this.#revoked(channel, frame),
+        down: (reason, willRetry) => {
+          if (channel.state === "needs_consent") return;
+          this.setState(channel, willRetry ? "connecting" : "error", willRetry ? null : reason);
         },
-      }),
+      },
     };
     this.setState(channel, "connecting");
-    channel.connection.start();
+    this.live.join(channel.feed).catch((error: unknown) => {
+      this.setState(channel, "error", `Subscribing to alerts failed: ${(error as Error).message}`);
+    });
     return channel;
   }
 
-  /** The channel's state changes (only when it differs), is stored and logged. */
-  setState(channel: AlertChannel, state: ChatState, reason: string | null = null): void {
-    if (this.#closed || (channel.state === state && channel.reason === reason)) return;
-    channel.state = state;
-    channel.reason = reason;
-    channel.since = this.ctx.clock.now();
-    this.store(channel.accountId, state, reason, channel.since);
-    this.ctx.log.info("alerts state changed", {
-      accountId: channel.accountId,
-      state,
-      ...(reason ? { reason } : {}),
-    });
+  /** Whether the channel's feed is read now (not let go, its session not stopped). */
+  running(channel: AlertChannel): boolean {
+    return this.live.joined(channel.feed);
   }
 
-  async #subscribeAll(channel: AlertChannel, sessionId: string): Promise<void> {
-    // A new session (not a handover) may follow a gap in which the stream started or ended.
-    channel.live = null;
+  /** The channel's feed is read no more (alerts off, or opened afresh). */
+  remove(channel: AlertChannel): void {
+    this.live.leave(channel.feed);
+  }
+
+  /** What to subscribe on a new session: each type whose scope is granted (the others need consent). */
+  async #wanted(channel: AlertChannel): Promise<LiveSubscription[]> {
     const granted = await grantedScopes(this.ctx.db, channel.accountId);
     channel.granted = granted;
-    try {
-      await Promise.all([
-        ...ALERT_TYPES.map((type) => this.#subscribeType(channel, sessionId, type, granted)),
-        ...STREAM_SUBSCRIPTIONS.map((sub) => this.#subscribeStream(channel, sessionId, sub)),
-      ]);
-    } catch (error) {
-      const gone = error instanceof AuthGone ? error.message : authRefused(error) ? ALL_REFUSED : null;
-      if (gone === null) throw error;
-      this.setState(channel, "needs_consent", gone);
-      throw new StopConnection(gone);
+    const wanted: LiveSubscription[] = [];
+    for (const type of ALERT_TYPES) {
+      const subscription = ALERT_SUBSCRIPTIONS[type];
+      if (scopeGranted(subscription, granted)) wanted.push(this.#subscription(channel, subscription));
+      else
+        channel.types.set(type, {
+          state: "needs_consent",
+          reason: missingScopeReason(subscription.scope as string),
+        });
     }
-    this.#settleAccountState(channel);
-    if (channel.state === "needs_consent") throw new StopConnection(channel.reason ?? ALL_REFUSED);
+    return wanted;
+  }
+
+  #subscription(channel: AlertChannel, sub: AlertSubscription): LiveSubscription {
+    return { type: sub.type, version: sub.version, condition: sub.condition(channel.broadcasterId) };
+  }
+
+  /**
+   * Each type's outcome: connected, or refused (that type alone needs consent). A grant gone lets the
+   * feed go.
+   */
+  #subscribed(channel: AlertChannel, outcomes: readonly SubscribeOutcome[]): boolean {
+    const gone = outcomes.find((o) => o.state === "gone");
+    if (gone?.state === "gone") {
+      this.setState(channel, "needs_consent", gone.reason ?? ALL_REFUSED);
+      return false;
+    }
+    for (const { subscription, state } of outcomes) {
+      const type = TYPE_OF.get(subscription.type);
+      if (!type) continue;
+      channel.types.set(
+        type,
+        state === "connected"
+          ? { state, reason: null }
+          : {
+              state: "needs_consent",
+              reason: `Twitch refused this alert (${subscription.type}): allow cuebot again.`,
+            },
+      );
+    }
+    return this.#settleAccountState(channel);
   }
 
   /**
@@ -157,8 +162,7 @@ export class AlertReaders {
    * is granted (the streamer allowed cuebot again): a type that works now is connected again.
    */
   async resubscribeRefused(channel: AlertChannel): Promise<void> {
-    const sessionId = channel.connection.sessionId;
-    if (sessionId === null) return;
+    if (!this.live.joined(channel.feed)) return;
     const granted = await grantedScopes(this.ctx.db, channel.accountId);
     const refused = ALERT_TYPES.filter((type) => {
       const status = channel.types.get(type);
@@ -167,111 +171,32 @@ export class AlertReaders {
     });
     if (refused.length === 0) return;
     channel.granted = granted;
-    await Promise.all(refused.map((type) => this.#subscribeType(channel, sessionId, type, granted)));
-    if (channel.connection.sessionId === sessionId) this.#settleAccountState(channel);
+    const wanted = refused.map((type) => this.#subscription(channel, ALERT_SUBSCRIPTIONS[type]));
+    const outcomes = await this.live.subscribe(channel.feed, wanted);
+    if (outcomes && !this.#subscribed(channel, outcomes)) this.live.leave(channel.feed);
   }
 
-  async #subscribeType(
-    channel: AlertChannel,
-    sessionId: string,
-    type: AlertType,
-    granted: readonly string[],
-  ): Promise<void> {
-    const subscription = ALERT_SUBSCRIPTIONS[type];
-    if (!scopeGranted(subscription, granted)) {
-      channel.types.set(type, {
-        state: "needs_consent",
-        reason: missingScopeReason(subscription.scope as string),
-      });
-      return;
-    }
-    try {
-      await this.#create(channel, sessionId, subscription);
-      channel.types.set(type, { state: "connected", reason: null });
-    } catch (error) {
-      if (!(error instanceof HelixError) || error.status !== 403) throw error;
-      channel.types.set(type, {
-        state: "needs_consent",
-        reason: `Twitch refused this alert (${subscription.type}): allow cuebot again.`,
-      });
-    }
-  }
-
-  /** stream.online/offline: a refusal only means the live state is not heard (timers ask Helix). */
-  async #subscribeStream(channel: AlertChannel, sessionId: string, sub: AlertSubscription): Promise<void> {
-    try {
-      await this.#create(channel, sessionId, sub);
-    } catch (error) {
-      if (!(error instanceof HelixError) || error.status !== 403) throw error;
-      this.ctx.log.info("Twitch refused a live-state subscription", {
-        accountId: channel.accountId,
-        type: sub.type,
-      });
-    }
-  }
-
-  /**
-   * Creates one subscription. An existing one (409) is as good when it is on this session; one held by
-   * another session (an earlier socket of this streamer, reference twitch-chat.md §2.2) would keep the
-   * events from this socket: it is deleted and the subscription created again here.
-   */
-  async #create(channel: AlertChannel, sessionId: string, sub: AlertSubscription): Promise<void> {
-    const helix = this.ctx.helixApi;
-    if (!helix) throw new AuthGone("Twitch is not configured on this server.");
-    const holder = {
-      accountId: channel.accountId,
-      speaker: { kind: "streamer" as const, userId: channel.broadcasterId },
-    };
-    const wanted = { type: sub.type, version: sub.version, condition: sub.condition(channel.broadcasterId) };
-    const create = () =>
-      this.tokens.withToken(holder, (token) => helix.subscribeEventSub(token, sessionId, wanted));
-    try {
-      await create();
-    } catch (error) {
-      if (!(error instanceof HelixError) || error.status !== 409) throw error;
-      const moved = await this.tokens.withToken(holder, async (token) => {
-        const existing = (await helix.eventSubSubscriptions(token, sub.type)).filter(
-          (s) => s.status === "enabled" && sameCondition(s.condition, wanted.condition),
-        );
-        if (existing.some((s) => s.transport.session_id === sessionId)) return false;
-        for (const other of existing) await helix.deleteEventSub(token, other.id);
-        return existing.length > 0;
-      });
-      if (moved) await create();
-    }
-  }
-
-  /** Connected while any type is; needs_consent when Twitch lets cuebot receive none. */
-  #settleAccountState(channel: AlertChannel): void {
+  /** Connected while any type is; needs_consent when Twitch lets cuebot receive none. True: connected. */
+  #settleAccountState(channel: AlertChannel): boolean {
     const states = [...channel.types.values()];
     if (states.some((t) => t.state === "connected")) this.setState(channel, "connected");
     else this.setState(channel, "needs_consent", states[0]?.reason ?? ALL_REFUSED);
+    return channel.state !== "needs_consent";
   }
 
-  #revoked(channel: AlertChannel, frame: Revocation): void {
-    const type = ALERT_TYPES.find((t) => ALERT_SUBSCRIPTIONS[t].type === frame.subscriptionType);
+  /** One type revoked needs consent alone; with nothing left to receive, the feed is let go. */
+  #revoked(channel: AlertChannel, frame: RevocationFrame): boolean {
+    const type = TYPE_OF.get(frame.subscriptionType);
     this.ctx.log.info("Twitch revoked an alerts subscription", {
       accountId: channel.accountId,
       type: frame.subscriptionType,
       status: frame.status,
     });
-    if (!type) return;
+    if (!type) return true;
     channel.types.set(type, {
       state: "needs_consent",
       reason: `Twitch revoked this alert's subscription (${frame.status}): allow cuebot again.`,
     });
-    this.#settleAccountState(channel);
-    // Nothing left to receive: the socket closes, as when every type is refused on subscribing.
-    if (channel.state === "needs_consent") channel.connection.stop();
+    return this.#settleAccountState(channel);
   }
-}
-
-/** A 401 that a fresh token did not cure: the grant is gone. */
-function authRefused(error: unknown): boolean {
-  return error instanceof HelixError && error.status === 401;
-}
-
-/** Whether a listed subscription's condition is the one cuebot asks for (every key of it, same value). */
-function sameCondition(listed: Record<string, string> | undefined, wanted: Record<string, string>): boolean {
-  return Object.entries(wanted).every(([key, value]) => listed?.[key] === value);
 }

@@ -2,6 +2,7 @@ import { readAlertChannel } from "../../db/alerts.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import type { CoreContext } from "../core/context.ts";
+import type { StreamState } from "../live/stream-state.ts";
 import { ALERT_TYPES, type AlertType } from "./model.ts";
 import { ALERT_SUBSCRIPTIONS, type AlertSubscription } from "./types.ts";
 
@@ -11,15 +12,6 @@ export interface AlertTypeStatus {
   state: ChatState;
   /** Why the type is `needs_consent` or `error`, in words for the streamer; null otherwise. */
   reason: string | null;
-}
-
-/** Whether the channel is live, as the last stream.online / stream.offline said (null: none heard). */
-export interface LiveState {
-  live: boolean;
-  /** When the stream began (online), or when it was heard to end (offline), Unix ms. */
-  since: number;
-  /** When this instance heard it (Unix ms): a heard "online" is trusted over Helix only for a while. */
-  heardAt: number;
 }
 
 /** What the dashboard shows of alerts (the panel's `GET /api/dashboard/alerts`). */
@@ -33,8 +25,8 @@ export interface AlertsStatus {
   types: AlertTypeStatus[];
   /** The scopes alerts need that the streamer has not granted (the consent URL asks for them). */
   missingScopes: string[];
-  /** Live state from EventSub, when this instance receives it; null otherwise. */
-  live: LiveState | null;
+  /** Live state from EventSub (live/stream-state.ts), when this instance hears it; null otherwise. */
+  live: StreamState | null;
 }
 
 /** The running server's alert connections (server/alerts/manager.ts). */
@@ -42,8 +34,6 @@ export interface AlertsRuntime {
   status(accountId: number): Promise<AlertsStatus>;
   /** Connects or disconnects the account to match what is stored now; never rejects. */
   sync(accountId: number): Promise<void>;
-  /** The live state heard over EventSub for the account, or null (none heard on this instance). */
-  liveState(accountId: number): LiveState | null;
   /**
    * Ends every connection; the stored state becomes `end` (default: off, "cuebot is not running")
    * unless another instance takes over.
@@ -138,9 +128,5 @@ export class AlertsHandle implements Omit<AlertsRuntime, "close"> {
 
   sync(accountId: number): Promise<void> {
     return this.#live ? this.#live.sync(accountId) : Promise.resolve();
-  }
-
-  liveState(accountId: number): LiveState | null {
-    return this.#live?.liveState(accountId) ?? null;
   }
 }

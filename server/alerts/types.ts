@@ -54,9 +54,3 @@ export const ALERT_SUBSCRIPTIONS: Readonly<Record<AlertType, AlertSubscription>>
     scope: "channel:read:redemptions",
   },
 };
-
-/** The live state's subscriptions (no alert; they tell timers and the dashboard). */
-export const STREAM_SUBSCRIPTIONS: readonly AlertSubscription[] = [
-  { type: "stream.online", version: "1", condition: broadcaster, scope: null },
-  { type: "stream.offline", version: "1", condition: broadcaster, scope: null },
-];

@@ -1,8 +1,8 @@
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { QuotaAccount } from "../limits/account-quotas.ts";
 import type { RateLimits } from "../limits/rate-limits.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import { userLevelOf } from "./chat-command-input.ts";
-import type { ChatMessageEvent } from "./eventsub-message.ts";
 
 /** Held to the per-chatter limit: everyone but the broadcaster and moderators (CONTRACT §6). */
 const UNLIMITED_LEVELS: ReadonlySet<string> = new Set(["owner", "moderator"]);

@@ -1,7 +1,7 @@
 import { COMMANDS, type CommandName } from "../bot/catalog.ts";
 import type { ChatCaller, CommandArgs, CommandInput } from "../bot/command-input.ts";
 import type { ChatWord } from "../bot/definition.ts";
-import type { ChatMessageEvent } from "./eventsub-message.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 
 /** Badges Twitch shows moderators: a lead moderator wears `lead_moderator` instead of `moderator`. */
 export const MODERATOR_BADGES: readonly string[] = ["moderator", "lead_moderator"];

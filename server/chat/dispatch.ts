@@ -5,13 +5,13 @@ import { RunNotAdmitted } from "../bot/runner.ts";
 import { commandSettings } from "../bot/settings.ts";
 import { changeLooks } from "../core/change-looks.ts";
 import { ApiError } from "../core/errors.ts";
-import { type CustomLine, readCustomLine, runCustomLine } from "../custom/service.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
+import type { NotificationFrame } from "../live/feed.ts";
+import { CHAT_STAGE_ORDER, type ChatAnswer, type ChatLine, type ChatLineStage } from "../live/hooks.ts";
 import type { Context } from "../runtime.ts";
 import { chatBudgetsAdmit } from "./budgets.ts";
-import type { Channel, ChatChannels, Reader } from "./channels.ts";
+import type { Channel } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
-import type { ChatMessageEvent } from "./eventsub-message.ts";
-import type { NotificationFrame } from "./readers.ts";
 import { matchCommand, type TriggerTable, triggerTable, typedHere } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
@@ -23,14 +23,19 @@ const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited",
 /** Trigger tables kept at most (one per channel read); past it they are built afresh. */
 const MAX_TRIGGER_TABLES = 20_000;
 
-/** What a custom command's reply is recorded under when it cannot be delivered (chat/sending.ts). */
-const CUSTOM_COMMAND = "custom";
+/** An account's trigger table, the settings generation it was built in, and its triggers' names. */
+interface Triggers {
+  generation: number;
+  table: TriggerTable;
+  names: ReadonlySet<string>;
+}
 
 /**
  * From a chat message to its reply: a `!command` addressed to cuebot runs through the same service
  * code as the bot endpoints (CONTRACT §6), within chat's own budgets, and its reply joins the
- * channel's send queue (chat/sending.ts). A line no enabled built-in takes is the chat bot's
- * (custom/service.ts: custom commands, counters, quotes), under the same budgets and queue. Refusals
+ * channel's send queue (chat/sending.ts). The built-ins are one stage of the line; features add
+ * theirs (live/hooks.ts `ChatLineStages`: the channel's own commands after the built-ins,
+ * custom/chat-stage.ts), answered under the same budgets and queue. Refusals
  * by limits say nothing in chat. cuebot's own lines are known by what the queue sent
  * (chat/own-lines.ts), so a streamer whose account speaks for cuebot is answered like anyone else.
  */
@@ -40,25 +45,20 @@ export class ChatDispatch {
   /** Writes by other processes drop the caches a line reads first (core/change-looks.ts). */
   readonly #lookForChanges: () => void;
   /** Each account's trigger table, with the settings cache's generation it was built in. */
-  readonly #triggers = new Map<number, { generation: number; table: TriggerTable }>();
+  readonly #triggers = new Map<number, Triggers>();
 
   constructor(
     private readonly ctx: Context,
-    private readonly channels: ChatChannels,
     options: { claimMessage?: (messageId: string) => Promise<boolean>; changesAnnounced?: boolean } = {},
   ) {
     this.claimMessage = options.claimMessage;
     this.#lookForChanges = changeLooks(ctx.externalChanges, options.changesAnnounced === true);
   }
 
-  /** A chat message read on `reader`'s socket (chat/readers.ts). */
-  onNotification(reader: Reader, frame: NotificationFrame): void {
+  /** A chat message of the channel, read once on its speaker's live session (chat/readers.ts). */
+  onNotification(channel: Channel, frame: NotificationFrame): void {
     const event = frame.event;
-    if (!event || !reader.seen.admit(frame.id, frame.at)) return;
-    const channel = [...reader.channels]
-      .map((id) => this.channels.byAccount.get(id))
-      .find((c) => c?.broadcasterId === event.broadcasterId);
-    if (!channel) return;
+    if (!event) return;
     const fromSpeaker = event.chatterId === channel.speaker.userId;
     // The speaker's line: its badges tell whether we may send at the privileged pace.
     if (fromSpeaker) channel.queue.privileged = PRIVILEGED_BADGES.some((b) => event.badges.includes(b));
@@ -69,13 +69,14 @@ export class ChatDispatch {
     );
   }
 
-  /** A line typed in the channel: counted for timers and answered, unless it is our own echo (no loops). */
+  /** A line typed in the channel: told to the hooks (timers count it) and answered, unless it is our own echo. */
   async #read(channel: Channel, event: ChatMessageEvent, fromSpeaker: boolean): Promise<void> {
     if (fromSpeaker && (await channel.ownLines.isOwn(event))) return;
-    this.ctx.chatLines.noteChatLine(channel.accountId);
+    this.ctx.live.hooks.chatLine.emit(channel.accountId, event);
     await this.#answer(channel, event);
   }
 
+  /** The first stage, in order, that takes the line answers it (live/hooks.ts `ChatLineStages`). */
   async #answer(channel: Channel, event: ChatMessageEvent): Promise<void> {
     const { ctx } = this;
     // Writes by other processes (an instance beside this one on the same SQLite file, the CLI) drop
@@ -83,78 +84,71 @@ export class ChatDispatch {
     this.#lookForChanges();
     const account = await ctx.accounts.account(channel.accountId);
     if (!account) return;
-    const triggers = await this.#triggerTable(account.id);
-    const call = matchCommand(event, triggers);
-    // Built-ins first: the chat bot only sees a line no enabled built-in (or alias) takes.
-    const custom = call ? null : await readCustomLine(ctx, account, event, new Set(triggers.keys()));
-    if (!call && !custom) return;
+    const { names } = await this.#triggerTable(account.id);
+    const line: ChatLine = { account, event, builtIns: names, runBuiltIn: this.#runBuiltIn };
+    const stages = ctx.live.chatStages.with(this.#builtInStage);
+    let answer: ChatAnswer | null = null;
+    for (let i = 0; i < stages.length && !answer; i++) {
+      const taken = stages[i]?.take(line) ?? null;
+      answer = taken instanceof Promise ? await taken : taken;
+    }
+    if (!answer) return;
     // Claimed by another instance: answered there, or the echo of a line an instance sent (its send
     // claimed it, chat/sending.ts: never answered, even by one whose own lines do not know it). A
     // claim that cannot be made (Redis away) is no answer either: the quota could not be checked, as
     // an HTTP request would be refused 503.
     if (this.claimMessage && !(await this.claimMessage(event.messageId).catch(() => false))) return;
-    const reply = custom
-      ? await this.#runCustom(account, triggers, custom, event)
-      : call && (await this.#run(account, call.command, call.args, event));
-    if (reply)
-      channel.queue.push({
-        text: reply,
-        replyTo: event.messageId,
-        command: call?.command ?? CUSTOM_COMMAND,
-        caller: event.chatterLogin,
-      });
+    const reply = await answer.run();
+    if (!reply) return;
+    const { command } = answer;
+    channel.queue.push({ text: reply, replyTo: event.messageId, command, caller: event.chatterLogin });
+    const answered = ctx.live.hooks.commandAnswered;
+    if (answered.bound)
+      answered.emit({ accountId: account.id, command, caller: event.chatterLogin, reply }, undefined);
+  }
+
+  /** cuebot's own commands, ahead of the channel's (custom/chat-stage.ts). */
+  readonly #builtInStage: ChatLineStage = {
+    name: "built-in commands",
+    order: CHAT_STAGE_ORDER.builtIns,
+    take: (line) => {
+      const call = this.#call(line.account.id, line.event);
+      if (!call) return null;
+      return {
+        command: call.command,
+        run: () => this.#run(line.account, call.command, call.args, line.event),
+      };
+    },
+  };
+
+  /** A line (an alias's target) run as a built-in command: its reply, or null when none takes it. */
+  readonly #runBuiltIn = (account: Account, event: ChatMessageEvent): Promise<string | null> | null => {
+    const call = this.#call(account.id, event);
+    return call ? this.#run(account, call.command, call.args, event) : null;
+  };
+
+  /** The built-in the line calls, from the account's trigger table (read by `#answer` first). */
+  #call(accountId: number, event: ChatMessageEvent) {
+    const known = this.#triggers.get(accountId);
+    return known ? matchCommand(event, known.table) : null;
   }
 
   /**
    * The account's triggers, built again only after the settings cache was cleared (every settings
    * write and every outside change clears it), so a line reads no settings to find its command.
    */
-  async #triggerTable(accountId: number): Promise<TriggerTable> {
+  async #triggerTable(accountId: number): Promise<Triggers> {
     const generation = this.ctx.settingsCache.generation;
     const known = this.#triggers.get(accountId);
-    if (known?.generation === generation) return known.table;
+    if (known?.generation === generation) return known;
     const table = triggerTable(
       await Promise.all(COMMAND_NAMES.map((command) => commandSettings(this.ctx, accountId, command))),
     );
     if (this.#triggers.size >= MAX_TRIGGER_TABLES) this.#triggers.clear();
     // Stamped with the generation read before: a clear meanwhile makes the next line build it again.
-    this.#triggers.set(accountId, { generation, table });
-    return table;
-  }
-
-  /**
-   * A chat-bot line; an alias (`-a=!other`) runs its line once more, as the same chatter (so it
-   * never lifts their level), and an alias reached through an alias answers nothing.
-   */
-  async #runCustom(
-    account: Account,
-    triggers: TriggerTable,
-    line: CustomLine,
-    event: ChatMessageEvent,
-  ): Promise<string | null> {
-    const builtIns = new Set(triggers.keys());
-    const run = (l: CustomLine, e: ChatMessageEvent) => {
-      const admit = () => chatBudgetsAdmit(this.ctx.limits, account, e);
-      return runCustomLine({ ctx: this.ctx, account, event: e, level: l.level, admit, builtIns }, l);
-    };
-    const outcome = await run(line, event);
-    if (outcome?.kind !== "alias") return outcome?.text ?? null;
-    const aliased: ChatMessageEvent = { ...event, text: outcome.line, replyParentLogin: null };
-    let reply: string | null = null;
-    try {
-      const call = matchCommand(aliased, triggers);
-      if (call) reply = await this.#run(account, call.command, call.args, aliased);
-      else {
-        const next = await readCustomLine(this.ctx, account, aliased, builtIns);
-        const target = next && (await run(next, aliased));
-        if (target?.kind === "alias") await target.giveBack();
-        reply = target?.kind === "reply" ? target.text : null;
-      }
-    } finally {
-      // A line that answered nothing (or failed) keeps no alias cooling down.
-      if (!reply) await outcome.giveBack();
-    }
-    return reply;
+    const triggers = { generation, table, names: new Set(table.keys()) };
+    this.#triggers.set(accountId, triggers);
+    return triggers;
   }
 
   async #run(

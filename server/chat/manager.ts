@@ -1,15 +1,14 @@
 import { listChatEnabledAccounts, loadChatBot, readChatSettings, writeChatState } from "../../db/chat.ts";
-import { startAlertsManager } from "../alerts/manager.ts";
-import type { AlertsRuntime } from "../alerts/status.ts";
 import { settledWithin } from "../core/settled-within.ts";
-import { ChatTimers } from "../custom/timers.ts";
+import type { LiveFeature, LiveService } from "../live/features.ts";
+import { LiveSessions } from "../live/sessions.ts";
+import type { SpeakerTokens } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
 import { ChatDispatch } from "./dispatch.ts";
 import { OwnLines } from "./own-lines.ts";
 import { ChatReaders } from "./readers.ts";
 import { openChannel } from "./sending.ts";
-import { SpeakerTokens } from "./speaker-tokens.ts";
 import {
   type ChatRuntime,
   type ChatState,
@@ -21,7 +20,7 @@ import {
 /**
  * Native chat under `serve`: for every account that turned it on, read its channel's chat over
  * EventSub (chat/readers.ts), answer `!commands` (chat/dispatch.ts) and send the replies at Twitch's
- * pace (chat/sending.ts). Tokens are refreshed before they expire (chat/speaker-tokens.ts); a grant
+ * pace (chat/sending.ts). Tokens are refreshed before they expire (live/speaker-tokens.ts); a grant
  * that is gone shows as `needs_consent` and nothing retries until the streamer acts. This file keeps
  * the channels in line with what is stored.
  */
@@ -33,6 +32,8 @@ export interface ChatManagerOptions {
   claimMessage?: (messageId: string) => Promise<boolean>;
   /** Admin commands announce their changes to this server (core/change-looks.ts): chat looks less often. */
   changesAnnounced?: boolean;
+  /** What runs beside chat on its live layer (server/live-runtime.ts `LIVE_FEATURES`: alerts, timers…). */
+  features?: readonly LiveFeature[];
 }
 
 /** An alert's thanks line is skipped while more lines than this wait in the channel's send queue. */
@@ -43,9 +44,12 @@ const CLOSE_WAIT_MS = 5_000;
 
 class ChatManager implements ChatRuntime {
   readonly #channels: ChatChannels;
+  /** The live sessions chat and alerts read on: one per reading Twitch user (live/sessions.ts). */
+  readonly #live: LiveSessions;
   readonly #tokens: SpeakerTokens;
   readonly #readers: ChatReaders;
-  readonly #timers: ChatTimers;
+  readonly #secondMs: number | undefined;
+  readonly #features: readonly LiveFeature[];
   readonly #claimMessage: ChatManagerOptions["claimMessage"];
   /**
    * Each account's lines lately sent, with the speaker they were sent as: kept across reopens (a
@@ -58,36 +62,43 @@ class ChatManager implements ChatRuntime {
   #passAgain = false;
   #lastPassWarning = Number.NEGATIVE_INFINITY;
   #unsubscribe: () => void = () => {};
-  /** Stream alerts run beside chat, on the same instance (alerts/manager.ts), and close with it. */
-  #alerts: AlertsRuntime | null = null;
+  /**
+   * What features started beside chat on the live layer (live/features.ts: alerts, timers),
+   * on the same instance, closed with it.
+   */
+  #services: LiveService[] = [];
+  #unbindThanks: () => void = () => {};
 
   constructor(
     private readonly ctx: Context,
-    private readonly options: ChatManagerOptions,
+    options: ChatManagerOptions,
   ) {
     this.#channels = new ChatChannels(ctx);
-    this.#tokens = new SpeakerTokens(ctx);
+    this.#live = new LiveSessions(ctx, { secondMs: options.secondMs });
+    this.#tokens = this.#live.tokens;
     this.#claimMessage = options.claimMessage;
-    this.#timers = new ChatTimers(ctx, this.#channels.byAccount, { secondMs: options.secondMs });
-    const dispatch = new ChatDispatch(ctx, this.#channels, {
+    this.#secondMs = options.secondMs;
+    this.#features = options.features ?? [];
+    const dispatch = new ChatDispatch(ctx, {
       claimMessage: options.claimMessage,
       changesAnnounced: options.changesAnnounced === true,
     });
-    this.#readers = new ChatReaders(
-      ctx,
-      this.#channels,
-      this.#tokens,
-      (reader, frame) => dispatch.onNotification(reader, frame),
-      options.secondMs,
+    this.#readers = new ChatReaders(this.#channels, this.#live, (channel, frame) =>
+      dispatch.onNotification(channel, frame),
     );
   }
 
   /** Connects every account that has chat on, and again whenever another process changed the data. */
   start(): void {
     void this.#syncAll();
-    this.#timers.start();
-    this.#alerts = startAlertsManager(this.ctx, { secondMs: this.options.secondMs });
-    this.ctx.alertsStatus.useLive(this.#alerts);
+    const { hooks } = this.ctx.live;
+    this.ctx.live.useLive(this.#live.streams);
+    // An alert's thanks line goes through the channel's send queue (alerts/deliver.ts emits it).
+    this.#unbindThanks = hooks.alertDelivered.bind(
+      ({ accountId, chatLine }) => chatLine !== null && this.#say(accountId, chatLine),
+    );
+    const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
+    this.#services = this.#features.map((feature) => feature(this.ctx, start));
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -113,7 +124,11 @@ class ChatManager implements ChatRuntime {
       .map((c) => ({ accountId: c.accountId, since: c.since }));
   }
 
-  say(accountId: number, text: string): boolean {
+  /**
+   * Queues a line (an alert's thanks) on the channel's send queue, under chat's pacing and limits;
+   * false when the account's chat is not connected here, or more than two lines wait already.
+   */
+  #say(accountId: number, text: string): boolean {
     const channel = this.#channels.byAccount.get(accountId);
     // A thanks line waits for a quiet moment: it never crowds command replies out of the queue.
     if (channel?.state !== "connected" || channel.queue.size > SAY_MAX_WAITING) return false;
@@ -127,11 +142,13 @@ class ChatManager implements ChatRuntime {
     const channels = this.#channels;
     if (channels.closed) return;
     channels.close();
-    this.#timers.stop();
     this.#unsubscribe();
-    const alerts = this.#alerts;
-    if (alerts) this.ctx.alertsStatus.release(alerts);
-    const alertsClosed = alerts?.close({ handOver: options.handOver, end: options.end });
+    this.#unbindThanks();
+    const stop = { handOver: options.handOver, end: options.end };
+    const servicesClosed = this.#services.map((service) => service.close(stop));
+    this.ctx.live.release(this.#live.streams);
+    // Every session closes at once (Twitch disables their subscriptions): nothing is deleted one by one.
+    this.#live.close();
     // What is under way finishes first, within the same few seconds.
     await settledWithin(CLOSE_WAIT_MS, Promise.all([this.#syncs, channels.writes]));
     const end = options.end ?? { state: "off", reason: "cuebot is not running" };
@@ -145,7 +162,7 @@ class ChatManager implements ChatRuntime {
     }
     // All at once, and not for longer than a few seconds: a database that does not answer must not
     // hold the shutdown (the states then say what they said; the next start writes them again).
-    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled([...finalStates, alertsClosed]));
+    await settledWithin(CLOSE_WAIT_MS, Promise.allSettled([...finalStates, ...servicesClosed]));
   }
 
   async #syncNow(accountId: number): Promise<void> {
@@ -234,7 +251,7 @@ class ChatManager implements ChatRuntime {
     this.#readers.detach(channel);
     channel.queue.close();
     this.#tokens.forget(accountId);
-    this.#timers.drop(accountId);
+    for (const service of this.#services) service.forget?.(accountId);
     this.#channels.byAccount.delete(accountId);
   }
 }

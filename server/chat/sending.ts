@@ -1,11 +1,11 @@
 import type { Account } from "../../db/accounts.ts";
 import { REPLY_DROPPED } from "../../db/events.ts";
+import type { SpeakerTokens } from "../live/speaker-tokens.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type { Channel, Speaker } from "./channels.ts";
 import { OwnLines } from "./own-lines.ts";
 import { ChannelSendQueue, type QueuedReply } from "./send-queue.ts";
-import type { SpeakerTokens } from "./speaker-tokens.ts";
 
 /** What a channel knows of the lines it sends, kept by the manager across reopens. */
 export interface SentLines {

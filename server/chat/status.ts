@@ -32,11 +32,6 @@ export interface ChatRuntime {
   /** Accounts whose chat is connected on this server, with since when. */
   connected(): { accountId: number; since: number }[];
   /**
-   * Queues a line (an alert's thanks) on the channel's send queue, under chat's pacing and limits;
-   * false when the account's chat is not connected on this server, or more than two lines wait already.
-   */
-  say(accountId: number, text: string): boolean;
-  /**
    * Ends every connection. The stored state becomes `end` ("off, cuebot is not running" unless given)
    * — or stays as it is when another instance takes chat over (`handOver`) and writes its own.
    */
@@ -113,9 +108,5 @@ export class ChatHandle implements Omit<ChatRuntime, "close"> {
 
   connected(): { accountId: number; since: number }[] {
     return this.#live?.connected() ?? [];
-  }
-
-  say(accountId: number, text: string): boolean {
-    return this.#live?.say(accountId, text) ?? false;
   }
 }

@@ -1,6 +1,6 @@
 import { foldedWord } from "../../db/chat-bot-rules.ts";
 import type { CommandName } from "../bot/catalog.ts";
-import type { ChatMessageEvent } from "./eventsub-message.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 
 /** Trigger word (lower case, without "!") → the command it runs; only enabled commands are in it. */
 export type TriggerTable = ReadonlyMap<string, CommandName>;

@@ -8,8 +8,8 @@
 import type { Account } from "../../db/accounts.ts";
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { type CustomCommand, getCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
-import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import type { Context } from "../runtime.ts";
 import { admits, type UserLevel } from "./levels.ts";
 import { variableResolvers } from "./resolvers.ts";

@@ -4,7 +4,7 @@
  */
 import { parseUserLevel, USER_LEVELS, type UserLevel, userLevelAdmits } from "../../db/schema-enums.ts";
 import { MODERATOR_BADGES } from "../chat/chat-command-input.ts";
-import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 
 /** Nightbot's levels, lowest to highest (db/schema-enums.ts holds them: they are a stored column's values). */
 export { USER_LEVELS, type UserLevel } from "../../db/schema-enums.ts";

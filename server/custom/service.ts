@@ -21,8 +21,8 @@ import {
   incrementCommandCount,
   setCommandCount,
 } from "../../db/custom-commands.ts";
-import type { ChatMessageEvent } from "../chat/eventsub-message.ts";
 import { chatLine } from "../chat/send-limits.ts";
+import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import type { Context } from "../runtime.ts";
 import { answerCustomCommand, type CustomOutcome, type CustomRun } from "./answers.ts";
 import { type Change, planChange, REPLIES } from "./changes.ts";

@@ -26,7 +26,7 @@ export const HEARD_ONLINE_TRUST_MS = 5 * 60_000;
 
 /**
  * Whether each channel is live, for its timers: Helix Get Streams with the streamer's token, asked at
- * most once a minute per channel, unless alerts receive stream.online/offline for it. A channel
+ * most once a minute per channel, unless the live layer hears stream.online/offline for it. A channel
  * Twitch cannot be asked about counts as offline until the next look: a timer that cannot know the
  * stream is live stays quiet.
  */
@@ -41,14 +41,14 @@ export class StreamWatch {
   ) {}
 
   /**
-   * The channel's status, asking Twitch first when the last answer is a minute old. When alerts heard
-   * stream.online/offline for the channel (alerts/manager.ts), that is believed: offline needs no
+   * The channel's status, asking Twitch first when the last answer is a minute old. When the live
+   * layer heard stream.online/offline for the channel (live/stream-state.ts), that is believed: offline needs no
    * question, and online is live even before Get Streams shows the stream (Twitch is asked for the
    * category only) — for HEARD_ONLINE_TRUST_MS after it was heard.
    */
   async status(account: Account): Promise<LiveStatus> {
     const now = this.clock.now();
-    const heard = this.ctx.alertsStatus.liveState(account.id);
+    const heard = this.ctx.live.streamState(account.id);
     if (heard && !heard.live) return { checkedAt: now, ...OFFLINE };
     const known = this.#status.get(account.id);
     const fresh = known && now - known.checkedAt < LIVE_CHECK_MS && now >= known.checkedAt;

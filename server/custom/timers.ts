@@ -1,8 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import { listAccountsWithTimers, listTimers, markTimerPosted, type Timer } from "../../db/timers.ts";
 import { calendarDuration, durationText } from "../bot/duration.ts";
-import type { Channel } from "../chat/channels.ts";
 import type { Clock } from "../core/clock.ts";
+import type { SpokenChannel } from "../live/hooks.ts";
 import type { Context } from "../runtime.ts";
 import { type LiveStatus, StreamWatch } from "./timer-live.ts";
 import { type ScheduledTimer, timerToPost } from "./timer-schedule.ts";
@@ -11,13 +11,13 @@ import { expandResponse } from "./variables.ts";
 /**
  * Timers in chat (issue 24): each held channel's timers post their message while the stream is live,
  * as timer-schedule.ts decides, through the channel's send queue (the same pacing as replies). It
- * runs inside the chat manager (chat/manager.ts), so with Redis only on the instance that holds the
- * chat lease: a channel's timers post once cluster-wide. Last posts are stored (db/timers.ts), so an
+ * starts beside native chat (custom/live-feature.ts, on chat's channels), so with Redis only on
+ * the instance that holds the chat lease: a channel's timers post once cluster-wide. Last posts are stored (db/timers.ts), so an
  * instance that takes chat over goes on where the other stopped; the chat lines are counted in memory
  * and start again from zero there, which only delays a post.
  *
- * The lines are the context's count (`ctx.chatLines`, custom/chat-lines.ts), which chat/dispatch.ts
- * bumps with `noteChatLine(accountId)` for every line read that is not cuebot's own; each timer notes
+ * The lines are the context's count (`ctx.chatLines`, custom/chat-lines.ts), bumped on the live
+ * layer's `chatLine` hook for every line read that is not cuebot's own; each timer notes
  * the count when it posts, and the difference is the lines since.
  */
 
@@ -46,8 +46,8 @@ interface ChannelTimers {
   stored: { timers: Timer[]; readAt: number } | null;
 }
 
-/** What a channel's look needs of the channel the manager holds. */
-type HeldChannel = Pick<Channel, "accountId" | "state" | "queue">;
+/** What a channel's look needs of the channel native chat holds. */
+type HeldChannel = SpokenChannel;
 
 /** The timers of every channel the chat manager holds: one look per tick, at most one post per channel. */
 export class ChatTimers {

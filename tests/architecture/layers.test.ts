@@ -36,6 +36,7 @@ const FEATURE_FOLDERS = [
   "redis",
   "health",
   "custom",
+  "live",
 ];
 
 /**

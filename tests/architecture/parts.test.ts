@@ -17,8 +17,6 @@ import {
  */
 const STILL_ALLOWED: readonly string[] = [
   // By value: to be removed in issue 34.
-  "server/alerts server/chat",
-  "server/chat server/custom",
   // By type: each feature names the runtime's `Context` (server/runtime.ts), which is built from them.
   // To be removed in issue 34.
   "server/alerts server/runtime.ts",

@@ -57,6 +57,7 @@ describe.skipIf(engineMissing)(`alerts in the store (${engine})`, () => {
         state: "connecting",
         stateSince: AT,
         reason: null,
+        updatedAt: AT,
       });
       await setAlertsEnabled(db.store, account, true, AT + 1);
       await writeAlertState(db.store, account, "needs_consent", "Alerts need bits:read.", AT + 2);
@@ -65,6 +66,7 @@ describe.skipIf(engineMissing)(`alerts in the store (${engine})`, () => {
         state: "needs_consent",
         stateSince: AT + 2,
         reason: "Alerts need bits:read.",
+        updatedAt: AT + 2,
       });
       expect(await listAlertEnabledAccounts(db.store)).toContain(account);
       await setAlertsEnabled(db.store, account, false, AT + 3);

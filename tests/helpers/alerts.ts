@@ -1,8 +1,8 @@
 import { setAlertsEnabled, writeAlertSettings } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import type { Alert, AlertSettings, AlertType } from "../../server/alerts/model.ts";
-import { startNativeChat } from "../../server/chat/manager.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import { startLive } from "../../server/live-runtime.ts";
 import { AlertFeed } from "../../server/overlay/alert-hub.ts";
 import type { Context } from "../../server/runtime.ts";
 import { SIM_IDS } from "../../server/sim/twitch/world.ts";
@@ -64,7 +64,7 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       if (options.chat) await writeChatEnabled(h.ctx.db, h.account.id, true, Date.now());
     },
     serve() {
-      const runtime = startNativeChat(h.ctx, { secondMs: CHAT_SECOND_MS });
+      const runtime = startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
       stopServe = () => runtime.close();
     },
     async alertsConnected(ms = 5000) {
@@ -87,4 +87,17 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       await h.stop();
     },
   };
+}
+
+/** A second EventSub socket of the streamer (an earlier process's, say): its welcome's session id. */
+export async function otherSession(h: ChatHarness): Promise<{ id: string; socket: WebSocket }> {
+  const socket = new WebSocket(h.ctx.config.twitch.eventsubUrl);
+  const id = await new Promise<string>((resolve, reject) => {
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(String(message.data)) as { payload?: { session?: { id?: string } } };
+      if (frame.payload?.session?.id) resolve(frame.payload.session.id);
+    };
+    socket.onerror = () => reject(new Error("no welcome"));
+  });
+  return { id, socket };
 }

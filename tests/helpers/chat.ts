@@ -1,11 +1,11 @@
 import type { Account } from "../../db/accounts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
-import { startNativeChat } from "../../server/chat/manager.ts";
 import type { ChatRuntime } from "../../server/chat/status.ts";
 import { systemClock } from "../../server/core/clock.ts";
 import type { Config } from "../../server/core/config.ts";
 import { createLogger } from "../../server/core/log.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import { startLive } from "../../server/live-runtime.ts";
 import { type Context, openContext } from "../../server/runtime.ts";
 import type { SimSendAttempt } from "../../server/sim/twitch/chat/state.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
@@ -77,7 +77,7 @@ export async function startChatHarness(
       const expiresIn = options.expiresIn ?? 14_400;
       await saveProviderTokens(t.ctx, account.id, { ...issued, scopes, expiresIn });
       await writeChatEnabled(t.ctx.db, account.id, true, Date.now());
-      runtime = startNativeChat(t.ctx, { secondMs: CHAT_SECOND_MS });
+      runtime = startLive(t.ctx, { secondMs: CHAT_SECOND_MS });
       return runtime;
     },
     replyTo: (messageId, ms = 5000) =>
@@ -98,6 +98,6 @@ export async function startChatHarness(
 export async function startServerOnSameData(h: ChatHarness): Promise<Context> {
   const log = createLogger({ level: "error", format: "json", write: () => {} });
   const ctx = await openContext(h.ctx.config, { log });
-  startNativeChat(ctx, { secondMs: CHAT_SECOND_MS });
+  startLive(ctx, { secondMs: CHAT_SECOND_MS });
   return ctx;
 }

@@ -11,7 +11,6 @@ import {
 } from "../../../server/alerts/deliver.ts";
 import { AlertFloodGuard } from "../../../server/alerts/flood.ts";
 import type { AlertNotification } from "../../../server/alerts/readers.ts";
-import type { LiveState } from "../../../server/alerts/status.ts";
 import { type OverlayRecorder, recordOverlay } from "../../helpers/alerts.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
 
@@ -19,9 +18,7 @@ const STREAMER = "424242";
 let t: TestContext;
 let accountId: number;
 let overlay: OverlayRecorder;
-let lives: Omit<LiveState, "heardAt">[];
 let flood: AlertFloodGuard;
-let seen: Set<string>;
 
 beforeEach(async () => {
   t = await createTestContext();
@@ -29,9 +26,7 @@ beforeEach(async () => {
     account: { id: accountId },
   } = await createTestAccount(t.ctx, { twitchUserId: STREAMER }));
   overlay = recordOverlay(t.ctx, accountId);
-  lives = [];
   flood = new AlertFloodGuard();
-  seen = new Set();
 });
 afterEach(async () => {
   overlay.stop();
@@ -41,14 +36,13 @@ afterEach(async () => {
 const target = (): NotificationTarget => ({
   accountId,
   broadcasterId: STREAMER,
-  admit: (id) => !seen.has(id) && Boolean(seen.add(id)),
-  setLive: (live) => lives.push(live),
   flood,
 });
 
 let nextId = 0;
 function frame(subscriptionType: string, raw: unknown, id = `m${nextId++}`): AlertNotification {
-  return { type: "notification", id, at: t.ctx.clock.now(), subscriptionType, event: null, raw };
+  const at = t.ctx.clock.now();
+  return { type: "notification", id, at, subscriptionType, broadcasterId: STREAMER, event: null, raw };
 }
 
 const follow = (name: unknown) => ({
@@ -81,7 +75,7 @@ describe("one notification, delivered", () => {
   test("a follow is stored under its message id and shown; the same id again is not", async () => {
     const first = frame("channel.follow", follow("Mossy_Owl"), "msg-1");
     expect(await onAlertNotification(t.ctx, target(), first)).toMatchObject({ outcome: "shown" });
-    expect(await onAlertNotification(t.ctx, target(), first)).toBeNull();
+    expect(await onAlertNotification(t.ctx, target(), first)).toEqual({ outcome: "duplicate" });
     expect(overlay.alerts.map((a) => a.text)).toEqual(["Mossy_Owl just followed!"]);
     expect(await rows()).toEqual([{ type: "follow", event_key: "msg-1", test: expect.anything() }]);
   });
@@ -89,7 +83,6 @@ describe("one notification, delivered", () => {
   test("another instance's copy (same key, not seen here) is a duplicate, shown once", async () => {
     const raw = follow("Mossy_Owl");
     await onAlertNotification(t.ctx, target(), frame("channel.follow", raw, "shared"));
-    seen.clear();
     expect(await onAlertNotification(t.ctx, target(), frame("channel.follow", raw, "shared"))).toEqual({
       outcome: "duplicate",
     });
@@ -110,17 +103,15 @@ describe("one notification, delivered", () => {
     expect(overlay.alerts.map((a) => a.text)).toEqual(["Mossy_Owl redeemed Kazoo solo!"]);
   });
 
-  test("stream.online and stream.offline set the live state and make no alert", async () => {
+  test("stream.online and stream.offline make no alert (the live layer hears them)", async () => {
     const online = {
       broadcaster_user_id: STREAMER,
       id: "1",
       type: "live",
       started_at: "2026-03-14T18:00:05Z",
     };
-    await onAlertNotification(t.ctx, target(), frame("stream.online", online));
-    await onAlertNotification(t.ctx, target(), frame("stream.offline", { broadcaster_user_id: STREAMER }));
-    expect(lives.map((l) => l.live)).toEqual([true, false]);
-    expect(lives[0]?.since).toBe(Date.parse("2026-03-14T18:00:05Z"));
+    expect(await onAlertNotification(t.ctx, target(), frame("stream.online", online))).toBeNull();
+    expect(await onAlertNotification(t.ctx, target(), frame("stream.offline", online))).toBeNull();
     expect(await rows()).toEqual([]);
   });
 });

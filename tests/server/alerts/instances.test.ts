@@ -5,8 +5,9 @@
  * with its own Redis connections, against the Twitch simulator and a real Redis.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
+import type { ChatLeadership } from "../../../server/chat/leader.ts";
 import { createLogger } from "../../../server/core/log.ts";
+import { startLiveLeadership } from "../../../server/live-runtime.ts";
 import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
@@ -32,7 +33,7 @@ describe.skipIf(!redisAvailable)("alerts on two instances", () => {
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
     const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startChatLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
+    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
     const started = { ctx, stores, leadership };
     instances.push(started);
     return started;

@@ -133,23 +133,10 @@ describe("the reference's example payloads", () => {
     }
   });
 
-  test("stream.online and stream.offline tell the live state", () => {
+  test("stream.online and stream.offline are no alert (live/stream-state.ts reads them)", () => {
     const online = { id: "40261982654", ...CHANNEL, type: "live", started_at: "2026-03-14T18:00:05Z" };
-    expect(parseAlertEvent("stream.online", online, STREAMER)).toEqual({
-      kind: "live",
-      live: true,
-      startedAt: Date.UTC(2026, 2, 14, 18, 0, 5),
-    });
-    expect(parseAlertEvent("stream.offline", CHANNEL, STREAMER)).toEqual({
-      kind: "live",
-      live: false,
-      startedAt: null,
-    });
-    expect(parseAlertEvent("stream.online", { ...online, started_at: "yesterday" }, STREAMER)).toEqual({
-      kind: "live",
-      live: true,
-      startedAt: null,
-    });
+    expect(parseAlertEvent("stream.online", online, STREAMER)).toBeNull();
+    expect(parseAlertEvent("stream.offline", CHANNEL, STREAMER)).toBeNull();
   });
 
   test("each alert type's subscription type maps back to it; others map to nothing", () => {

@@ -5,12 +5,12 @@
  * at shutdown is the one the server gives. SQLite, or PostgreSQL with CUEBOT_TEST_DATABASE=postgres.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { startNativeChat } from "../../../server/chat/manager.ts";
 import { StreamWatch } from "../../../server/custom/timer-live.ts";
 import { removeAccount } from "../../../server/identity/account-removal.ts";
+import { startLive } from "../../../server/live-runtime.ts";
 import { alertsPanelData } from "../../../server/panel/alerts.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
+import { type AlertsHarness, otherSession, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
 import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
 
 let h: AlertsHarness;
@@ -131,24 +131,11 @@ describe("alerts: thanks lines in a flood", () => {
   });
 });
 
-/** A second EventSub socket of the streamer (an earlier process's, say): its welcome's session id. */
-async function otherSession(): Promise<{ id: string; socket: WebSocket }> {
-  const socket = new WebSocket(h.ctx.config.twitch.eventsubUrl);
-  const id = await new Promise<string>((resolve, reject) => {
-    socket.onmessage = (message) => {
-      const frame = JSON.parse(String(message.data)) as { payload?: { session?: { id?: string } } };
-      if (frame.payload?.session?.id) resolve(frame.payload.session.id);
-    };
-    socket.onerror = () => reject(new Error("no welcome"));
-  });
-  return { id, socket };
-}
-
 describe("alerts: a subscription another session holds (409)", () => {
   test("is moved to cuebot's socket, so the follow reaches the overlay", async () => {
     h = await startAlertsHarness();
     await h.grant();
-    const other = await otherSession();
+    const other = await otherSession(h);
     try {
       const { accessToken } = h.sim.issueUserToken("cuebotdemo", ["moderator:read:followers"]);
       const held = await fetch(`${h.sim.helixUrl}/eventsub/subscriptions`, {
@@ -184,20 +171,20 @@ describe("alerts: the live state", () => {
   test("is forgotten when the socket drops (a stream.offline may be missed meanwhile)", async () => {
     await served();
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     const sessionId = (await enabledOfStreamer())[0]?.sessionId;
     const res = await h.control("close", { session_id: sessionId, code: 4000 });
     expect(res.status).toBe(200);
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id) === null, 2000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id) === null, 2000)).toBe(true);
     expect(await h.alertsConnected()).toBe(true);
-    expect(h.ctx.alertsStatus.liveState(h.account.id)).toBeNull();
+    expect(h.ctx.live.streamState(h.account.id)).toBeNull();
   });
 
   test("a heard stream.online is believed over Helix's offline for a few minutes, then Helix is", async () => {
     await served();
     h.sim.setLive(SIM_IDS.demo, false);
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     const now = new StreamWatch(h.ctx, h.ctx.clock);
     expect((await now.status(h.account)).startedAt).not.toBeNull();
     const later = new StreamWatch(h.ctx, { now: () => Date.now() + 6 * 60_000 });
@@ -209,7 +196,7 @@ describe("alerts: the state stored at shutdown", () => {
   test("is the reason the server gives (a Redis outage), as chat's", async () => {
     h = await startAlertsHarness();
     await h.grant();
-    const runtime = startNativeChat(h.ctx, { secondMs: CHAT_SECOND_MS });
+    const runtime = startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
     expect(await h.alertsConnected()).toBe(true);
     await runtime.close({ end: { state: "error", reason: "Redis is away" } });
     expect(await h.sql("SELECT state, reason FROM alert_channels")).toEqual([

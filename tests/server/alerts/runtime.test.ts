@@ -197,12 +197,12 @@ describe("alerts: states as the dashboard sees them", () => {
 
   test("stream.online and stream.offline set the live state the timers and the dashboard read", async () => {
     await served();
-    expect(h.ctx.alertsStatus.liveState(h.account.id)).toBeNull();
+    expect(h.ctx.live.streamState(h.account.id)).toBeNull();
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     expect((await h.ctx.alertsStatus.status(h.account.id)).live?.live).toBe(true);
     await h.emit("offline");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === false, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === false, 1000)).toBe(true);
   });
 
   test("timers believe stream.offline without asking Twitch, and stream.online with Helix's category", async () => {
@@ -211,13 +211,13 @@ describe("alerts: states as the dashboard sees them", () => {
     const askedTwitch = () =>
       [...h.sim.calls].filter(([key]) => key.endsWith("/streams")).reduce((n, [, count]) => n + count, 0);
     await h.emit("offline");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === false, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === false, 1000)).toBe(true);
     const before = askedTwitch();
     // The simulated Helix says the channel is live: the event wins, and Twitch is not asked.
     expect((await watch.status(h.account)).startedAt).toBeNull();
     expect(askedTwitch()).toBe(before);
     await h.emit("online");
-    expect(await waitFor(() => h.ctx.alertsStatus.liveState(h.account.id)?.live === true, 1000)).toBe(true);
+    expect(await waitFor(() => h.ctx.live.streamState(h.account.id)?.live === true, 1000)).toBe(true);
     const live = await watch.status(h.account);
     expect(live.startedAt).not.toBeNull();
     expect(live.game).toBe("Just Chatting");

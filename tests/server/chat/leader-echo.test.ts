@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
-import { type ChatLeadership, startChatLeadership } from "../../../server/chat/leader.ts";
+import type { ChatLeadership } from "../../../server/chat/leader.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
+import { startLiveLeadership } from "../../../server/live-runtime.ts";
 import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
@@ -31,7 +32,7 @@ describe.skipIf(!redisAvailable)("the echo of a line the chat holder sent", () =
     const log = createLogger({ level: "error", format: "json", write: () => {} });
     const stores = await connectSharedStores(redis.url, log);
     const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startChatLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: 600 });
+    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: 600 });
     instance = { ctx, stores, leadership };
   });
 

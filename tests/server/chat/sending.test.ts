@@ -9,7 +9,7 @@ import type { Account } from "../../../db/accounts.ts";
 import type { Channel } from "../../../server/chat/channels.ts";
 import { OwnLines } from "../../../server/chat/own-lines.ts";
 import { openChannel, type SentLines } from "../../../server/chat/sending.ts";
-import type { SpeakerTokens } from "../../../server/chat/speaker-tokens.ts";
+import type { SpeakerTokens } from "../../../server/live/speaker-tokens.ts";
 import type { Context } from "../../../server/runtime.ts";
 import { type ChatSendResult, type HelixApi, HelixError } from "../../../server/twitch/helix-client.ts";
 import { waitFor } from "../../helpers/chat.ts";

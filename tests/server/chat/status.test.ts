@@ -7,7 +7,6 @@ function liveRuntime(accountId: number): ChatRuntime {
     status: () => Promise.reject(new Error("not asked here")),
     sync: () => Promise.resolve(),
     connected: () => [{ accountId, since: 0 }],
-    say: () => false,
     close: () => Promise.resolve(),
   };
 }

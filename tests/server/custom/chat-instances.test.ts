@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
-import type { ChatMessageEvent } from "../../../server/chat/eventsub-message.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../../../server/custom/service.ts";
+import type { ChatMessageEvent } from "../../../server/live/eventsub-message.ts";
 import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";

@@ -4,10 +4,10 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { editCustomCommand, getCustomCommand } from "../../../db/custom-commands.ts";
-import type { ChatMessageEvent } from "../../../server/chat/eventsub-message.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "../../../server/custom/service.ts";
+import type { ChatMessageEvent } from "../../../server/live/eventsub-message.ts";
 import { type Context, openContext } from "../../../server/runtime.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import type { ChatHarness } from "../../helpers/chat.ts";

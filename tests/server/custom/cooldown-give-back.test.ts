@@ -7,8 +7,8 @@ import { afterEach, expect, test } from "bun:test";
 import type { Account } from "../../../db/accounts.ts";
 import { addCustomCommand, type CustomCommand } from "../../../db/custom-commands.ts";
 import type { Cooldowns } from "../../../server/bot/cooldowns.ts";
-import type { ChatMessageEvent } from "../../../server/chat/eventsub-message.ts";
 import { answerCustomCommand, cooldownKey } from "../../../server/custom/answers.ts";
+import type { ChatMessageEvent } from "../../../server/live/eventsub-message.ts";
 import type { Context } from "../../../server/runtime.ts";
 import { createTestAccount, createTestContext, type TestContext } from "../../helpers/context.ts";
 

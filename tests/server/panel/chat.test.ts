@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { grantedScopes } from "../../../db/oauth-tokens.ts";
-import { startNativeChat } from "../../../server/chat/manager.ts";
+import { startLive } from "../../../server/live-runtime.ts";
 import { BASE_SCOPES } from "../../../server/twitch/scopes.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
@@ -70,7 +70,7 @@ describe("GET/PUT /api/dashboard/chat", () => {
   test("the re-consent login asks for every granted scope plus user:read:chat, shows Twitch's page, and turns chat on", async () => {
     h = await startBotHarness();
     h.ctx.config.twitch.eventsubUrl = h.sim.eventsubUrl;
-    startNativeChat(h.ctx, { secondMs: CHAT_SECOND_MS });
+    startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
     const start = await h.request("/auth/login?consent=chat", { headers: { cookie: h.cookie } });
     const authorize = new URL(start.headers.get("location")!);
     expect(authorize.searchParams.get("force_verify")).toBe("true");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { EventSubConnection } from "../../../../server/chat/eventsub-connection.ts";
 import { ManualClock } from "../../../../server/core/clock.ts";
 import { createLogger } from "../../../../server/core/log.ts";
+import { EventSubConnection } from "../../../../server/live/eventsub-connection.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../../../../server/sim/twitch/server.ts";
 import { SIM_EPOCH, SIM_IDS } from "../../../../server/sim/twitch/world.ts";
 import { waitFor } from "../../../helpers/chat.ts";

@@ -5,13 +5,10 @@ import { IdentityProviderError } from "../identity/idp-client.ts";
 import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
 import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
-import type { Channel } from "./channels.ts";
+import type { TokenHolder } from "./feed.ts";
 
 /** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
-
-/** Whose token: the account and who speaks for it (a chat channel, or the alerts' streamer). */
-export type TokenHolder = Pick<Channel, "accountId" | "speaker">;
 
 /**
  * How long a token read from the store is used without reading it again. Each reply used to read and

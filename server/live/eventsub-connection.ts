@@ -167,7 +167,7 @@ export class EventSubConnection {
         return;
       case "session_reconnect":
         if (socket !== this.#socket) return;
-        this.options.log.info("Twitch moves the chat connection to another server");
+        this.options.log.info("Twitch moves the EventSub connection to another server");
         this.#connect(frame.reconnectUrl, true);
         return;
       case "notification":
@@ -220,7 +220,7 @@ export class EventSubConnection {
       this.#retiring = null;
       return;
     }
-    const words = `Twitch closed the chat connection (${code}${reason ? ` ${reason}` : ""})`;
+    const words = `Twitch closed the live connection (${code}${reason ? ` ${reason}` : ""})`;
     this.#lost(words, RECONNECT_CODES.has(code) || code >= 4000);
   }
 
@@ -247,7 +247,7 @@ export class EventSubConnection {
     const base = Math.min(BACKOFF_MAX_S, BACKOFF_MIN_S * 2 ** this.#attempt);
     this.#attempt++;
     const delay = base * (0.5 + this.#random() / 2) * this.#second;
-    this.options.log.info("chat connection lost; reconnecting", { reason, inMs: Math.round(delay) });
+    this.options.log.info("EventSub connection lost; reconnecting", { reason, inMs: Math.round(delay) });
     this.options.handlers.onDown(reason, true);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;

@@ -29,6 +29,11 @@ export type EventSubFrame =
       id: string;
       at: number;
       subscriptionType: string;
+      /**
+       * The channel the subscription is for (its condition's broadcaster, or the raid's target):
+       * which feature's channel receives it (live/feed-routes.ts); "" when the frame names none.
+       */
+      broadcasterId: string;
       /** A chat message read (channel.chat.message only; null for other types or when malformed). */
       event: ChatMessageEvent | null;
       /** Other types: the `event` object as Twitch sent it, for its feature to read (null for chat). */
@@ -77,6 +82,13 @@ function chatEvent(event: unknown): ChatMessageEvent | null {
   };
 }
 
+/** The channel a subscription's condition names: its broadcaster, or (a raid) the raided channel. */
+function conditionBroadcaster(subscription: unknown): string | null {
+  if (!isObject(subscription) || !isObject(subscription.condition)) return null;
+  const { condition } = subscription;
+  return str(condition.broadcaster_user_id) ?? str(condition.to_broadcaster_user_id);
+}
+
 export function parseFrame(raw: string | Buffer): EventSubFrame | null {
   let frame: unknown;
   try {
@@ -107,25 +119,26 @@ export function parseFrame(raw: string | Buffer): EventSubFrame | null {
     case "notification": {
       const type = str(metadata.subscription_type) ?? "";
       const chat = type === "channel.chat.message";
+      const event = chat ? chatEvent(payload.event) : null;
       return {
         type: "notification",
         id,
         at,
         subscriptionType: type,
-        event: chat ? chatEvent(payload.event) : null,
+        broadcasterId: conditionBroadcaster(payload.subscription) ?? event?.broadcasterId ?? "",
+        event,
         raw: chat ? null : (payload.event ?? null),
       };
     }
     case "revocation": {
       const sub = isObject(payload.subscription) ? payload.subscription : null;
-      const condition = sub && isObject(sub.condition) ? sub.condition : {};
       return {
         type: "revocation",
         id,
         at,
         subscriptionType: str(sub?.type) ?? "",
         status: str(sub?.status) ?? "authorization_revoked",
-        broadcasterId: str(condition.broadcaster_user_id) ?? "",
+        broadcasterId: conditionBroadcaster(sub) ?? "",
       };
     }
     default:

@@ -1,0 +1,28 @@
+import { startAlertsBesideChat } from "./alerts/live-feature.ts";
+import { type ChatLeadership, type ChatLeadershipOptions, startChatLeadership } from "./chat/leader.ts";
+import { type ChatManagerOptions, startNativeChat } from "./chat/manager.ts";
+import type { ChatRuntime } from "./chat/status.ts";
+import { startCustomChat } from "./custom/live-feature.ts";
+import type { LiveFeature } from "./live/features.ts";
+import type { RedisStore } from "./redis/client.ts";
+import type { Context } from "./runtime.ts";
+
+/**
+ * What runs on the live layer beside native chat (live/features.ts), in the order they start: chat
+ * names none of them, the runtime names them all here.
+ */
+export const LIVE_FEATURES: readonly LiveFeature[] = [startAlertsBesideChat, startCustomChat];
+
+/** Native chat and every live feature, on this instance alone (chat/manager.ts `startNativeChat`). */
+export function startLive(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
+  return startNativeChat(ctx, { ...options, features: LIVE_FEATURES });
+}
+
+/** Native chat and every live feature on the chat lease holder (chat/leader.ts). */
+export function startLiveLeadership(
+  ctx: Context,
+  store: RedisStore,
+  options: ChatLeadershipOptions = {},
+): ChatLeadership {
+  return startChatLeadership(ctx, store, { ...options, features: LIVE_FEATURES });
+}

@@ -1,0 +1,141 @@
+import type { Account } from "../../db/accounts.ts";
+import type { ChatState } from "../../db/schema-enums.ts";
+import type { ChatMessageEvent } from "./eventsub-message.ts";
+import type { StreamState } from "./stream-state.ts";
+
+/**
+ * Features meet here instead of calling each other (PocketBase's `app.OnRecordCreate(...)`): one
+ * feature emits a domain event, the others bind to it. Handlers run in the order they were bound,
+ * synchronously; `bind` returns the unbinding. `emit` allocates nothing (it runs on chat's hot path).
+ */
+export class Hook<A, B = undefined, R = void> {
+  #handlers: ((a: A, b: B) => R)[] = [];
+
+  bind(handler: (a: A, b: B) => R): () => void {
+    this.#handlers = [...this.#handlers, handler];
+    return () => {
+      this.#handlers = this.#handlers.filter((h) => h !== handler);
+    };
+  }
+
+  /** Whether anything is bound (an emitter may skip building the event). */
+  get bound(): boolean {
+    return this.#handlers.length > 0;
+  }
+
+  emit(a: A, b: B): void {
+    const handlers = this.#handlers;
+    for (let i = 0; i < handlers.length; i++) handlers[i]?.(a, b);
+  }
+
+  /** Every handler's answer, in order (for the few events whose emitter needs them). */
+  collect(a: A, b: B): R[] {
+    return this.#handlers.map((h) => h(a, b));
+  }
+}
+
+/** A line of cuebot's own waiting to be sent in a channel (chat/send-queue.ts's `QueuedReply`). */
+export interface OwnLine {
+  text: string;
+  replyTo: string;
+  command: string;
+  caller: string;
+}
+
+/** A channel this instance reads and speaks in, as features beside chat see it (chat/channels.ts). */
+export interface SpokenChannel {
+  readonly accountId: number;
+  readonly state: ChatState;
+  readonly queue: { readonly size: number; push(line: OwnLine): void };
+}
+
+/** An alert shown on the overlay, with the chat line its type thanks with (null: none). */
+export interface AlertDelivered {
+  accountId: number;
+  type: string;
+  chatLine: string | null;
+}
+
+/** A command of cuebot's answered in chat (a built-in or the channel's own). */
+export interface CommandAnswered {
+  accountId: number;
+  command: string;
+  caller: string;
+  reply: string;
+}
+
+/** Declared for the moderation issue: what a moderation stage did to a chat line. */
+export interface ModerationAction {
+  accountId: number;
+  action: "delete" | "timeout" | "ban" | "warn";
+  chatterId: string;
+  messageId: string;
+  reason: string;
+}
+
+/** Every domain event of the live layer (`ctx.live.hooks`). */
+export class LiveHooks {
+  /** A chatter's line in a channel (never cuebot's own echo), before it is answered. */
+  readonly chatLine = new Hook<number, ChatMessageEvent>();
+  readonly commandAnswered = new Hook<CommandAnswered>();
+  /** An alert was shown; a handler that posts its chat line answers true. */
+  readonly alertDelivered = new Hook<AlertDelivered, undefined, boolean>();
+  /** The stream went online or offline (or is not known any more: null), by account. */
+  readonly streamChanged = new Hook<number, StreamState | null>();
+  readonly moderationAction = new Hook<ModerationAction>();
+}
+
+/** A chat line on its way to an answer, as each stage sees it. */
+export interface ChatLine {
+  account: Account;
+  event: ChatMessageEvent;
+  /** The triggers of the enabled built-in commands and their aliases. */
+  builtIns: ReadonlySet<string>;
+  /** Runs a line (an alias's target) as a built-in command: its reply, or null when none takes it. */
+  runBuiltIn(account: Account, event: ChatMessageEvent): Promise<string | null> | null;
+}
+
+/** What a stage will answer, once this instance claimed the line (other instances may read it too). */
+export interface ChatAnswer {
+  /** What the reply is recorded under (a built-in's name, or "custom"). */
+  command: string;
+  run(): Promise<string | null>;
+}
+
+/** One stage of a chat line: the first stage, by `order`, that takes the line answers it. */
+export interface ChatLineStage {
+  name: string;
+  /** Lower runs first: CHAT_STAGE_ORDER. */
+  order: number;
+  take(line: ChatLine): ChatAnswer | null | Promise<ChatAnswer | null>;
+}
+
+/** Where each stage sits: a moderation stage (the next issue) goes ahead of the commands. */
+export const CHAT_STAGE_ORDER = { moderation: 100, builtIns: 200, custom: 300 } as const;
+
+/** The chat-line stages features registered (`ctx.live.chatStages`), kept in order. */
+export class ChatLineStages {
+  #stages: readonly ChatLineStage[] = [];
+  /** The last merged list, kept while neither the stages nor the extra one change. */
+  #merged: { from: readonly ChatLineStage[]; extra: ChatLineStage; list: readonly ChatLineStage[] } | null =
+    null;
+
+  /** Adds a stage at its order (after those of the same order); returns its removal. */
+  add(stage: ChatLineStage): () => void {
+    this.#stages = [...this.#stages, stage].sort((a, b) => a.order - b.order);
+    return () => {
+      this.#stages = this.#stages.filter((s) => s !== stage);
+    };
+  }
+
+  /** The stages in order, `extra` among them (chat's own built-ins); the same array until one changes. */
+  with(extra: ChatLineStage): readonly ChatLineStage[] {
+    if (this.#merged?.from !== this.#stages || this.#merged.extra !== extra)
+      this.#merged = {
+        from: this.#stages,
+        extra,
+        list: [...this.#stages, extra].sort((a, b) => a.order - b.order),
+      };
+    return this.#merged.list;
+  }
+}
