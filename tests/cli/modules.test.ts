@@ -35,10 +35,11 @@ async function modulesLoadedBy(...args: string[]): Promise<string[]> {
  * runtime, routes, features, Redis stores, simulators), and PostgreSQL's code, which a command on the
  * embedded database never needs.
  */
+// The vocabulary (server/vocabulary.ts) is below the store: every command may load it.
 const BEYOND_THE_CORE = onPostgres
   ? // Under `npm run test:postgres` the data folder names a PostgreSQL database: its code is the core's.
-    /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)/
-  : /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/)|^server\/core\/postgres-storage\.ts$|^db\/pg\//;
+    /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/|vocabulary\.ts$)/
+  : /node_modules\/(elysia|@elysiajs|redis|@redis)\/|^server\/(?!core\/|vocabulary\.ts$)|^server\/core\/postgres-storage\.ts$|^db\/pg\//;
 
 /** Every other command's implementation: `role set` loads cli/actions/role.ts and no other action. */
 const ACTIONS = /^cli\/actions\//;
