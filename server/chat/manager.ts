@@ -32,7 +32,7 @@ export interface ChatManagerOptions {
   claimMessage?: (messageId: string) => Promise<boolean>;
   /** Admin commands announce their changes to this server (core/change-looks.ts): chat looks less often. */
   changesAnnounced?: boolean;
-  /** What runs beside chat on its live layer (server/live-runtime.ts `LIVE_FEATURES`: alerts, timers…). */
+  /** What runs beside chat on its live layer (server/live-runtime.ts `liveFeatures`: alerts, timers…). */
   features?: readonly LiveFeature[];
 }
 
@@ -98,7 +98,7 @@ class ChatManager implements ChatRuntime {
       ({ accountId, chatLine }) => chatLine !== null && this.#say(accountId, chatLine),
     );
     const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
-    this.#services = this.#features.map((feature) => feature(this.ctx, start));
+    this.#services = this.#features.map((feature) => feature(start));
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
