@@ -1,8 +1,8 @@
-import { startAlertsBesideChat } from "./alerts/live-feature.ts";
+import { alertsBesideChat } from "./alerts/live-feature.ts";
 import { type ChatLeadership, type ChatLeadershipOptions, startChatLeadership } from "./chat/leader.ts";
 import { type ChatManagerOptions, startNativeChat } from "./chat/manager.ts";
 import type { ChatRuntime } from "./chat/status.ts";
-import { startCustomChat } from "./custom/live-feature.ts";
+import { customCommandsBesideChat } from "./custom/live-feature.ts";
 import type { LiveFeature } from "./live/features.ts";
 import type { RedisStore } from "./redis/client.ts";
 import type { Context } from "./runtime.ts";
@@ -11,11 +11,14 @@ import type { Context } from "./runtime.ts";
  * What runs on the live layer beside native chat (live/features.ts), in the order they start: chat
  * names none of them, the runtime names them all here.
  */
-export const LIVE_FEATURES: readonly LiveFeature[] = [startAlertsBesideChat, startCustomChat];
+export const liveFeatures = (ctx: Context): readonly LiveFeature[] => [
+  alertsBesideChat(ctx),
+  customCommandsBesideChat(ctx),
+];
 
 /** Native chat and every live feature, on this instance alone (chat/manager.ts `startNativeChat`). */
 export function startLive(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
-  return startNativeChat(ctx, { ...options, features: LIVE_FEATURES });
+  return startNativeChat(ctx, { ...options, features: liveFeatures(ctx) });
 }
 
 /** Native chat and every live feature on the chat lease holder (chat/leader.ts). */
@@ -24,5 +27,5 @@ export function startLiveLeadership(
   store: RedisStore,
   options: ChatLeadershipOptions = {},
 ): ChatLeadership {
-  return startChatLeadership(ctx, store, { ...options, features: LIVE_FEATURES });
+  return startChatLeadership(ctx, store, { ...options, features: liveFeatures(ctx) });
 }

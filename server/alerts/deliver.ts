@@ -1,5 +1,5 @@
 import { readAlertSettings, recordAlertEvent, type StoredAlertEvent } from "../../db/alerts.ts";
-import type { Context } from "../runtime.ts";
+import type { AlertsContext } from "./context.ts";
 import type { AlertFloodGuard } from "./flood.ts";
 import type { AlertFields, AlertSettings, AlertType } from "./model.ts";
 import { parseAlertEvent } from "./parse.ts";
@@ -7,7 +7,7 @@ import { presentAlert, shownOnOverlay } from "./present.ts";
 import type { AlertNotification } from "./readers.ts";
 import { chatThanksLine } from "./template.ts";
 
-type DeliveryContext = Pick<Context, "db" | "clock" | "alerts" | "live">;
+type DeliveryContext = Pick<AlertsContext, "db" | "clock" | "alerts" | "live">;
 
 /** An alert on its way: who it is for, what happened, and the key it is stored under. */
 export interface AlertToDeliver {

@@ -2,7 +2,7 @@ import { listAlertEnabledAccounts, readAlertChannel, writeAlertState } from "../
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { settledWithin } from "../core/settled-within.ts";
 import type { LiveSessions } from "../live/sessions.ts";
-import type { Context } from "../runtime.ts";
+import type { AlertsContext } from "./context.ts";
 import { onAlertNotification } from "./deliver.ts";
 import { ALERT_TYPES } from "./model.ts";
 import { type AlertChannel, type AlertNotification, AlertReaders } from "./readers.ts";
@@ -34,7 +34,7 @@ class AlertsManager implements AlertsRuntime {
   #unsubscribe: () => void = () => {};
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: AlertsContext,
     live: LiveSessions,
   ) {
     this.#readers = new AlertReaders(ctx, live, {
@@ -153,7 +153,7 @@ class AlertsManager implements AlertsRuntime {
 }
 
 /** A live alerts runtime reading on `live`'s sessions, connecting now; the caller closes it (beside native chat). */
-export function startAlertsManager(ctx: Context, live: LiveSessions): AlertsRuntime {
+export function startAlertsManager(ctx: AlertsContext, live: LiveSessions): AlertsRuntime {
   const manager = new AlertsManager(ctx, live);
   manager.start();
   return manager;

@@ -10,7 +10,7 @@ import type {
   SubscribeOutcome,
 } from "../live/feed.ts";
 import type { LiveSessions } from "../live/sessions.ts";
-import type { Context } from "../runtime.ts";
+import type { AlertsContext } from "./context.ts";
 import { AlertFloodGuard } from "./flood.ts";
 import { ALERT_TYPES, type AlertType } from "./model.ts";
 import { type AlertTypeStatus, missingScopeReason, scopeGranted } from "./status.ts";
@@ -59,7 +59,7 @@ const FEED_TYPES = ALERT_TYPES.map((t) => ALERT_SUBSCRIPTIONS[t].type);
  */
 export class AlertReaders extends ConnectionStates {
   constructor(
-    ctx: Context,
+    ctx: Pick<AlertsContext, "db" | "log" | "clock">,
     private readonly live: LiveSessions,
     private readonly options: AlertReadersOptions,
   ) {

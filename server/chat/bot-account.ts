@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { Account } from "../../db/accounts.ts";
 import { type ChatBotAccount, deleteChatBot, loadChatBot } from "../../db/chat.ts";
-import { withUserToken } from "../identity/provider-tokens.ts";
-import type { Context } from "../runtime.ts";
+import { type TokenContext, withUserToken } from "../identity/provider-tokens.ts";
+import type { ChatContext } from "./context.ts";
 
 /**
  * The optional separate account that reads and speaks in a channel's chat (reference/twitch-chat.md
@@ -37,7 +37,11 @@ async function check<T>(run: () => Promise<T>): Promise<T | null> {
 }
 
 /** The linked bot and whether it is a moderator or VIP in the streamer's channel. */
-export async function botStanding(ctx: Context, account: Account, bot: ChatBotAccount): Promise<BotStanding> {
+export async function botStanding(
+  ctx: TokenContext & Pick<ChatContext, "helixApi">,
+  account: Account,
+  bot: ChatBotAccount,
+): Promise<BotStanding> {
   let byAccount = cache.get(ctx);
   if (!byAccount) {
     byAccount = new LRUCache({ max: 10_000, ttl: 60_000 });
@@ -71,7 +75,10 @@ export async function botStanding(ctx: Context, account: Account, bot: ChatBotAc
 }
 
 /** Unlinks the bot: its grant is revoked at Twitch (best effort) and its tokens deleted. */
-export async function unlinkBot(ctx: Context, account: Account): Promise<boolean> {
+export async function unlinkBot(
+  ctx: Pick<ChatContext, "db" | "secrets" | "chat" | "identityProvider" | "log">,
+  account: Account,
+): Promise<boolean> {
   const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
   if (!bot) return false;
   await deleteChatBot(ctx.db, account.id);

@@ -1,7 +1,7 @@
 import { writeChatState } from "../../db/chat.ts";
 import { ConnectionStates } from "../live/connection-states.ts";
 import type { LiveFeed, Speaker } from "../live/feed.ts";
-import type { Context } from "../runtime.ts";
+import type { ChatContext } from "./context.ts";
 import type { OwnLines } from "./own-lines.ts";
 import type { ChannelSendQueue } from "./send-queue.ts";
 import type { ChatState } from "./status.ts";
@@ -31,7 +31,7 @@ export interface Channel {
 export class ChatChannels extends ConnectionStates {
   readonly byAccount = new Map<number, Channel>();
 
-  constructor(ctx: Pick<Context, "db" | "log" | "clock">) {
+  constructor(ctx: Pick<ChatContext, "db" | "log" | "clock">) {
     super(ctx, { name: "chat", write: writeChatState });
   }
 }

@@ -8,10 +8,10 @@ import { ApiError } from "../core/errors.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import type { NotificationFrame } from "../live/feed.ts";
 import { CHAT_STAGE_ORDER, type ChatAnswer, type ChatLine, type ChatLineStage } from "../live/hooks.ts";
-import type { Context } from "../runtime.ts";
 import { chatBudgetsAdmit } from "./budgets.ts";
 import type { Channel } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
+import type { ChatContext } from "./context.ts";
 import { matchCommand, type TriggerTable, triggerTable, typedHere } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
@@ -48,7 +48,7 @@ export class ChatDispatch {
   readonly #triggers = new Map<number, Triggers>();
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ChatContext,
     options: { claimMessage?: (messageId: string) => Promise<boolean>; changesAnnounced?: boolean } = {},
   ) {
     this.claimMessage = options.claimMessage;

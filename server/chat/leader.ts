@@ -1,7 +1,7 @@
 import { answerWithin } from "../redis/bounded.ts";
 import type { RedisStore } from "../redis/client.ts";
 import { RedisLease } from "../redis/lease.ts";
-import type { Context } from "../runtime.ts";
+import type { ChatContext } from "./context.ts";
 import { type ChatManagerOptions, startChatManager } from "./manager.ts";
 import type { ChatRuntime } from "./status.ts";
 
@@ -34,7 +34,7 @@ export interface ChatLeadershipOptions extends ChatManagerOptions {
  * was paused past its lease never answers a command twice.
  */
 export function startChatLeadership(
-  ctx: Context,
+  ctx: ChatContext,
   redis: RedisStore,
   options: ChatLeadershipOptions = {},
 ): ChatLeadership {

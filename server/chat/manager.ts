@@ -3,8 +3,8 @@ import { settledWithin } from "../core/settled-within.ts";
 import type { LiveFeature, LiveService } from "../live/features.ts";
 import { LiveSessions } from "../live/sessions.ts";
 import type { SpeakerTokens } from "../live/speaker-tokens.ts";
-import type { Context } from "../runtime.ts";
 import { ChatChannels, type Speaker } from "./channels.ts";
+import type { ChatContext } from "./context.ts";
 import { ChatDispatch } from "./dispatch.ts";
 import { OwnLines } from "./own-lines.ts";
 import { ChatReaders } from "./readers.ts";
@@ -32,7 +32,7 @@ export interface ChatManagerOptions {
   claimMessage?: (messageId: string) => Promise<boolean>;
   /** Admin commands announce their changes to this server (core/change-looks.ts): chat looks less often. */
   changesAnnounced?: boolean;
-  /** What runs beside chat on its live layer (server/live-runtime.ts `LIVE_FEATURES`: alerts, timers…). */
+  /** What runs beside chat on its live layer (server/live-runtime.ts `liveFeatures`: alerts, timers…). */
   features?: readonly LiveFeature[];
 }
 
@@ -70,7 +70,7 @@ class ChatManager implements ChatRuntime {
   #unbindThanks: () => void = () => {};
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ChatContext,
     options: ChatManagerOptions,
   ) {
     this.#channels = new ChatChannels(ctx);
@@ -98,7 +98,7 @@ class ChatManager implements ChatRuntime {
       ({ accountId, chatLine }) => chatLine !== null && this.#say(accountId, chatLine),
     );
     const start = { sessions: this.#live, channels: this.#channels.byAccount, secondMs: this.#secondMs };
-    this.#services = this.#features.map((feature) => feature(this.ctx, start));
+    this.#services = this.#features.map((feature) => feature(start));
     // The CLI (or another process) may have deleted an account, rotated tokens or switched chat: re-check.
     this.#unsubscribe = this.ctx.externalChanges.subscribe(() => void this.#syncAll());
   }
@@ -257,14 +257,14 @@ class ChatManager implements ChatRuntime {
 }
 
 /** A live chat runtime, connecting now; the caller closes it (startNativeChat, chat/leader.ts). */
-export function startChatManager(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
+export function startChatManager(ctx: ChatContext, options: ChatManagerOptions = {}): ChatRuntime {
   const manager = new ChatManager(ctx, options);
   manager.start();
   return manager;
 }
 
 /** Under `serve`, one instance alone: the context's chat answers live, and stops with the context. */
-export function startNativeChat(ctx: Context, options: ChatManagerOptions = {}): ChatRuntime {
+export function startNativeChat(ctx: ChatContext, options: ChatManagerOptions = {}): ChatRuntime {
   const runtime = startChatManager(ctx, options);
   ctx.chat.useLive(runtime);
   ctx.onClose(() => {

@@ -1,9 +1,9 @@
 import type { Account } from "../../db/accounts.ts";
 import { REPLY_DROPPED } from "../../db/events.ts";
 import type { SpeakerTokens } from "../live/speaker-tokens.ts";
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type { Channel, Speaker } from "./channels.ts";
+import type { ChatContext } from "./context.ts";
 import { OwnLines } from "./own-lines.ts";
 import { ChannelSendQueue, type QueuedReply } from "./send-queue.ts";
 
@@ -25,7 +25,7 @@ function mayHavePosted(error: unknown): boolean {
 }
 
 /** The echo of a line sent is claimed, so another instance reading it (leader overlap) leaves it. */
-function claimOwnEcho(ctx: Pick<Context, "log">, sent: SentLines, messageId: string): void {
+function claimOwnEcho(ctx: Pick<ChatContext, "log">, sent: SentLines, messageId: string): void {
   void sent
     .claimMessage?.(messageId)
     .catch((error: unknown) =>
@@ -41,7 +41,7 @@ function claimOwnEcho(ctx: Pick<Context, "log">, sent: SentLines, messageId: str
  * where instances share Redis.
  */
 export function openChannel(
-  ctx: Pick<Context, "clock" | "log" | "events" | "helixApi">,
+  ctx: Pick<ChatContext, "clock" | "log" | "events" | "helixApi">,
   tokens: SpeakerTokens,
   account: Account,
   speaker: Speaker,

@@ -10,7 +10,7 @@ import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { type CustomCommand, getCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import { admits, type UserLevel } from "./levels.ts";
 import { variableResolvers } from "./resolvers.ts";
 import { expandResponse, usesCount } from "./variables.ts";
@@ -45,7 +45,7 @@ interface Claim {
 }
 
 export interface CustomRun {
-  ctx: Context;
+  ctx: CustomContext;
   account: Account;
   event: ChatMessageEvent;
   level: UserLevel;
@@ -92,7 +92,7 @@ function claimsOf(run: CustomRun, command: CustomCommand): Claim[] {
 }
 
 /** Claims each in turn; when one is still resting (or the store fails), the ones taken go back. */
-async function claimAll(ctx: Context, accountId: number, claims: readonly Claim[], now: number) {
+async function claimAll(ctx: CustomContext, accountId: number, claims: readonly Claim[], now: number) {
   const taken: Claim[] = [];
   try {
     for (const claim of claims) {
@@ -113,7 +113,7 @@ async function claimAll(ctx: Context, accountId: number, claims: readonly Claim[
  * Gives every claim back, each on its own: one the store fails to release never keeps another held
  * (the channel's cooldown must not outlive a failed give-back of the chatter's). Failures are logged.
  */
-async function releaseAll(ctx: Context, accountId: number, claims: readonly Claim[], now: number) {
+async function releaseAll(ctx: CustomContext, accountId: number, claims: readonly Claim[], now: number) {
   const results = await Promise.allSettled(
     claims.map(async (claim) => await ctx.cooldowns.release(accountId, claim.key, claim.seconds, now)),
   );
@@ -150,7 +150,7 @@ async function expanded(run: CustomRun, command: CustomCommand, args: readonly s
  * The count after this use; undefined when the command is gone. A count at the column's maximum stays
  * there (the store refuses to pass it): the command still answers, showing the stored count.
  */
-async function countedUse(ctx: Context, accountId: number, name: string): Promise<number | undefined> {
+async function countedUse(ctx: CustomContext, accountId: number, name: string): Promise<number | undefined> {
   try {
     return await incrementCommandCount(ctx.db, accountId, name);
   } catch (error) {

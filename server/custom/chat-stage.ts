@@ -1,7 +1,7 @@
 import { chatBudgetsAdmit } from "../chat/budgets.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import { CHAT_STAGE_ORDER, type ChatLine, type ChatLineStage } from "../live/hooks.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import { type CustomLine, readCustomLine, runCustomLine } from "./service.ts";
 
 /** What a custom command's reply is recorded under when it cannot be delivered (chat/sending.ts). */
@@ -12,7 +12,7 @@ const CUSTOM_COMMAND = "custom";
  * line no enabled built-in takes is the chat bot's (custom/service.ts: custom commands, counters,
  * quotes), answered under chat's budgets (chat/budgets.ts) and through its queue.
  */
-export function customChatStage(ctx: Context): ChatLineStage {
+export function customChatStage(ctx: CustomContext): ChatLineStage {
   return {
     name: "custom commands",
     order: CHAT_STAGE_ORDER.custom,
@@ -27,7 +27,7 @@ export function customChatStage(ctx: Context): ChatLineStage {
  * A chat-bot line; an alias (`-a=!other`) runs its line once more, as the same chatter (so it never
  * lifts their level), and an alias reached through an alias answers nothing.
  */
-async function runCustom(ctx: Context, line: ChatLine, custom: CustomLine): Promise<string | null> {
+async function runCustom(ctx: CustomContext, line: ChatLine, custom: CustomLine): Promise<string | null> {
   const { account, builtIns } = line;
   const run = (l: CustomLine, e: ChatMessageEvent) => {
     const admit = () => chatBudgetsAdmit(ctx.limits, account, e);

@@ -5,12 +5,12 @@
 import type { Account } from "../../db/accounts.ts";
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { addQuote, deleteQuote, getQuote, randomQuote } from "../../db/quotes.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import { QUOTE_REPLIES, type QuoteRequest } from "./quote-lines.ts";
 import { currentGame } from "./resolvers.ts";
 
 export async function answerQuoteLine(
-  ctx: Context,
+  ctx: CustomContext,
   account: Account,
   request: QuoteRequest,
 ): Promise<string> {

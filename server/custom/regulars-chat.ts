@@ -8,14 +8,18 @@
 import type { Account } from "../../db/accounts.ts";
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { addRegular, removeRegular } from "../../db/regulars.ts";
+import type { TwitchLookupContext } from "../bot/context.ts";
 import { findUser } from "../bot/lookups.ts";
 import { ApiError } from "../core/errors.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import { REGULAR_REPLIES, type RegularRequest } from "./regular-lines.ts";
+
+/** Looking chatters up on Twitch, the stored regulars and chat's cache of them. */
+type RegularsContext = TwitchLookupContext & Pick<CustomContext, "db" | "chatBot">;
 
 /** The change a `!regulars` line asks for, made; the reply. */
 export async function changeRegulars(
-  ctx: Context,
+  ctx: RegularsContext,
   account: Account,
   request: RegularRequest,
 ): Promise<string> {
@@ -33,7 +37,7 @@ export async function changeRegulars(
  * Off the list by the login as stored; a regular who renamed since is stored under their old login,
  * so a login that matched nothing is looked up and removed by its Twitch user id.
  */
-async function removeByLogin(ctx: Context, account: Account, login: string): Promise<string> {
+async function removeByLogin(ctx: RegularsContext, account: Account, login: string): Promise<string> {
   let removed = await removeRegular(ctx.db, account.id, { login });
   if (removed.length === 0) {
     try {
@@ -49,7 +53,7 @@ async function removeByLogin(ctx: Context, account: Account, login: string): Pro
   return REGULAR_REPLIES.removed(login);
 }
 
-async function addByLogin(ctx: Context, account: Account, login: string): Promise<string> {
+async function addByLogin(ctx: RegularsContext, account: Account, login: string): Promise<string> {
   let user: { id: string; login: string };
   try {
     user = await findUser(ctx, account, login);

@@ -13,7 +13,7 @@ import { type GameCommandName, gameCommand } from "../bot/game-commands.ts";
 import { channelInfo } from "../bot/lookups.ts";
 import { commandSettings } from "../bot/settings.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import type { VariableResolvers } from "./variables.ts";
 
 /** `$(followage)` and `$(uptime)` say this many units (`3 months, 2 days`). */
@@ -24,7 +24,7 @@ const PRECISION = 2;
  * name (variables.ts shows that), which is not always login-shaped (`데모시청자`), so it is mapped back.
  */
 export function variableResolvers(
-  ctx: Context,
+  ctx: CustomContext,
   account: Account,
   caller?: { login: string; displayName: string },
 ): VariableResolvers {
@@ -54,7 +54,7 @@ export function variableResolvers(
 }
 
 /** The category being streamed, for a quote's record; null when Twitch does not say. */
-export async function currentGame(ctx: Context, account: Account): Promise<string | null> {
+export async function currentGame(ctx: CustomContext, account: Account): Promise<string | null> {
   try {
     const name = (await channelInfo(ctx, account, account.twitchUserId))?.game_name;
     return name ? [...name].slice(0, CHAT_BOT_LIMITS.gameLength).join("") : null;

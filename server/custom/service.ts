@@ -23,9 +23,9 @@ import {
 } from "../../db/custom-commands.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
-import type { Context } from "../runtime.ts";
 import { answerCustomCommand, type CustomOutcome, type CustomRun } from "./answers.ts";
 import { type Change, planChange, REPLIES } from "./changes.ts";
+import type { CustomContext } from "./context.ts";
 import { COUNT_REPLIES, COUNT_USAGE, type CountChange, parseCountLine } from "./count-lines.ts";
 import { admits, callerLevel, mayManage, type UserLevel } from "./levels.ts";
 import { type ManagementParse, parseManagementLine } from "./management.ts";
@@ -68,7 +68,7 @@ export function commandText(event: Pick<ChatMessageEvent, "text" | "replyParentL
  * they are not custom commands' to take.
  */
 export async function readCustomLine(
-  ctx: Context,
+  ctx: CustomContext,
   account: Account,
   event: ChatMessageEvent,
   builtIns: ReadonlySet<string>,
@@ -164,7 +164,7 @@ async function changeOrQuote(
 
 /** A moderator's `!commands …` line: the change made (or why not), in one line. */
 async function manage(
-  ctx: Context,
+  ctx: CustomContext,
   account: Account,
   parse: ManagementParse,
   builtIns: ReadonlySet<string>,
@@ -192,7 +192,7 @@ async function manage(
   }
 }
 
-async function applyChange(ctx: Context, account: Account, change: Change): Promise<string> {
+async function applyChange(ctx: CustomContext, account: Account, change: Change): Promise<string> {
   const now = ctx.clock.now();
   switch (change.kind) {
     case "refuse":
@@ -213,7 +213,7 @@ async function applyChange(ctx: Context, account: Account, change: Change): Prom
 
 /** A moderator's `!deaths +`, `-` or `= 12`: the count after the change, in one line. */
 async function adjustCount(
-  ctx: Context,
+  ctx: CustomContext,
   account: Account,
   name: string,
   change: CountChange,

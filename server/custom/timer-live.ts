@@ -1,7 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
+import type { ChannelOwnerContext } from "../bot/context.ts";
 import { asChannelOwner } from "../bot/upstream.ts";
 import type { Clock } from "../core/clock.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 
 /** Whether a channel is live, as Helix Get Streams said at `checkedAt`. */
 export interface LiveStatus {
@@ -36,7 +37,7 @@ export class StreamWatch {
   readonly #failing = new Set<number>();
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ChannelOwnerContext & Pick<CustomContext, "live" | "log">,
     private readonly clock: Clock,
   ) {}
 

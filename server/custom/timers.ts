@@ -3,7 +3,7 @@ import { listAccountsWithTimers, listTimers, markTimerPosted, type Timer } from 
 import { calendarDuration, durationText } from "../bot/duration.ts";
 import type { Clock } from "../core/clock.ts";
 import type { SpokenChannel } from "../live/hooks.ts";
-import type { Context } from "../runtime.ts";
+import type { CustomContext } from "./context.ts";
 import { type LiveStatus, StreamWatch } from "./timer-live.ts";
 import { type ScheduledTimer, timerToPost } from "./timer-schedule.ts";
 import { expandResponse } from "./variables.ts";
@@ -66,7 +66,7 @@ export class ChatTimers {
   #unsubscribe: () => void = () => {};
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: CustomContext,
     /** The channels the manager holds now (chat/channels.ts `byAccount`). */
     private readonly channels: ReadonlyMap<number, HeldChannel>,
     options: ChatTimersOptions = {},

@@ -1,6 +1,6 @@
 import type { DataStore } from "../../db/data-store.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
-import type { Context } from "../runtime.ts";
+import type { CoreContext } from "../core/context.ts";
 
 /** A feature's connection for one account, as the running server holds it. */
 export interface FeatureConnection {
@@ -28,7 +28,7 @@ export class ConnectionStates {
   #writes: Promise<void> = Promise.resolve();
 
   constructor(
-    protected readonly ctx: Pick<Context, "db" | "log" | "clock">,
+    protected readonly ctx: Pick<CoreContext, "db" | "log" | "clock">,
     private readonly feature: StateStore,
   ) {}
 

@@ -1,5 +1,4 @@
 import type { ChatState } from "../../db/schema-enums.ts";
-import type { Context } from "../runtime.ts";
 import type { SpokenChannel } from "./hooks.ts";
 import type { LiveSessions } from "./sessions.ts";
 
@@ -28,7 +27,7 @@ export interface LiveService {
 /**
  * A feature that runs beside native chat on the live layer (alerts, the channel's own commands and
  * timers): started when chat starts on this instance (with Redis, the chat lease holder), on its
- * sessions and channels, and closed with it. The runtime names them (server/live-runtime.ts), so chat
- * imports none of them.
+ * sessions and channels, and closed with it. The runtime names them, each bound to the context it
+ * reads (server/live-runtime.ts), so neither chat nor the live layer imports them.
  */
-export type LiveFeature = (ctx: Context, start: LiveStart) => LiveService;
+export type LiveFeature = (start: LiveStart) => LiveService;

@@ -1,5 +1,5 @@
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import type { LiveContext } from "./context.ts";
 import { EventSubConnection, StopConnection } from "./eventsub-connection.ts";
 import type { LiveFeed, LiveSubscription, SubscribeOutcome } from "./feed.ts";
 import { FeedRoutes } from "./feed-routes.ts";
@@ -41,7 +41,7 @@ export class LiveSessions {
   readonly streams: StreamStates;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: LiveContext,
     private readonly options: LiveSessionsOptions = {},
   ) {
     this.tokens = new SpeakerTokens(ctx);

@@ -3,8 +3,8 @@ import { loadChatBot, markChatBotNeedsReauth, storeChatBot } from "../../db/chat
 import { loadProviderTokens } from "../../db/oauth-tokens.ts";
 import { IdentityProviderError } from "../identity/idp-client.ts";
 import { ReauthRequiredError, refreshUserToken } from "../identity/provider-tokens.ts";
-import type { Context } from "../runtime.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import type { SpeakerTokenContext } from "./context.ts";
 import type { TokenHolder } from "./feed.ts";
 
 /** Refresh a token this long before it expires, so the subscribe window is never spent on it. */
@@ -29,7 +29,7 @@ export class SpeakerTokens {
   /** "account:speaker" → the token last read, until `HELD_MS` after reading or its refresh is due. */
   readonly #held = new Map<string, { token: string; expiresAt: number; readAt: number }>();
 
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly ctx: SpeakerTokenContext) {}
 
   /**
    * The speaker's access token, refreshed first when it expires soon, or when Twitch refused

@@ -11,35 +11,19 @@ import {
   partOf,
 } from "./import-graph.ts";
 
-/**
- * The pairs still allowed, to be removed in issue 34 (the live layer takes chat's connection machinery
- * out of chat; the features stop naming the runtime's `Context`). Delete a line once its pair is gone.
- */
-const STILL_ALLOWED: readonly string[] = [
-  // By value: to be removed in issue 34.
-  // By type: each feature names the runtime's `Context` (server/runtime.ts), which is built from them.
-  // To be removed in issue 34.
-  "server/alerts server/runtime.ts",
-  "server/chat server/runtime.ts",
-  "server/custom server/runtime.ts",
-];
-
 /** Pairs of parts importing each other only through types that may stand (see ARCHITECTURE.md). */
 const TYPE_PAIRS_ALLOWED = 1;
-
-const nameOf = (pair: MutualPair) => pair.parts.join(" ");
 
 function describePair(pair: MutualPair): string {
   const imports = pair.edges.map((e) => `${e.from} → ${e.to}${e.typeOnly ? " (type)" : ""}`);
   return `${pair.parts.join(" ↔ ")} ${pair.byValue ? "by value" : "by type"}: ${imports.join(", ")}`;
 }
 
-/** What breaks the rule: any pair by value, more than TYPE_PAIRS_ALLOWED by type, beyond `allowed`. */
-function pairViolations(pairs: readonly MutualPair[], allowed: readonly string[]): string[] {
-  const unlisted = pairs.filter((pair) => !allowed.includes(nameOf(pair)));
-  const byType = unlisted.filter((pair) => !pair.byValue);
+/** What breaks the rule: any pair by value, more than TYPE_PAIRS_ALLOWED by type. */
+function pairViolations(pairs: readonly MutualPair[]): string[] {
+  const byType = pairs.filter((pair) => !pair.byValue);
   return [
-    ...unlisted.filter((pair) => pair.byValue).map(describePair),
+    ...pairs.filter((pair) => pair.byValue).map(describePair),
     ...(byType.length > TYPE_PAIRS_ALLOWED ? byType.map(describePair) : []),
   ];
 }
@@ -48,12 +32,7 @@ const pairs = mutualPairs(applicationModules().flatMap(importsOf));
 
 describe("no two parts import each other (ARCHITECTURE.md)", () => {
   test("no pair by value, at most one by type", () => {
-    expect(pairViolations(pairs, STILL_ALLOWED)).toEqual([]);
-  });
-
-  test("every pair still allowed still imports each other (delete its line once it is gone)", () => {
-    const present = new Set(pairs.map(nameOf));
-    expect(STILL_ALLOWED.filter((pair) => !present.has(pair))).toEqual([]);
+    expect(pairViolations(pairs)).toEqual([]);
   });
 
   test("a part is db/, cli/, a folder directly under server/ or a file directly in server/", () => {
@@ -78,8 +57,7 @@ describe("no two parts import each other (ARCHITECTURE.md)", () => {
     };
     const [pair] = mutualPairs([limitsToRedis, redisToLimits]);
     expect(pair).toMatchObject({ parts: ["server/limits", "server/redis"], byValue: true });
-    expect(pairViolations([pair as MutualPair], [])).toHaveLength(1);
-    expect(pairViolations([pair as MutualPair], ["server/limits server/redis"])).toEqual([]);
+    expect(pairViolations([pair as MutualPair])).toHaveLength(1);
     expect(mutualPairs([limitsToRedis])).toEqual([]);
   });
 
@@ -102,7 +80,7 @@ describe("no two parts import each other (ARCHITECTURE.md)", () => {
     ];
     const one = mutualPairs(byType("bot"));
     expect(one).toMatchObject([{ parts: ["server/bot", "server/runtime.ts"], byValue: false }]);
-    expect(pairViolations(one, [])).toEqual([]);
-    expect(pairViolations(mutualPairs([...byType("bot"), ...byType("game")]), [])).toHaveLength(2);
+    expect(pairViolations(one)).toEqual([]);
+    expect(pairViolations(mutualPairs([...byType("bot"), ...byType("game")]))).toHaveLength(2);
   });
 });
