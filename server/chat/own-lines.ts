@@ -14,6 +14,11 @@ export const OWN_LINE_MS = 30_000;
 const MAX_LINES = 200;
 /** The longest an unknown line of the speaker waits for a send in flight to tell its message id. */
 const SETTLE_WAIT_MS = 5_000;
+/**
+ * How often lines past the window are swept out. Every look-up skips them anyway (by `at`), so the
+ * sweep only bounds memory; a channel speaking once a second no longer scans its lines on every echo.
+ */
+const SWEEP_EVERY_MS = 1_000;
 
 /** Twitch trims a line and folds its whitespace; the echo's text is compared the same way. */
 const normalise = (text: string) => text.trim().replace(/\s+/gu, " ");
@@ -29,8 +34,9 @@ interface OwnLine {
   done: boolean;
   /** Failed, yet Twitch may have posted it (a timeout, a 5xx): a retry takes it over. */
   maybePosted: boolean;
-  /** Settles when the send answered (or failed). */
-  settled: Promise<void>;
+  /** Settles when the send answered (or failed); made only when an echo waits for it. */
+  settled: Promise<void> | null;
+  settle: (() => void) | null;
   /** Matched by an echo already. */
   matched: boolean;
 }
@@ -52,42 +58,43 @@ export interface EchoedLine {
 /** The judgement before the sends in flight answered: wait for them. */
 const WAIT = "wait";
 
+/** A line still to be matched: sent within the window and not matched by an echo yet. */
+const open = (line: OwnLine, since: number) => !line.matched && line.at >= since;
+
+/** A line no look-up can find again: past the window, or matched and known by its id. */
+const spent = (line: OwnLine, since: number) => line.at < since || (line.matched && line.messageId !== null);
+
 export class OwnLines {
-  #lines: OwnLine[] = [];
-  /** Message ids of echoes already matched: a redelivered echo is ours too. */
+  readonly #lines: OwnLine[] = [];
+  /** Message ids of echoes already matched (when): a redelivered echo is ours too. */
   readonly #matchedIds = new Map<string, number>();
+  #sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly now: () => number) {}
 
   /** A line is about to be sent (`replyTo` "" for none); what the send learns is told to the handle. */
   sending(text: string, replyTo = ""): OwnSend {
-    this.#forget();
+    const now = this.#sweep();
+    const since = now - OWN_LINE_MS;
     const normal = normalise(text);
     // A retry of a send that failed after Twitch may have posted it: one line, not two.
     const retried = this.#lines.find(
-      (l) => l.maybePosted && !l.matched && l.text === normal && l.replyTo === replyTo,
+      (l) => l.maybePosted && open(l, since) && l.text === normal && l.replyTo === replyTo,
     );
-    const line = retried ?? this.#add(normal, replyTo);
-    let settle = () => {};
-    line.settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    Object.assign(line, { at: this.now(), done: false, maybePosted: false });
-    const drop = () => {
-      this.#lines = this.#lines.filter((l) => l !== line);
-    };
+    const line = retried ?? this.#add(normal, replyTo, now);
+    Object.assign(line, { at: now, done: false, maybePosted: false, settled: null, settle: null });
     return {
       sent: (messageId, isSent) => {
-        if (!isSent) drop();
+        if (!isSent) this.#drop(line);
         else Object.assign(line, { messageId: messageId || null, done: true });
         // Matched by text after a long wait: its own echo, when it comes, is known by its id all the same.
         if (isSent && messageId && line.matched) this.#matchedIds.set(messageId, this.now());
-        settle();
+        settle(line);
       },
       failed: (mayHavePosted) => {
-        if (!mayHavePosted) drop();
+        if (!mayHavePosted) this.#drop(line);
         else Object.assign(line, { done: true, maybePosted: true });
-        settle();
+        settle(line);
       },
     };
   }
@@ -100,7 +107,8 @@ export class OwnLines {
   async isOwn(echo: EchoedLine): Promise<boolean> {
     const first = this.#judge(echo, false);
     if (first !== WAIT) return first;
-    const inFlight = this.#lines.filter((l) => !l.done && !l.matched).map((l) => l.settled);
+    const since = this.now() - OWN_LINE_MS;
+    const inFlight = this.#lines.filter((l) => !l.done && open(l, since)).map(settledOf);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, SETTLE_WAIT_MS);
@@ -112,52 +120,87 @@ export class OwnLines {
 
   /** Ours, not ours, or (before `waited`) wait for the sends in flight. */
   #judge(echo: EchoedLine, waited: boolean): boolean | typeof WAIT {
-    this.#forget();
-    if (this.#matchedIds.has(echo.messageId)) return true;
-    const byId = this.#lines.find((l) => !l.matched && l.messageId === echo.messageId);
-    if (byId) return this.#claim(byId, echo);
+    const now = this.#sweep();
+    const since = now - OWN_LINE_MS;
+    if ((this.#matchedIds.get(echo.messageId) ?? since - 1) >= since) return true;
+    const lines = this.#lines;
+    const byId = lines.find((l) => l.messageId === echo.messageId && open(l, since));
+    if (byId) return this.#claim(byId, echo, now);
     const texts = textsOf(echo);
     const byText = (done: boolean) =>
-      this.#lines.find(
-        (l) => !l.matched && l.messageId === null && l.done === done && texts.includes(l.text),
-      );
+      lines.find((l) => l.messageId === null && l.done === done && open(l, since) && texts.includes(l.text));
     // A send that answered without an id (or may have posted before failing): its text is all there is.
     const withoutId = byText(true);
-    if (withoutId) return this.#claim(withoutId, echo);
-    if (!this.#lines.some((l) => !l.done && !l.matched)) return false;
+    if (withoutId) return this.#claim(withoutId, echo, now);
+    if (!lines.some((l) => !l.done && open(l, since))) return false;
     if (!waited) return WAIT;
     // Still unanswered after the wait: judged by text, so no reply of ours is ever answered.
     const unanswered = byText(false);
-    return unanswered ? this.#claim(unanswered, echo) : false;
+    return unanswered ? this.#claim(unanswered, echo, now) : false;
   }
 
-  #claim(line: OwnLine, echo: EchoedLine): true {
+  #claim(line: OwnLine, echo: EchoedLine, now: number): true {
     line.matched = true;
-    this.#matchedIds.set(echo.messageId, this.now());
+    this.#matchedIds.set(echo.messageId, now);
     return true;
   }
 
-  #add(text: string, replyTo: string): OwnLine {
+  #add(text: string, replyTo: string, now: number): OwnLine {
     const line: OwnLine = {
       text,
       replyTo,
-      at: this.now(),
+      at: now,
       messageId: null,
       done: false,
       maybePosted: false,
-      settled: Promise.resolve(),
+      settled: null,
+      settle: null,
       matched: false,
     };
     this.#lines.push(line);
-    if (this.#lines.length > MAX_LINES) this.#lines.shift();
+    if (this.#lines.length > MAX_LINES) {
+      // The cap counts only lines still remembered, as if swept just now.
+      this.#sweepLines(now - OWN_LINE_MS);
+      if (this.#lines.length > MAX_LINES) this.#lines.shift();
+    }
     return line;
   }
 
-  #forget(): void {
-    const since = this.now() - OWN_LINE_MS;
-    this.#lines = this.#lines.filter((l) => l.at >= since && !(l.matched && l.messageId !== null));
-    for (const [id, at] of this.#matchedIds) if (at < since) this.#matchedIds.delete(id);
+  #drop(line: OwnLine): void {
+    const index = this.#lines.indexOf(line);
+    if (index >= 0) this.#lines.splice(index, 1);
   }
+
+  /** Now; lines and ids past the window swept out at most once a second. */
+  #sweep(): number {
+    const now = this.now();
+    if (now - this.#sweptAt < SWEEP_EVERY_MS && now >= this.#sweptAt) return now;
+    this.#sweptAt = now;
+    const since = now - OWN_LINE_MS;
+    this.#sweepLines(since);
+    for (const [id, at] of this.#matchedIds) if (at < since) this.#matchedIds.delete(id);
+    return now;
+  }
+
+  #sweepLines(since: number): void {
+    const lines = this.#lines;
+    let kept = 0;
+    for (const line of lines) if (!spent(line, since)) lines[kept++] = line;
+    lines.length = kept;
+  }
+}
+
+/** Settles when the line's send answered (or failed). */
+function settledOf(line: OwnLine): Promise<void> {
+  line.settled ??= new Promise<void>((resolve) => {
+    line.settle = resolve;
+  });
+  return line.settled;
+}
+
+function settle(line: OwnLine): void {
+  line.settle?.();
+  line.settle = null;
 }
 
 /** The echo's text as sent: as it came, and without the `@parent ` a reply may carry first. */
