@@ -34,9 +34,8 @@ interface OwnLine {
   done: boolean;
   /** Failed, yet Twitch may have posted it (a timeout, a 5xx): a retry takes it over. */
   maybePosted: boolean;
-  /** Settles when the send answered (or failed); made only when an echo waits for it. */
-  settled: Promise<void> | null;
-  settle: (() => void) | null;
+  /** Echoes waiting for the send to answer (or fail); made only when one waits. */
+  waiters: (() => void)[] | null;
   /** Matched by an echo already. */
   matched: boolean;
 }
@@ -82,7 +81,7 @@ export class OwnLines {
       (l) => l.maybePosted && open(l, since) && l.text === normal && l.replyTo === replyTo,
     );
     const line = retried ?? this.#add(normal, replyTo, now);
-    Object.assign(line, { at: now, done: false, maybePosted: false, settled: null, settle: null });
+    Object.assign(line, { at: now, done: false, maybePosted: false, waiters: null });
     return {
       sent: (messageId, isSent) => {
         if (!isSent) this.#drop(line);
@@ -107,15 +106,29 @@ export class OwnLines {
   async isOwn(echo: EchoedLine): Promise<boolean> {
     const first = this.#judge(echo, false);
     if (first !== WAIT) return first;
-    const since = this.now() - OWN_LINE_MS;
-    const inFlight = this.#lines.filter((l) => !l.done && open(l, since)).map(settledOf);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SETTLE_WAIT_MS);
-    });
-    await Promise.race([Promise.all(inFlight), timeout]);
-    clearTimeout(timer);
+    await this.#inFlightSettled();
     return this.#judge(echo, true) === true;
+  }
+
+  /** Resolves once every send in flight answered (or failed), or after SETTLE_WAIT_MS. */
+  #inFlightSettled(): Promise<void> {
+    const since = this.now() - OWN_LINE_MS;
+    return new Promise<void>((resolve) => {
+      let left = 0;
+      const timer = setTimeout(resolve, SETTLE_WAIT_MS);
+      const answered = () => {
+        if (--left > 0) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      for (const line of this.#lines) {
+        if (line.done || !open(line, since)) continue;
+        left++;
+        line.waiters ??= [];
+        line.waiters.push(answered);
+      }
+      if (left === 0) answered();
+    });
   }
 
   /** Ours, not ours, or (before `waited`) wait for the sends in flight. */
@@ -126,9 +139,14 @@ export class OwnLines {
     const lines = this.#lines;
     const byId = lines.find((l) => l.messageId === echo.messageId && open(l, since));
     if (byId) return this.#claim(byId, echo, now);
-    const texts = textsOf(echo);
+    // Worked out only when a line is known by its text alone (most echoes are matched by id).
+    let texts: string[] | null = null;
+    const sentAs = (line: OwnLine) => {
+      texts ??= textsOf(echo);
+      return texts.includes(line.text);
+    };
     const byText = (done: boolean) =>
-      lines.find((l) => l.messageId === null && l.done === done && open(l, since) && texts.includes(l.text));
+      lines.find((l) => l.messageId === null && l.done === done && open(l, since) && sentAs(l));
     // A send that answered without an id (or may have posted before failing): its text is all there is.
     const withoutId = byText(true);
     if (withoutId) return this.#claim(withoutId, echo, now);
@@ -153,8 +171,7 @@ export class OwnLines {
       messageId: null,
       done: false,
       maybePosted: false,
-      settled: null,
-      settle: null,
+      waiters: null,
       matched: false,
     };
     this.#lines.push(line);
@@ -190,17 +207,11 @@ export class OwnLines {
   }
 }
 
-/** Settles when the line's send answered (or failed). */
-function settledOf(line: OwnLine): Promise<void> {
-  line.settled ??= new Promise<void>((resolve) => {
-    line.settle = resolve;
-  });
-  return line.settled;
-}
-
+/** The line's send answered (or failed): the echoes waiting for it are told. */
 function settle(line: OwnLine): void {
-  line.settle?.();
-  line.settle = null;
+  const waiters = line.waiters;
+  line.waiters = null;
+  if (waiters) for (const waiter of waiters) waiter();
 }
 
 /** The echo's text as sent: as it came, and without the `@parent ` a reply may carry first. */
