@@ -21,7 +21,11 @@ const SETTLE_WAIT_MS = 5_000;
 const SWEEP_EVERY_MS = 1_000;
 
 /** Twitch trims a line and folds its whitespace; the echo's text is compared the same way. */
-const normalise = (text: string) => text.trim().replace(/\s+/gu, " ");
+const normalise = (text: string) => {
+  const trimmed = text.trim();
+  // Most lines have no run of whitespace and no tab or newline: nothing to fold.
+  return /\s\s|[^\S ]/u.test(trimmed) ? trimmed.replace(/\s+/gu, " ") : trimmed;
+};
 
 interface OwnLine {
   text: string;
@@ -81,18 +85,27 @@ export class OwnLines {
       (l) => l.maybePosted && open(l, since) && l.text === normal && l.replyTo === replyTo,
     );
     const line = retried ?? this.#add(normal, replyTo, now);
-    Object.assign(line, { at: now, done: false, maybePosted: false, waiters: null });
+    line.at = now;
+    line.done = false;
+    line.maybePosted = false;
+    line.waiters = null;
     return {
       sent: (messageId, isSent) => {
         if (!isSent) this.#drop(line);
-        else Object.assign(line, { messageId: messageId || null, done: true });
+        else {
+          line.messageId = messageId || null;
+          line.done = true;
+        }
         // Matched by text after a long wait: its own echo, when it comes, is known by its id all the same.
         if (isSent && messageId && line.matched) this.#matchedIds.set(messageId, this.now());
         settle(line);
       },
       failed: (mayHavePosted) => {
         if (!mayHavePosted) this.#drop(line);
-        else Object.assign(line, { done: true, maybePosted: true });
+        else {
+          line.done = true;
+          line.maybePosted = true;
+        }
         settle(line);
       },
     };

@@ -146,6 +146,17 @@ describe("OwnLines", () => {
     expect(await lines.isOwn(echo("m2", "second"))).toBe(false);
   });
 
+  test("a line known by its text: tabs, newlines, no-break and ideographic spaces fold as Twitch folds them", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("\tgo\u00a0 now\u3000!x\n").sent(null, true);
+    lines.sending("one two").sent(null, true);
+    expect(await lines.isOwn(echo("m1", "go now !x"))).toBe(true);
+    expect(await lines.isOwn(echo("m2", " one\t\ttwo "))).toBe(true);
+    // Not folded away: a zero-width space is no whitespace.
+    lines.sending("one\u200btwo").sent(null, true);
+    expect(await lines.isOwn(echo("m3", "one two"))).toBe(false);
+  });
+
   test("a flood of sends keeps the latest 200 lines, the oldest forgotten first", async () => {
     const lines = new OwnLines(() => 0);
     for (let i = 0; i < 201; i++) lines.sending(`!line ${i}`).sent(null, true);
