@@ -98,6 +98,9 @@ class Deadlines {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timerAt = at;
     this.#timer = setTimeout(() => this.#cut(), Math.max(1, at - performance.now()));
+    // It may outlast every request (those settled stay listed): the sockets of the ones pending keep
+    // the process up, not this timer, so a command exits once its calls are answered.
+    this.#timer.unref?.();
   }
 
   /** Cuts the requests past their deadline; the timer is set again for the next one pending. */

@@ -326,6 +326,19 @@ describe("keepAliveFetch against raw sockets", () => {
     expect(server.accepts).toBe(3);
   });
 
+  test("a process whose calls were answered exits at once: a deadline left listed holds nothing open", async () => {
+    const server = serve(() => new Response("ok"));
+    const module = new URL("../../../server/twitch/keep-alive-fetch.ts", import.meta.url).pathname;
+    const script = `const { keepAliveFetch } = await import(${JSON.stringify(module)});
+      const answer = await keepAliveFetch({ idleMs: 50 })(new URL("http://127.0.0.1:${server.port}/"), { method: "GET", timeoutMs: 5000 });
+      console.log(await answer.text());`;
+    const started = performance.now();
+    const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
+    expect((await new Response(child.stdout).text()).trim()).toBe("ok");
+    expect(await child.exited).toBe(0);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
   test("a deadline of its own on what goes to Bun's fetch", async () => {
     const server = rawServer(() => {});
     const fetch = keepAliveFetch();
