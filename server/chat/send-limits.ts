@@ -21,7 +21,9 @@ export const MAX_LINE = 480;
 
 /** One line for chat: no newlines, at most MAX_LINE code points (cut with an ellipsis). */
 export function chatLine(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  const flat = (/[\r\n]/.test(text) ? text.replace(/\s*[\r\n]+\s*/g, " ") : text).trim();
+  // A line of at most MAX_LINE UTF-16 units holds at most as many code points: no need to count them.
+  if (flat.length <= MAX_LINE) return flat;
   const points = [...flat];
   return points.length <= MAX_LINE ? flat : `${points.slice(0, MAX_LINE - 1).join("")}…`;
 }
@@ -31,6 +33,7 @@ const sameText = (text: string) => text.trim().replace(/\s+/g, " ");
 export class SendPacer {
   #limits: SendLimits;
   readonly #sentAt: number[] = [];
+  /** The last line delivered, as queued (compared folded, only where the duplicate rule applies). */
   #last: { text: string; at: number } | null = null;
 
   constructor(limits: SendLimits) {
@@ -63,14 +66,14 @@ export class SendPacer {
     return (
       duplicateMs > 0 &&
       this.#last !== null &&
-      this.#last.text === sameText(text) &&
-      now - this.#last.at < duplicateMs
+      now - this.#last.at < duplicateMs &&
+      sameText(this.#last.text) === sameText(text)
     );
   }
 
   /** A send went out (dropped ones count against the window too). */
   record(text: string, now: number, delivered: boolean): void {
     this.#sentAt.push(now);
-    if (delivered) this.#last = { text: sameText(text), at: now };
+    if (delivered) this.#last = { text, at: now };
   }
 }

@@ -19,6 +19,8 @@ interface Pending {
   /** Settle once; both remove the abort listener. */
   resolve(response: Response): void;
   reject(error: unknown): void;
+  /** Resolved or rejected: its deadline, if any, has nothing left to cut. */
+  settled: boolean;
   /** The socket carrying (or connecting for) it, so an abort can drop that socket. */
   connection: Connection | null;
   /** Sent again already after a reused socket closed without a byte of answer (see #onClose). */
@@ -50,7 +52,72 @@ export interface KeepAliveFetchOptions {
   connectMs?: number;
 }
 
-type FetchLike = (input: URL, init: RequestInit) => Promise<Response>;
+/**
+ * A request of this client may carry its deadline (ms, the answer's body included) instead of an
+ * abort signal: the deadlines share one timer, so a call sets no timer and registers no listener.
+ * Past it the request fails as `AbortSignal.timeout` makes fetch fail (a `TimeoutError`).
+ */
+export interface KeepAliveInit extends RequestInit {
+  timeoutMs?: number;
+}
+
+export type KeepAliveFetch = (input: URL, init: KeepAliveInit) => Promise<Response>;
+
+function timedOut(): DOMException {
+  return new DOMException("The operation timed out.", "TimeoutError");
+}
+
+interface Deadline {
+  pending: Pending;
+  pool: OriginPool;
+  /** performance.now() at which it is cut. */
+  at: number;
+}
+
+/**
+ * Requests' deadlines, earliest first, on one timer set for the earliest still pending. A request
+ * that settled stays in the list until the timer passes it (it answered in milliseconds; the timer
+ * fires about once a deadline's length).
+ */
+class Deadlines {
+  #list: Deadline[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timerAt = Number.POSITIVE_INFINITY;
+
+  add(pending: Pending, pool: OriginPool, timeoutMs: number): void {
+    const at = performance.now() + timeoutMs;
+    const list = this.#list;
+    let index = list.length;
+    while (index > 0 && list[index - 1]!.at > at) index--;
+    if (index === list.length) list.push({ pending, pool, at });
+    else list.splice(index, 0, { pending, pool, at });
+    if (at < this.#timerAt) this.#arm(at);
+  }
+
+  #arm(at: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#cut(), Math.max(1, at - performance.now()));
+    // It may outlast every request (those settled stay listed): the sockets of the ones pending keep
+    // the process up, not this timer, so a command exits once its calls are answered.
+    this.#timer.unref?.();
+  }
+
+  /** Cuts the requests past their deadline; the timer is set again for the next one pending. */
+  #cut(): void {
+    this.#timer = null;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    const list = this.#list;
+    let passed = 0;
+    while (passed < list.length && (list[passed]!.pending.settled || list[passed]!.at <= now)) passed++;
+    const due = list.slice(0, passed);
+    this.#list = list.slice(passed);
+    for (const { pending, pool } of due) if (!pending.settled) pool.abort(pending, timedOut());
+    const next = this.#list[0];
+    if (next) this.#arm(next.at);
+  }
+}
 
 /** Methods sent again after a kept-alive socket closed under them (RFC 9110 §9.2.2). */
 function idempotent(pending: { method: string }): boolean {
@@ -320,14 +387,23 @@ class OriginPool {
   }
 }
 
+/** Bun's fetch, for what this client does not send, with the deadline as a signal. */
+function fallback(url: URL, init: KeepAliveInit): Promise<Response> {
+  const { timeoutMs, ...rest } = init;
+  if (timeoutMs === undefined) return fetch(url, rest);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  return fetch(url, { ...rest, signal: rest.signal ? AbortSignal.any([rest.signal, deadline]) : deadline });
+}
+
 /** A fetch for `HelixClient` (see above); one pool per origin. */
-export function keepAliveFetch(options: KeepAliveFetchOptions = {}): FetchLike {
+export function keepAliveFetch(options: KeepAliveFetchOptions = {}): KeepAliveFetch {
   const settings = {
     maxSockets: options.maxSockets ?? 256,
     idleMs: options.idleMs ?? 4_000,
     connectMs: options.connectMs ?? 5_000,
   };
   const pools = new Map<string, OriginPool>();
+  const deadlines = new Deadlines();
   return (url, init) => {
     let request: ReturnType<typeof serialise>;
     try {
@@ -335,7 +411,7 @@ export function keepAliveFetch(options: KeepAliveFetchOptions = {}): FetchLike {
     } catch (error) {
       return Promise.reject(error); // as fetch does with headers it refuses
     }
-    if (!request) return fetch(url, init);
+    if (!request) return fallback(url, init);
     const signal = init.signal ?? null;
     if (signal?.aborted) return Promise.reject(signal.reason);
     let pool = pools.get(url.origin);
@@ -345,22 +421,26 @@ export function keepAliveFetch(options: KeepAliveFetchOptions = {}): FetchLike {
     }
     const target = pool;
     return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => target.abort(pending, signal?.reason);
       const pending: Pending = {
         ...request,
         connection: null,
         retried: false,
+        settled: false,
         // The listener goes when the request ends: the caller's signal may outlive it.
         resolve: (response) => {
+          pending.settled = true;
           signal?.removeEventListener("abort", onAbort);
           resolve(response);
         },
         reject: (error) => {
+          pending.settled = true;
           signal?.removeEventListener("abort", onAbort);
           reject(error);
         },
       };
-      const onAbort = () => target.abort(pending, signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
+      if (init.timeoutMs !== undefined) deadlines.add(pending, target, init.timeoutMs);
       target.request(pending);
     });
   };

@@ -166,4 +166,13 @@ describe("sending pace", () => {
     expect([...long]).toHaveLength(MAX_LINE);
     expect(long.endsWith("…")).toBe(true);
   });
+
+  test("a line at the limit is kept whole, by code points not UTF-16 units; only newlines fold its spaces", () => {
+    expect(chatLine("a".repeat(MAX_LINE))).toBe("a".repeat(MAX_LINE));
+    expect([...chatLine("a".repeat(MAX_LINE + 1))]).toHaveLength(MAX_LINE);
+    // 300 emoji are 600 UTF-16 units but 300 code points: under the limit.
+    expect(chatLine("😀".repeat(300))).toBe("😀".repeat(300));
+    expect(chatLine("  two  spaces stay  ")).toBe("two  spaces stay");
+    expect(chatLine(" \t a \n\n b\t")).toBe("a b");
+  });
 });

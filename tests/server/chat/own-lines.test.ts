@@ -127,6 +127,43 @@ describe("OwnLines", () => {
     expect(await lines.isOwn(echo("m1", "old"))).toBe(false);
     expect(await lines.isOwn(echo("s2", "older in flight"))).toBe(false);
   });
+
+  test("a line is forgotten at the end of its window to the millisecond, however recent the last look-up", async () => {
+    let now = 0;
+    const lines = new OwnLines(() => now);
+    lines.sending("first").sent(null, true);
+    now = 500;
+    lines.sending("second").sent(null, true);
+    expect(await lines.isOwn(echo("m0", "nobody's"))).toBe(false);
+    now = OWN_LINE_MS + 1;
+    expect(await lines.isOwn(echo("m1", "first"))).toBe(false);
+    now = OWN_LINE_MS + 2;
+    expect(await lines.isOwn(echo("m2", "second"))).toBe(true);
+    // Its id is remembered as long, and no longer.
+    now = OWN_LINE_MS + 3;
+    expect(await lines.isOwn(echo("m2", "second"))).toBe(true);
+    now = 2 * OWN_LINE_MS + 3;
+    expect(await lines.isOwn(echo("m2", "second"))).toBe(false);
+  });
+
+  test("a line known by its text: tabs, newlines, no-break and ideographic spaces fold as Twitch folds them", async () => {
+    const lines = new OwnLines(() => 0);
+    lines.sending("\tgo\u00a0 now\u3000!x\n").sent(null, true);
+    lines.sending("one two").sent(null, true);
+    expect(await lines.isOwn(echo("m1", "go now !x"))).toBe(true);
+    expect(await lines.isOwn(echo("m2", " one\t\ttwo "))).toBe(true);
+    // Not folded away: a zero-width space is no whitespace.
+    lines.sending("one\u200btwo").sent(null, true);
+    expect(await lines.isOwn(echo("m3", "one two"))).toBe(false);
+  });
+
+  test("a flood of sends keeps the latest 200 lines, the oldest forgotten first", async () => {
+    const lines = new OwnLines(() => 0);
+    for (let i = 0; i < 201; i++) lines.sending(`!line ${i}`).sent(null, true);
+    expect(await lines.isOwn(echo("m0", "!line 0"))).toBe(false);
+    expect(await lines.isOwn(echo("m1", "!line 1"))).toBe(true);
+    expect(await lines.isOwn(echo("m200", "!line 200"))).toBe(true);
+  });
 });
 
 describe("native chat: cuebot speaks as the streamer", () => {

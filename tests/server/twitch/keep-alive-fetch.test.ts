@@ -301,6 +301,54 @@ describe("keepAliveFetch against raw sockets", () => {
     expect(server.conns[0]?.closed).toBe(true);
   });
 
+  test("a deadline of its own (timeoutMs): the late request is cut on time, the socket dropped; those answered are not cut", async () => {
+    // /hang is never answered; anything else at once.
+    const server = rawServer((socket, request) => {
+      if (!request.startsWith("GET /hang ")) socket.write(ok("fine"));
+    });
+    const fetch = keepAliveFetch();
+    const at = (path: string, timeoutMs: number) =>
+      fetch(new URL(`${server.url}${path}`), { method: "GET", timeoutMs });
+    const started = performance.now();
+    const slow = at("/hang", 400).catch((caught: unknown) => caught);
+    // A shorter deadline set after a longer one still comes first.
+    const quick = at("/hang", 100).catch((caught: unknown) => caught);
+    expect(((await quick) as Error).name).toBe("TimeoutError");
+    expect(performance.now() - started).toBeLessThan(350);
+    expect(((await slow) as Error).name).toBe("TimeoutError");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    await Bun.sleep(20);
+    expect(server.conns.filter((c) => c.closed).length).toBe(2);
+    // Answered within its deadline: nothing cuts it afterwards, and its socket is reused.
+    expect(await (await at("/fine", 100)).text()).toBe("fine");
+    await Bun.sleep(150);
+    expect(await (await at("/fine", 100)).text()).toBe("fine");
+    expect(server.accepts).toBe(3);
+  });
+
+  test("a process whose calls were answered exits at once: a deadline left listed holds nothing open", async () => {
+    const server = serve(() => new Response("ok"));
+    const module = new URL("../../../server/twitch/keep-alive-fetch.ts", import.meta.url).pathname;
+    const script = `const { keepAliveFetch } = await import(${JSON.stringify(module)});
+      const answer = await keepAliveFetch({ idleMs: 50 })(new URL("http://127.0.0.1:${server.port}/"), { method: "GET", timeoutMs: 5000 });
+      console.log(await answer.text());`;
+    const started = performance.now();
+    const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
+    expect((await new Response(child.stdout).text()).trim()).toBe("ok");
+    expect(await child.exited).toBe(0);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  test("a deadline of its own on what goes to Bun's fetch", async () => {
+    const server = rawServer(() => {});
+    const fetch = keepAliveFetch();
+    const body = new Uint8Array([1, 2, 3]);
+    const error = await fetch(new URL(server.url), { method: "POST", body, timeoutMs: 100 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as Error).name).toBe("TimeoutError");
+  });
+
   test("a request waiting for a socket still times out on time", async () => {
     const server = rawServer(() => {});
     const fetch = keepAliveFetch({ maxSockets: 1 });
