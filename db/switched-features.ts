@@ -4,7 +4,7 @@ import type { ChatState } from "./schema-enums.ts";
 
 /**
  * One storage shape for "a feature switched on per account, with the state its connection last
- * reported" (native chat's `chat_settings`, alerts' `alert_channels`): the streamer's switch, the
+ * reported" (native chat's `chat_settings`, alerts' `alert_channels`, moderation's `moderation_channels`): the streamer's switch, the
  * state, since when and why, written by whoever runs the feature (the panel and the CLI switch it;
  * the running server reports the state).
  */
@@ -17,7 +17,7 @@ export interface SwitchedFeature {
 }
 
 /** The tables of that shape (held equal by the compiler below). */
-export type SwitchTable = "chatSettings" | "alertChannels";
+export type SwitchTable = "chatSettings" | "alertChannels" | "moderationChannels";
 
 // Both tables have the same columns: the queries below are written once, against either.
 type Columns<T extends SwitchTable> = Tables[T]["$inferSelect"];
@@ -28,6 +28,13 @@ const SAME_SHAPE: [Columns<"chatSettings">, Columns<"alertChannels">] extends [
   ? true
   : never = true;
 void SAME_SHAPE;
+const SAME_AS_MODERATION: [Columns<"chatSettings">, Columns<"moderationChannels">] extends [
+  Columns<"moderationChannels">,
+  Columns<"chatSettings">,
+]
+  ? true
+  : never = true;
+void SAME_AS_MODERATION;
 
 /** The reads and writes of one feature's switch and state. */
 export function switchedFeature(name: SwitchTable) {

@@ -177,3 +177,95 @@ export interface Alert {
   /** 0–100. */
   volume: number;
 }
+
+// ---- Chat moderation (issue 35) ----
+
+/** The spam filters, in the order a line meets them (CONTRACT §6 "Chat moderation"). */
+export const MODERATION_FILTERS = ["links", "caps", "symbols", "repetition", "emotes", "length", "terms"] as const;
+export type ModerationFilter = (typeof MODERATION_FILTERS)[number];
+
+/** What a moderation log entry records (`GET /api/dashboard/moderation/log`). */
+export const MODERATION_LOG_ACTIONS = ["deleted", "warned", "timeout", "ban", "permit", "shield"] as const;
+export type ModerationLogAction = (typeof MODERATION_LOG_ACTIONS)[number];
+
+/** What a `terms` filter does to a line it catches. */
+export const TERMS_ACTIONS = ["timeout", "ban"] as const;
+export type TermsAction = (typeof TERMS_ACTIONS)[number];
+
+/** What every filter has (CONTRACT §6). */
+export interface FilterCommon {
+  enabled: boolean;
+  /** Chatters at this level and above are never caught. */
+  exempt: UserLevel;
+  timeoutSeconds: number;
+  /** No warning line. */
+  silent: boolean;
+  /** The warning, after `@login`. */
+  message: string;
+}
+
+/** Each filter's settings: the common ones and its own. */
+export interface FilterSettings {
+  links: FilterCommon & { allow: string[] };
+  caps: FilterCommon & { minLength: number; percent: number };
+  symbols: FilterCommon & { minLength: number; percent: number };
+  repetition: FilterCommon & { max: number };
+  emotes: FilterCommon & { max: number };
+  length: FilterCommon & { max: number };
+  terms: FilterCommon & { list: string[]; action: TermsAction };
+}
+
+/** The raid shield's settings (`active` and `until` are added by GET). */
+export interface ShieldSettings {
+  enabled: boolean;
+  /** Distinct chatters caught (or sending the same text) … */
+  chatters: number;
+  /** … within this many seconds turn it on … */
+  seconds: number;
+  /** … and this many minutes without another trigger turn it off. */
+  minutes: number;
+}
+
+/** Ranges the store and the dashboard check (a number setting outside its range is a 400 naming it). */
+export const MODERATION_LIMITS = {
+  timeoutSeconds: { min: 1, max: 1_209_600 },
+  messageLength: 200,
+  minLength: { min: 1, max: 500 },
+  percent: { min: 1, max: 100 },
+  repetitionMax: { min: 1, max: 500 },
+  emotesMax: { min: 1, max: 500 },
+  lengthMax: { min: 1, max: 500 },
+  /** Host patterns in the links filter's allow list. */
+  allowEntries: 10_000,
+  allowEntryLength: 253,
+  terms: 1_000,
+  termLength: 200,
+  shieldChatters: { min: 2, max: 1_000 },
+  shieldSeconds: { min: 1, max: 600 },
+  shieldMinutes: { min: 1, max: 1_440 },
+  /** How long `!permit` lets a chatter post links. */
+  permitSeconds: 60,
+  /** A caught line's text stays in the log this long. */
+  logTextDays: 7,
+} as const;
+
+const common = (exempt: UserLevel, message: string): FilterCommon => ({
+  enabled: true,
+  exempt,
+  timeoutSeconds: 600,
+  silent: false,
+  message,
+});
+
+/** Each filter's defaults, shown by the dashboard and used until the streamer changes them. */
+export const DEFAULT_FILTER_SETTINGS: FilterSettings = {
+  links: { ...common("regular", "please ask a moderator before posting links."), allow: [] },
+  caps: { ...common("subscriber", "please don't shout in all caps."), minLength: 15, percent: 70 },
+  symbols: { ...common("subscriber", "please go easy on the symbols."), minLength: 15, percent: 50 },
+  repetition: { ...common("subscriber", "please don't repeat yourself so much."), max: 10 },
+  emotes: { ...common("subscriber", "please use fewer emotes."), max: 15 },
+  length: { ...common("subscriber", "please keep your messages shorter."), max: 350 },
+  terms: { ...common("moderator", "that word is not allowed here."), list: [], action: "timeout" },
+};
+
+export const DEFAULT_SHIELD_SETTINGS: ShieldSettings = { enabled: true, chatters: 8, seconds: 10, minutes: 5 };

@@ -1,5 +1,13 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { ALERT_ASSET_KINDS, ALERT_TYPES, CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
+import {
+  ALERT_ASSET_KINDS,
+  ALERT_TYPES,
+  CHAT_STATES,
+  MODERATION_FILTERS,
+  MODERATION_LOG_ACTIONS,
+  ROLES,
+  USER_LEVELS,
+} from "../schema-enums.ts";
 import { byteaBuffer } from "./bytea.ts";
 import { jsonText } from "./json-text.ts";
 
@@ -271,5 +279,43 @@ export const alertEvents = pgTable(
   (t) => [
     uniqueIndex("alert_events_account_key_idx").on(t.accountId, t.eventKey),
     index("alert_events_account_id_idx").on(t.accountId, t.id),
+  ],
+);
+
+export const moderationChannels = pgTable("moderation_channels", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  updatedAt: updatedAt(),
+});
+
+export const moderationRules = pgTable("moderation_rules", {
+  accountId: accountKey(),
+  filters: json("filters").notNull(),
+  shield: json("shield").notNull(),
+  shieldUntil: ms("shield_until"),
+  updatedAt: updatedAt(),
+});
+
+export const moderationLog = pgTable(
+  "moderation_log",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: accountRef().notNull(),
+    at: ms("at").notNull(),
+    userId: text("user_id").notNull(),
+    userLogin: text("user_login").notNull(),
+    userName: text("user_name").notNull(),
+    filter: text("filter", { enum: MODERATION_FILTERS }),
+    action: text("action", { enum: MODERATION_LOG_ACTIONS }).notNull(),
+    seconds: integer("seconds"),
+    text: text("text"),
+    undone: flag("undone").notNull().default(false),
+  },
+  (t) => [
+    index("moderation_log_account_id_idx").on(t.accountId, t.id),
+    index("moderation_log_at_idx").on(t.at),
   ],
 );

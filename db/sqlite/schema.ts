@@ -1,5 +1,13 @@
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ALERT_ASSET_KINDS, ALERT_TYPES, CHAT_STATES, ROLES, USER_LEVELS } from "../schema-enums.ts";
+import {
+  ALERT_ASSET_KINDS,
+  ALERT_TYPES,
+  CHAT_STATES,
+  MODERATION_FILTERS,
+  MODERATION_LOG_ACTIONS,
+  ROLES,
+  USER_LEVELS,
+} from "../schema-enums.ts";
 
 /**
  * Column helpers, so each table says what its columns are (the same names as db/pg/schema.ts, in
@@ -328,5 +336,52 @@ export const alertEvents = sqliteTable(
   (t) => [
     uniqueIndex("alert_events_account_key_idx").on(t.accountId, t.eventKey),
     index("alert_events_account_id_idx").on(t.accountId, t.id),
+  ],
+);
+
+/**
+ * Chat moderation (issue 35): whether the streamer turned it on, and the state the running server last
+ * reported (the shape of chat_settings and alert_channels, db/switched-features.ts).
+ */
+export const moderationChannels = sqliteTable("moderation_channels", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  state: text("state", { enum: CHAT_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * An account's filter and shield settings as JSON (only what the streamer changed; the rest are the
+ * defaults of server/vocabulary.ts), and until when the raid shield holds followers-only chat on.
+ */
+export const moderationRules = sqliteTable("moderation_rules", {
+  accountId: accountKey(),
+  filters: json("filters").notNull(),
+  shield: json("shield").notNull(),
+  shieldUntil: ms("shield_until"),
+  updatedAt: updatedAt(),
+});
+
+/** What moderation did in a channel, newest first by id; the caught text is cleared after 7 days. */
+export const moderationLog = sqliteTable(
+  "moderation_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: accountRef().notNull(),
+    at: ms("at").notNull(),
+    userId: text("user_id").notNull(),
+    userLogin: text("user_login").notNull(),
+    userName: text("user_name").notNull(),
+    filter: text("filter", { enum: MODERATION_FILTERS }),
+    action: text("action", { enum: MODERATION_LOG_ACTIONS }).notNull(),
+    seconds: integer("seconds"),
+    text: text("text"),
+    undone: flag("undone").notNull().default(false),
+  },
+  (t) => [
+    index("moderation_log_account_id_idx").on(t.accountId, t.id),
+    index("moderation_log_at_idx").on(t.at),
   ],
 );

@@ -18,6 +18,8 @@ export interface ChatMessageEvent {
   replyParentLogin: string | null;
   /** Shared chat: the channel the message was typed in, or null when typed here. */
   sourceBroadcasterId: string | null;
+  /** The Twitch emotes in the message (its `emote` fragments' texts, in order); empty when none. */
+  emotes: readonly string[];
 }
 
 export type EventSubFrame =
@@ -79,7 +81,22 @@ function chatEvent(event: unknown): ChatMessageEvent | null {
     badges,
     replyParentLogin: reply,
     sourceBroadcasterId: str(event.source_broadcaster_user_id),
+    emotes: emoteTexts(event.message.fragments),
   };
+}
+
+const NO_EMOTES: readonly string[] = Object.freeze([]);
+
+/** The texts of a message's emote fragments (most lines have none: one shared empty list). */
+function emoteTexts(fragments: unknown): readonly string[] {
+  if (!Array.isArray(fragments)) return NO_EMOTES;
+  let emotes: string[] | null = null;
+  for (const fragment of fragments) {
+    if (!isObject(fragment) || fragment.type !== "emote") continue;
+    const text = str(fragment.text);
+    if (text !== null) (emotes ??= []).push(text);
+  }
+  return emotes ?? NO_EMOTES;
 }
 
 /** The channel a subscription's condition names: its broadcaster, or (a raid) the raided channel. */

@@ -52,6 +52,7 @@ describe.skipIf(!redisAvailable)("the chat bot on two instances", () => {
     badges: chatter.badges,
     replyParentLogin: null,
     sourceBroadcasterId: null,
+    emotes: [],
   });
   const MOD = { login: "mod_mia", badges: ["moderator"] };
   const VIEWER = { login: "viewer_zed", badges: [] };
