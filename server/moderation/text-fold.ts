@@ -61,6 +61,15 @@ export function foldVisible(visible: string): string {
 }
 
 /**
+ * Two lines that read the same give the same key: folded, white space runs as one space, trimmed. A
+ * chat client's invisible "duplicate" suffix or doubled space (reference/moderation.md §9.3) and
+ * look-alike letters make no difference (the raid shield's "same text from many chatters").
+ */
+export function sameTextKey(text: string): string {
+  return foldText(text).replace(/\s+/g, " ").trim();
+}
+
+/**
  * `text` as a reader sees it, lower-cased, without folding other scripts' letters to Latin: what a
  * host name in another script (`файл.рф`) is found in. The steps of `foldText` but the look-alikes.
  */
