@@ -23,12 +23,12 @@ const UNSEEN = /[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u{e0000}-\u{e0fff}]/gu;
 /** The braille blank, a space to a reader. */
 const BRAILLE_BLANK = /\u2800/g;
 
+const UNSEEN_CHAR = new RegExp(UNSEEN.source, "u");
+
 /** Whether one character is unseen (see UNSEEN). */
 export function isUnseen(char: string): boolean {
   return UNSEEN_CHAR.test(char);
 }
-
-const UNSEEN_CHAR = new RegExp(UNSEEN.source, "u");
 
 /** Full stops of other scripts that NFKD keeps (U+3002 ideographic, also what U+FF61 becomes). */
 const OTHER_FULL_STOPS = /[\u3002\uff0e\uff61]/g;

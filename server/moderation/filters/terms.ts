@@ -2,9 +2,11 @@
 // - A word or phrase matches whole words of the line (`ass` does not catch `class`), case aside, both
 //   folded the same way (text-fold.ts: look-alikes, full-width letters, invisible characters and
 //   accents); a phrase's words may be separated by any white space. `*` matches any letters, digits or
-//   `_` within a word (`free*` catches `free`, `freebies`; `*coin` catches `bitcoin`).
+//   `_` within a word, and any other non-ASCII character but white space (`free*` catches `free`,
+//   `freebies`; `*coin` catches `bitcoin`).
 // - Plain words and phrases (letters, digits, `_` and spaces) are looked up in Sets, one per phrase
-//   length: no regex at all. Other terms (`*`, punctuation such as `c++`) become one RE2Set.
+//   length: no regex at all. Other terms (`*`, punctuation such as `c++`) become at most four
+//   alternations in one RE2Set.
 // - `~/pattern/flags` is the streamer's regex (JavaScript syntax, flags `i`, `m`, `s`, `u`; `g` is
 //   accepted and means nothing here), run by re2js on the line as typed: linear time, no
 //   backreferences or lookarounds (rejected when saved, with re2js's reason). A regex that matches an
