@@ -215,20 +215,23 @@ function validOver<T extends object>(rules: Record<string, Rule>, stored: unknow
   return merged as T;
 }
 
-/** The filter without the list entries its `check` rejects (`list[3]: …`), one at a time. */
+/**
+ * The filter without the list entries its `check` rejects (it names the first, `list[3]: …`): each
+ * entry of that list checked alone, once. Anything else wrong: the filter's defaults.
+ */
 function withoutRejectedEntries<F extends ModerationFilter>(
   name: F,
   filter: FilterSettings[F],
 ): FilterSettings[F] {
-  let current = filter;
-  for (;;) {
-    const problem = FILTER_DEFINITIONS[name].check?.(current);
-    if (!problem) return current;
-    const [, key = "", index = ""] = /^(\w+)\[(\d+)\]:/.exec(problem) ?? [];
-    const list: unknown = Reflect.get(current, key);
-    if (!Array.isArray(list)) return DEFAULT_FILTER_SETTINGS[name];
-    current = { ...current, [key]: list.filter((_, at) => at !== Number(index)) };
-  }
+  const check = FILTER_DEFINITIONS[name].check;
+  const problem = check?.(filter);
+  if (!check || !problem) return filter;
+  const key = /^(\w+)\[\d+\]:/.exec(problem)?.[1] ?? "";
+  const list: unknown = Reflect.get(filter, key);
+  if (!Array.isArray(list)) return DEFAULT_FILTER_SETTINGS[name];
+  const kept = list.filter((entry) => check({ ...filter, [key]: [entry] }) === null);
+  const cleaned = { ...filter, [key]: kept };
+  return check(cleaned) === null ? cleaned : DEFAULT_FILTER_SETTINGS[name];
 }
 
 /** The filters' settings that differ from the defaults: what the store keeps. */

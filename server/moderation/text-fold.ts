@@ -23,12 +23,12 @@ const UNSEEN = /[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u{e0000}-\u{e0fff}]/gu;
 /** The braille blank, a space to a reader. */
 const BRAILLE_BLANK = /\u2800/g;
 
+const UNSEEN_CHAR = new RegExp(UNSEEN.source, "u");
+
 /** Whether one character is unseen (see UNSEEN). */
 export function isUnseen(char: string): boolean {
   return UNSEEN_CHAR.test(char);
 }
-
-const UNSEEN_CHAR = new RegExp(UNSEEN.source, "u");
 
 /** Full stops of other scripts that NFKD keeps (U+3002 ideographic, also what U+FF61 becomes). */
 const OTHER_FULL_STOPS = /[\u3002\uff0e\uff61]/g;
@@ -58,6 +58,15 @@ export function foldText(text: string): string {
 export function foldVisible(visible: string): string {
   if (isPlainAscii(visible)) return visible;
   return foldLookAlikes(visible).toLowerCase();
+}
+
+/**
+ * Two lines that read the same give the same key: folded, white space runs as one space, trimmed. A
+ * chat client's invisible "duplicate" suffix or doubled space (reference/moderation.md §9.3) and
+ * look-alike letters make no difference (the raid shield's "same text from many chatters").
+ */
+export function sameTextKey(text: string): string {
+  return foldText(text).replace(/\s+/g, " ").trim();
 }
 
 /**

@@ -13,7 +13,7 @@
 // full stop followed by a space and a word (`good game. live now` is not `game.live`).
 import { LinkifyIt } from "linkify-it";
 import tlds from "tlds";
-import type { FilterSettings } from "../../vocabulary.ts";
+import { type FilterSettings, MODERATION_LIMITS } from "../../vocabulary.ts";
 import type { FilterDefinition, LineTest } from "../filter.ts";
 import { foldText, foldVisible, visibleText } from "../text-fold.ts";
 
@@ -108,7 +108,9 @@ function checkLinks(settings: FilterSettings["links"]): string | null {
 
 function hostPatternProblem(pattern: string): string | null {
   if (pattern === "") return "empty";
-  if (pattern.length > 253) return "longer than 253 characters";
+  if (pattern.length > MODERATION_LIMITS.allowEntryLength) {
+    return `longer than ${MODERATION_LIMITS.allowEntryLength} characters`;
+  }
   if (!HOST_PATTERN.test(pattern)) return "not a host name (write example.com or *.example.com)";
   return null;
 }

@@ -174,4 +174,11 @@ describe("stored settings", () => {
     expect(merged.filters.terms.list).toEqual(["spam", "eggs"]);
     expect(merged.filters.links.allow).toEqual(["ok.com"]);
   });
+
+  test("a long stored list with many rejected entries keeps the rest, in order", () => {
+    const list = Array.from({ length: 1_000 }, (_, i) => (i % 2 ? "~/(a)\\1/" : `~/good${i}/`));
+    const merged = mergeStoredSettings({ filters: { terms: { list } }, shield: {} });
+    expect(merged.filters.terms.list).toHaveLength(500);
+    expect(merged.filters.terms.list[1]).toBe("~/good2/");
+  });
 });

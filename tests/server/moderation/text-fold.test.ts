@@ -3,6 +3,7 @@ import {
   boundedText,
   foldText,
   MAX_MATCHED_UNITS,
+  sameTextKey,
   visibleText,
 } from "../../../server/moderation/text-fold.ts";
 import { INVISIBLE_LEADS } from "../../helpers/troll-texts.ts";
@@ -55,5 +56,18 @@ describe("folding text for matching", () => {
     const emoji = `${"x".repeat(MAX_MATCHED_UNITS - 1)}😀`;
     expect(boundedText(emoji)).toBe("x".repeat(MAX_MATCHED_UNITS - 1));
     expect(boundedText("short")).toBe("short");
+  });
+
+  test("lines that read the same share a key: client duplicate suffixes, doubled spaces, look-alikes", () => {
+    const key = sameTextKey("FOLLOW my channel for free subs");
+    for (const copy of [
+      "follow my channel for free subs \u{e0000}",
+      "follow my channel for free subs\u034f",
+      "follow  my channel for free subs",
+      " ｆｏｌｌｏｗ my сhannel for free subs ",
+    ]) {
+      expect(sameTextKey(copy)).toBe(key);
+    }
+    expect(sameTextKey("follow my channel for free")).not.toBe(key);
   });
 });

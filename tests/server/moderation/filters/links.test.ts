@@ -106,6 +106,8 @@ describe("links: the allow list", () => {
     expect(catches("clip: https://clips.twitch.tv/abc", ["*.twitch.tv"])).toBe(false);
     expect(catches("clip: clips.twitch.tv/abc and evil.xyz", ["*.twitch.tv"])).toBe(true);
     expect(catches("ехаmple.com", ["example.com"])).toBe(false);
+    expect(catches("see ФАЙЛ.РФ/x", ["файл.рф"])).toBe(false);
+    expect(catches("see файл.рф", ["*.ok.рф"])).toBe(true);
   });
 
   test("10,000 entries compile and a line is matched against them at once", () => {
