@@ -1,4 +1,5 @@
 import type { ShieldSettings } from "../vocabulary.ts";
+import { sameTextKey } from "./text-fold.ts";
 
 /** Most distinct texts one channel's watch keeps within its window (a flood of unique lines). */
 const MAX_TEXTS = 5_000;
@@ -19,11 +20,6 @@ function prune(recent: Recent, since: number): number {
 function note(recent: Recent, who: string, now: number): void {
   recent.delete(who);
   recent.set(who, now);
-}
-
-/** The same text, as the shield compares lines: case, spaces around and between words aside. */
-export function sameTextKey(text: string): string {
-  return text.trim().toLowerCase().replace(/\s+/g, " ");
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   undoModeration,
 } from "../moderation/dashboard.ts";
 import type { Context } from "../runtime.ts";
-import { USER_LEVELS } from "../vocabulary.ts";
+import { CHAT_BOT_LIMITS, USER_LEVELS } from "../vocabulary.ts";
 import { bodyObject, booleanField, fieldError, panelDetail, textField } from "./chat-bot-input.ts";
 
 /**
@@ -24,6 +24,9 @@ import { bodyObject, booleanField, fieldError, panelDetail, textField } from "./
 
 /** Where the re-consent login that adds the moderation scopes starts (identity/routes-login.ts). */
 export const MODERATION_CONSENT_URL = "/auth/login?consent=moderation";
+
+/** A chat line's length on Twitch, in code points. */
+const CHAT_LINE_LENGTH = CHAT_BOT_LIMITS.textLength;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -157,7 +160,12 @@ export function moderationPanelRoutes(ctx: Context) {
           '{"text": "visit example.com", "level": "everyone"}',
         );
         const text = textField(fields, "text", true);
-        if (text.length > 2_000) throw fieldError("body field", "text", "must be at most 2000 characters.");
+        if ([...text].length > CHAT_LINE_LENGTH)
+          throw fieldError(
+            "body field",
+            "text",
+            `must be at most ${CHAT_LINE_LENGTH} characters, as a chat line is.`,
+          );
         const levelText = textField(fields, "level") ?? "everyone";
         const level = parseUserLevel(levelText);
         if (!level) throw badRequest(`The body field "level" must be one of ${USER_LEVELS.join(", ")}.`);
