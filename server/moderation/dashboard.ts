@@ -71,7 +71,11 @@ export async function changeModeration(
   const now = ctx.clock.now();
   if (change.filters !== undefined || change.shield !== undefined) {
     const current = await storedModeration(ctx, account);
-    const parsed = parseModerationChanges({ filters: change.filters, shield: change.shield }, current);
+    const named = {
+      ...(change.filters === undefined ? {} : { filters: change.filters }),
+      ...(change.shield === undefined ? {} : { shield: change.shield }),
+    };
+    const parsed = parseModerationChanges(named, current);
     if (!parsed.ok) throw badRequest(parsed.error);
     const { filters, shield } = parsed.settings;
     await writeModerationSettings(
