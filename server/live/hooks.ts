@@ -42,6 +42,8 @@ export interface OwnLine {
   replyTo: string;
   command: string;
   caller: string;
+  /** Ahead of the waiting replies, never skipped for a full queue (the raid shield's line). */
+  urgent?: boolean;
 }
 
 /** A channel this instance reads and speaks in, as features beside chat see it (chat/channels.ts). */

@@ -192,6 +192,8 @@ export class ModerationLive implements ModerationRuntime {
     if (channel.queue.size > WARN_MAX_WAITING) return false;
     if (!(await this.ctx.moderationBook.mayWarn(account.id, event.chatterId, now))) return false;
     if (!(await this.ctx.limits.chatters.admit(account, null))) return false;
+    // Lines may have joined the queue while the book and the budget answered.
+    if (channel.queue.size > WARN_MAX_WAITING) return false;
     channel.queue.push({
       text: warningLine(event.chatterLogin, message),
       replyTo: "",

@@ -113,7 +113,10 @@ describe("chat moderation on the live layer", () => {
     }
     for (const id of ids) expect(await deleted(id)).toBe(true);
     expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
-    expect(sentTexts().filter((t) => t.startsWith("Followers-only chat is on"))).toHaveLength(1);
+    const shieldLines = () => sentTexts().filter((t) => t.startsWith("Followers-only chat is on"));
+    expect(await waitFor(() => shieldLines().length > 0, 3000)).toBe(true);
+    await Bun.sleep(100);
+    expect(shieldLines()).toHaveLength(1);
     expect([...harness.sim.stats.tooMany]).toEqual([]);
   });
 });
