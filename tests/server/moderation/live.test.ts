@@ -218,9 +218,17 @@ describe("a flood (a troll is a user)", () => {
     const ids = lines.map((text) =>
       harness.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text, emotes: ["Kappa"] }),
     );
+    const nul = say("free\u0000 viewers at example.com", "subdave");
     const after = say("!coinflip", "vipcarla", badge("vip"));
     expect(await harness.replyTo(after, 3000)).not.toBeNull();
     expect(await deleted(ids[4]!)).toBe(true);
+    expect(await deleted(nul)).toBe(true);
+    // The log keeps a line with a NUL (PostgreSQL's text holds none: a stand-in takes its place).
+    const logged = await waitFor(async () => {
+      const items = await listModerationLog(harness.ctx.db, harness.account.id, { before: null, limit: 20 });
+      return items.find((i) => i.userLogin === "subdave");
+    });
+    expect(logged?.text).toBe("free\uFFFD viewers at example.com");
   });
 });
 

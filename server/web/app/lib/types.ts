@@ -113,5 +113,7 @@ export interface DemoChatInfo {
     text: string;
     fromCuebot: boolean;
     replyTo: string | null;
+    /** A moderator removed it; still listed. */
+    deleted: boolean;
   }[];
 }
