@@ -13,6 +13,7 @@ import {
   BOT_LINK_SCOPES,
   CHAT_BOT_SCOPES,
   MODERATION_EXTRA_SCOPES,
+  MODERATION_SCOPES,
   READ_CHAT_SCOPE,
 } from "../../../server/twitch/scopes.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
@@ -154,13 +155,13 @@ async function moderatedByBot(login: string, id: string, scopes: readonly string
 
 describe("moderation as a linked bot account", () => {
   test("a bot that moderates the channel deletes as itself", async () => {
-    const harness = await moderatedByBot("modbob", "100004", BOT_LINK_SCOPES);
+    const harness = await moderatedByBot("modbob", "100004", [...BOT_LINK_SCOPES, ...MODERATION_SCOPES]);
     expect((await moderationStatus(harness.ctx, harness.account.id)).state).toBe("connected");
     expect(await deleted(say("go to spam.example.com"))).toBe(true);
   });
 
   test("a bot that is not a moderator is an error saying to /mod it", async () => {
-    const harness = await moderatedByBot("vipcarla", "100005", BOT_LINK_SCOPES);
+    const harness = await moderatedByBot("vipcarla", "100005", [...BOT_LINK_SCOPES, ...MODERATION_SCOPES]);
     const status = await moderationStatus(harness.ctx, harness.account.id);
     expect(status).toMatchObject({ enabled: true, state: "error" });
     expect(status.reason).toContain("/mod vipcarla");
