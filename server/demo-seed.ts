@@ -1,11 +1,13 @@
 /**
  * `serve --demo`: the demo channel's chat bot starts with a few examples (issue 24), so a visitor sees
- * custom commands, a counter, a timer and quotes answer in the simulated chat before adding their own.
+ * custom commands, a counter, a timer and quotes answer in the simulated chat before adding their own,
+ * and moderation on (issue 35), so the demo's spam lines are caught once chat is on.
  * They are stored when the demo streamer's account has no custom command, timer or quote yet (its
  * first login; a later login, or one after the visitor emptied a list, adds nothing again).
  */
 import type { Account } from "../db/accounts.ts";
 import { addCustomCommand, countCustomCommands, type NewCustomCommand } from "../db/custom-commands.ts";
+import { setModerationEnabled } from "../db/moderation.ts";
 import { addQuote, countQuotes } from "../db/quotes.ts";
 import type { NewTimer } from "../db/timers.ts";
 import { addTimer, listTimers } from "../db/timers.ts";
@@ -53,6 +55,8 @@ export async function seedDemoChatBot(ctx: DemoSeedContext, account: Account): P
   for (const command of DEMO_COMMANDS) await addCustomCommand(ctx.db, account.id, command, now);
   await addTimer(ctx.db, account.id, DEMO_TIMER, now);
   for (const quote of DEMO_QUOTES) await addQuote(ctx.db, account.id, quote, now);
+  // The demo's spam bot and caps shouter (server/demo.ts) meet the filters once chat is on.
+  await setModerationEnabled(ctx.db, account.id, true, now);
   ctx.chatBot.clear();
   ctx.chatBot.timersChanged(account.id);
   return true;

@@ -108,8 +108,11 @@ export async function moderationStatus(
   const problem = await actingProblem(ctx, account);
   if (problem?.state === "needs_consent") return { enabled: true, since, ...problem };
   const chat = await ctx.chat.status(accountId);
-  if (chat.state !== "connected")
-    return { enabled: true, state: chat.state, since: chat.since, reason: chat.reason, missingScopes: [] };
+  if (chat.state !== "connected") {
+    const reason =
+      chat.state === "off" ? "Native chat is off: moderation reads chat, so turn chat on too." : chat.reason;
+    return { enabled: true, state: chat.state, since: chat.since, reason, missingScopes: [] };
+  }
   if (problem) return { enabled: true, since, ...problem };
   if (stored.state === "error")
     return { enabled: true, state: "error", since, reason: stored.reason, missingScopes: [] };

@@ -7,6 +7,8 @@ import {
   writeModerationSettings,
   writeShieldUntil,
 } from "../../../db/moderation.ts";
+import { DEMO_NUISANCES } from "../../../server/demo.ts";
+import { seedDemoChatBot } from "../../../server/demo-seed.ts";
 import { moderationStatus } from "../../../server/moderation/status.ts";
 import {
   BASE_SCOPES,
@@ -251,5 +253,20 @@ describe("the shield comes down", () => {
     harness.ctx.moderation.changed(harness.account.id);
     expect(await waitFor(() => !harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
     expect((await readModerationRules(harness.ctx.db, harness.account.id))?.shieldUntil).toBeNull();
+  });
+});
+
+describe("the demo", () => {
+  test("moderation is on from the demo's first login, and catches the demo's spam bot and caps shouter", async () => {
+    const harness = await startChatHarness({ configure: (config) => Object.assign(config, { demo: true }) });
+    h = harness;
+    expect(await seedDemoChatBot(harness.ctx, harness.account)).toBe(true);
+    await harness.startChat({ scopes: MODERATING });
+    await waitFor(async () => (await harness.ctx.chat.status(harness.account.id)).state === "connected");
+    expect((await moderationStatus(harness.ctx, harness.account.id)).state).toBe("connected");
+    for (const { user, text } of DEMO_NUISANCES.slice(0, 2)) {
+      const sent = harness.sim.chat.trySay({ channel: "cuebotdemo", user, text });
+      expect(await deleted(sent.messageId ?? "")).toBe(true);
+    }
   });
 });
