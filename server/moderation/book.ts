@@ -37,7 +37,7 @@ export class MemoryModerationBook implements ModerationBook {
     return last !== undefined && now - last < OFFENCE_WINDOW_MS;
   }
 
-  permit(accountId: number, login: string, until: number): void {
+  permit(accountId: number, login: string, until: number, _now: number): void {
     this.#permits.set(`${accountId}:${login}`, until);
   }
 

@@ -10,7 +10,8 @@ import type { RedisStore } from "./client.ts";
 export class RedisModerationBook implements ModerationBook {
   constructor(readonly store: RedisStore) {}
 
-  async offend(accountId: number, chatterId: string): Promise<boolean> {
+  /** Redis keeps the hour (its own clock), so `now` is not needed here. */
+  async offend(accountId: number, chatterId: string, _now: number): Promise<boolean> {
     // SET … GET: the previous offence's mark, if one is still within the hour, and this one set.
     const previous = await this.#within(
       this.store.client.set(this.#key("off", accountId, chatterId), "1", {
@@ -26,11 +27,11 @@ export class RedisModerationBook implements ModerationBook {
     await this.#within(this.store.client.set(this.#key("permit", accountId, login), "1", { PX: ms }));
   }
 
-  async permitted(accountId: number, login: string): Promise<boolean> {
+  async permitted(accountId: number, login: string, _now: number): Promise<boolean> {
     return (await this.#within(this.store.client.exists(this.#key("permit", accountId, login)))) > 0;
   }
 
-  async mayWarn(accountId: number, chatterId: string): Promise<boolean> {
+  async mayWarn(accountId: number, chatterId: string, _now: number): Promise<boolean> {
     const set = await this.#within(
       this.store.client.set(this.#key("warn", accountId, chatterId), "1", { PX: WARNING_GAP_MS, NX: true }),
     );
