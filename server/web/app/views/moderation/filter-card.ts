@@ -36,6 +36,7 @@ interface Part {
   show(settings: AnyFilterSettings): void;
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const idOf = (filter: ModerationFilter, key: string) => `moderation-${filter}-${key}`;
 const pathOf = (filter: ModerationFilter, key: string) => `filters.${filter}.${key}`;
 
@@ -67,7 +68,7 @@ function listPart(
   const input = h("textarea", { rows: 4, id: idOf(filter, setting.key), spellcheck: "false" });
   input.value = text(s[setting.key]);
   checkedBy(input, () => listProblem(listOf(input.value), setting.limits));
-  const hint = `${setting.hint} ${listLimitText(setting.limits)} ${defaultText(filter, setting)}.`;
+  const hint = `${setting.hint} ${listLimitText(setting.limits)}; ${defaultText(filter, setting)}.`;
   return {
     element: field(pathOf(filter, setting.key), setting.label, input, fields, h("span", {}, hint)),
     read: () => ({ [setting.key]: listOf(input.value) }),
@@ -84,7 +85,7 @@ function actionPart(filter: ModerationFilter, s: AnyFilterSettings, setting: Own
     TERMS_ACTIONS.map((a) => h("option", { value: a, selected: a === s.action }, TERMS_ACTION_LABELS[a])),
   );
   return {
-    element: selectField(setting.label, select, `${defaultText(filter, setting)}.`),
+    element: selectField(setting.label, select, `${capitalized(defaultText(filter, setting))}.`),
     read: () => ({ action: select.value as TermsAction }),
     show: (next) => {
       select.value = next.action ?? "timeout";
@@ -148,7 +149,7 @@ function warningPart(filter: ModerationFilter, s: AnyFilterSettings, fields: Fie
         "Warning (sent after @name)",
         message,
         fields,
-        h("span", {}, `Default: “${defaults.message}” `, counter),
+        h("span", {}, `Default: “${defaults.message}” · `, counter),
       ),
     ),
     read: () => ({ silent: silent.checked, message: message.value.trim() }),

@@ -22,11 +22,9 @@ function who(item: ModerationLogItem): string {
 type Undo = (item: ModerationLogItem, button: HTMLButtonElement) => void;
 
 function row(item: ModerationLogItem, undo: Undo): HTMLElement {
-  const button = canUndo(item)
-    ? h("button", { type: "button", class: "secondary small" }, item.action === "ban" ? "Unban" : "Undo")
-    : null;
+  const button = canUndo(item) ? h("button", { type: "button", class: "secondary small" }, "Undo") : null;
   if (button) {
-    button.setAttribute("aria-label", `${button.textContent}: ${logActionText(item)} ${who(item)}`);
+    button.setAttribute("aria-label", `Undo: ${logActionText(item)} ${who(item)}`);
     button.addEventListener("click", () => undo(item, button));
   }
   return h(

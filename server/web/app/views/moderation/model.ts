@@ -77,7 +77,7 @@ const L = MODERATION_LIMITS;
 const minLength = (what: string): NumberSetting => ({
   kind: "number",
   key: "minLength",
-  label: `Only lines of at least (${what})`,
+  label: `Shortest line checked (${what})`,
   range: L.minLength,
   unit: "",
 });
@@ -163,7 +163,7 @@ export const CHATTER_LABELS: Readonly<Record<UserLevel, string>> = {
 };
 
 export const TERMS_ACTION_LABELS: Readonly<Record<TermsAction, string>> = {
-  timeout: "Delete and warn; a repeat within the hour is a timeout",
+  timeout: "Delete and warn, then time out",
   ban: "Ban at once",
 };
 
@@ -185,9 +185,8 @@ function count(n: number): string {
 export function defaultText(filter: ModerationFilter, setting: OwnSetting): string {
   const value = (DEFAULT_FILTER_SETTINGS[filter] as AnyFilterSettings)[setting.key];
   if (Array.isArray(value)) return value.length === 0 ? "default none" : `default ${value.join(", ")}`;
-  if (setting.kind === "number") return `default ${value}${setting.unit}`;
   if (setting.kind === "action") return `default: ${TERMS_ACTION_LABELS[value as TermsAction].toLowerCase()}`;
-  return `default ${value}`;
+  return `default ${value}${setting.kind === "number" ? setting.unit : ""}`;
 }
 
 /** "1 to 100": a number setting's range, for its hint. */
@@ -195,9 +194,9 @@ export function rangeText(range: Range): string {
   return `${count(range.min)} to ${count(range.max)}`;
 }
 
-/** "At most 1,000 entries, each up to 200 characters." */
+/** "At most 1,000 entries, each up to 200 characters". */
 export function listLimitText(limits: ListLimits): string {
-  return `At most ${count(limits.entries)} entries, each up to ${count(limits.entryLength)} characters.`;
+  return `At most ${count(limits.entries)} entries, each up to ${count(limits.entryLength)} characters`;
 }
 
 /** A textarea's entries: one per line, trimmed, empty lines and repeats left out. */

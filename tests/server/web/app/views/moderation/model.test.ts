@@ -36,9 +36,7 @@ describe("the Moderation view's words", () => {
     expect(defaultText("caps", facts("caps", "minLength"))).toBe("default 15");
     expect(defaultText("length", facts("length", "max"))).toBe("default 350");
     expect(defaultText("links", facts("links", "allow"))).toBe("default none");
-    expect(defaultText("terms", facts("terms", "action"))).toBe(
-      "default: delete and warn; a repeat within the hour is a timeout",
-    );
+    expect(defaultText("terms", facts("terms", "action"))).toBe("default: delete and warn, then time out");
     // Every filter has a card's words, and every own setting a default to show.
     for (const filter of MODERATION_FILTERS)
       for (const setting of FILTER_FACTS[filter].own)
