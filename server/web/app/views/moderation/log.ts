@@ -65,12 +65,18 @@ export function logSection(): LogSection {
   let cursor: string | null = null;
 
   const undo: Undo = async (item, button) => {
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
     try {
       await sendData("POST", `${PATH}/${item.id}/undo`);
       const lifted = row({ ...item, undone: true }, undo);
       rows.get(item.id)?.replaceWith(lifted);
       rows.set(item.id, lifted);
+      // The button is gone: the keyboard goes on from its row.
+      if (hadFocus) {
+        lifted.tabIndex = -1;
+        lifted.focus();
+      }
       fill(status);
       announce(`${item.action === "ban" ? "Unbanned" : "Timeout lifted for"} ${who(item)}.`);
     } catch (error) {
