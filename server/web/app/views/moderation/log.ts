@@ -68,8 +68,8 @@ export function logSection(): LogSection {
     const hadFocus = document.activeElement === button;
     button.disabled = true;
     try {
-      await sendData("POST", `${PATH}/${item.id}/undo`);
-      const lifted = row({ ...item, undone: true }, undo);
+      const answer = await sendData<ModerationLogItem>("POST", `${PATH}/${item.id}/undo`);
+      const lifted = row(answer, undo);
       rows.get(item.id)?.replaceWith(lifted);
       rows.set(item.id, lifted);
       // The button is gone: the keyboard goes on from its row.

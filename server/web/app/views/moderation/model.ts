@@ -235,9 +235,10 @@ export function testOutcomeText(result: ModerationTestResult): string {
       return `${by}: the chatter would be banned.`;
     case "timeout":
       return `${by}: the message deleted and the chatter timed out.`;
-    case "deleted":
     case "warned":
-      return `${by}: the message deleted, with a warning unless the filter is silent (a repeat within the hour is a timeout).`;
+      return `${by}: the message deleted and a warning sent (a repeat within the hour is a timeout).`;
+    case "deleted":
+      return `${by}: the message deleted silently (a repeat within the hour is a timeout).`;
     default:
       return `${by}.`;
   }

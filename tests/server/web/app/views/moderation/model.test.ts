@@ -58,8 +58,11 @@ describe("the Moderation view's words", () => {
     expect(testOutcomeText({ caught: false, filter: null, action: null })).toBe(
       "Not caught: this line would stay in chat.",
     );
+    expect(testOutcomeText({ caught: true, filter: "caps", action: "warned" })).toBe(
+      "Caught by the caps filter: the message deleted and a warning sent (a repeat within the hour is a timeout).",
+    );
     expect(testOutcomeText({ caught: true, filter: "caps", action: "deleted" })).toStartWith(
-      "Caught by the caps filter: the message deleted, with a warning",
+      "Caught by the caps filter: the message deleted silently",
     );
     expect(testOutcomeText({ caught: true, filter: "terms", action: "ban" })).toBe(
       "Caught by the blocked terms filter: the chatter would be banned.",
