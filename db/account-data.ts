@@ -4,6 +4,12 @@ import { ALERT_LIMITS } from "./alert-rules.ts";
 import { alertHistory, readAlertChannel, readAlertSettings } from "./alerts.ts";
 import { listCustomCommands } from "./custom-commands.ts";
 import type { DataStore } from "./data-store.ts";
+import {
+  listModerationLog,
+  type ModerationLogEntry,
+  readModerationChannel,
+  readModerationRules,
+} from "./moderation.ts";
 import { allQuotes } from "./quotes.ts";
 import { listRegulars } from "./regulars.ts";
 import { listTimers } from "./timers.ts";
@@ -126,5 +132,30 @@ export async function readAlertsExport(s: DataStore, accountId: number) {
       at: iso(e.at),
     })),
     assets: assets.map((a) => ({ ...a, createdAt: iso(a.createdAt) })),
+  };
+}
+
+/**
+ * Chat moderation for the export (issue 35): the switch and last state, the settings as saved (what
+ * the streamer changed from the defaults), the shield's end, and the moderation log, oldest first.
+ */
+export async function readModerationExport(s: DataStore, accountId: number) {
+  const channel = await readModerationChannel(s, accountId);
+  const rules = await readModerationRules(s, accountId);
+  const log: ModerationLogEntry[] = [];
+  for (let before: number | null = null; ; ) {
+    const page = await listModerationLog(s, accountId, { before, limit: 1_000 });
+    log.push(...page);
+    const last = page.at(-1);
+    if (page.length < 1_000 || !last) break;
+    before = last.id;
+  }
+  return {
+    enabled: channel?.enabled ?? false,
+    state: channel?.state ?? "off",
+    filters: rules?.filters ?? {},
+    shield: rules?.shield ?? {},
+    shieldUntil: rules?.shieldUntil ? iso(rules.shieldUntil) : null,
+    log: log.toReversed().map((entry) => ({ ...entry, at: iso(entry.at) })),
   };
 }

@@ -25,6 +25,7 @@ import { customCommandToolRoutes } from "./panel/custom-command-tools.ts";
 import { customCommandRoutes } from "./panel/custom-commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
+import { moderationPanelRoutes } from "./panel/moderation.ts";
 import { quoteRoutes } from "./panel/quotes.ts";
 import { regularRoutes } from "./panel/regulars.ts";
 import { securityRoutes } from "./panel/security.ts";
@@ -69,6 +70,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(timerRoutes(ctx))
     .use(regularRoutes(ctx))
     .use(alertPanelRoutes(ctx))
+    .use(moderationPanelRoutes(ctx))
     .use(alertSettingsRoutes(ctx))
     .use(alertAssetRoutes(ctx))
     .use(alertToolRoutes(ctx))

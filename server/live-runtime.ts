@@ -4,6 +4,7 @@ import { type ChatManagerOptions, startNativeChat } from "./chat/manager.ts";
 import type { ChatRuntime } from "./chat/status.ts";
 import { customCommandsBesideChat } from "./custom/live-feature.ts";
 import type { LiveFeature } from "./live/features.ts";
+import { moderationBesideChat } from "./moderation/live-feature.ts";
 import type { RedisStore } from "./redis/client.ts";
 import type { Context } from "./runtime.ts";
 
@@ -12,6 +13,7 @@ import type { Context } from "./runtime.ts";
  * names none of them, the runtime names them all here.
  */
 export const liveFeatures = (ctx: Context): readonly LiveFeature[] => [
+  moderationBesideChat(ctx),
   alertsBesideChat(ctx),
   customCommandsBesideChat(ctx),
 ];

@@ -16,14 +16,18 @@ import { createGameService, type GameService, type GameServiceOptions } from "./
 import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { LiveHandle } from "./live/handle.ts";
+import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts";
+import { ModerationHandle } from "./moderation/context.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
 import { RedisCooldowns } from "./redis/cooldowns.ts";
 import { sharedGameOn } from "./redis/game-cache.ts";
 import { createSharedRateLimits } from "./redis/limits/rate-limits.ts";
+import { RedisModerationBook } from "./redis/moderation-book.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
-import { HelixApi, HelixClient } from "./twitch/helix-client.ts";
+import { HelixApi } from "./twitch/helix-api.ts";
+import { HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Where users reach this server: the configured public URL, else http://localhost:<port>. With port 0
@@ -93,6 +97,10 @@ export interface Context extends Readonly<CoreContext> {
    * else the stored state.
    */
   readonly alertsStatus: AlertsHandle;
+  /** Chat moderation's live runtime where native chat runs (moderation/live.ts), told of changes. */
+  readonly moderation: ModerationHandle;
+  /** What moderation remembers of chatters: offences, permits, warnings (in Redis when instances share it). */
+  readonly moderationBook: ModerationBook;
   /**
    * The live layer (live/handle.ts): whether a channel is live as heard over EventSub, where native
    * chat runs; nothing elsewhere.
@@ -236,6 +244,8 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     ),
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
+    moderation: new ModerationHandle(),
+    moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,
     publicAddress,

@@ -181,12 +181,23 @@ export interface Alert {
 // ---- Chat moderation (issue 35) ----
 
 /** The spam filters, in the order a line meets them (CONTRACT §6 "Chat moderation"). */
-export const MODERATION_FILTERS = ["links", "caps", "symbols", "repetition", "emotes", "length", "terms"] as const;
+export const MODERATION_FILTERS = [
+  "links",
+  "caps",
+  "symbols",
+  "repetition",
+  "emotes",
+  "length",
+  "terms",
+] as const;
 export type ModerationFilter = (typeof MODERATION_FILTERS)[number];
 
 /** What a moderation log entry records (`GET /api/dashboard/moderation/log`). */
 export const MODERATION_LOG_ACTIONS = ["deleted", "warned", "timeout", "ban", "permit", "shield"] as const;
 export type ModerationLogAction = (typeof MODERATION_LOG_ACTIONS)[number];
+
+/** `!permit <user>`: the chat trigger moderation reads ahead of every command (no custom command may take it). */
+export const PERMIT_TRIGGER = "permit";
 
 /** What a `terms` filter does to a line it catches. */
 export const TERMS_ACTIONS = ["timeout", "ban"] as const;
@@ -268,4 +279,9 @@ export const DEFAULT_FILTER_SETTINGS: FilterSettings = {
   terms: { ...common("moderator", "that word is not allowed here."), list: [], action: "timeout" },
 };
 
-export const DEFAULT_SHIELD_SETTINGS: ShieldSettings = { enabled: true, chatters: 8, seconds: 10, minutes: 5 };
+export const DEFAULT_SHIELD_SETTINGS: ShieldSettings = {
+  enabled: true,
+  chatters: 8,
+  seconds: 10,
+  minutes: 5,
+};

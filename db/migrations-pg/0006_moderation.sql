@@ -1,3 +1,6 @@
+-- Chat moderation (issue 35). What a running server caches of it (whether an account has moderation on,
+-- its filter and shield settings, the shield's end) notifies the other instances as in migration 0002
+-- when it changes; the state a server reports and the moderation log never flush anything.
 CREATE TABLE "moderation_channels" (
 	"account_id" integer PRIMARY KEY NOT NULL,
 	"enabled" boolean DEFAULT false NOT NULL,
@@ -34,3 +37,11 @@ ALTER TABLE "moderation_log" ADD CONSTRAINT "moderation_log_account_id_accounts_
 ALTER TABLE "moderation_rules" ADD CONSTRAINT "moderation_rules_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "moderation_log_account_id_idx" ON "moderation_log" USING btree ("account_id","id");--> statement-breakpoint
 CREATE INDEX "moderation_log_at_idx" ON "moderation_log" USING btree ("at");
+--> statement-breakpoint
+CREATE TRIGGER "moderation_channels_insert_delete_cache_changes" AFTER INSERT OR DELETE ON "moderation_channels" FOR EACH ROW EXECUTE FUNCTION cuebot_notify_cache_change();
+--> statement-breakpoint
+CREATE TRIGGER "moderation_channels_update_cache_changes" AFTER UPDATE OF "enabled" ON "moderation_channels" FOR EACH ROW WHEN (OLD."enabled" IS DISTINCT FROM NEW."enabled") EXECUTE FUNCTION cuebot_notify_cache_change();
+--> statement-breakpoint
+CREATE TRIGGER "moderation_rules_insert_delete_cache_changes" AFTER INSERT OR DELETE ON "moderation_rules" FOR EACH ROW EXECUTE FUNCTION cuebot_notify_cache_change();
+--> statement-breakpoint
+CREATE TRIGGER "moderation_rules_update_cache_changes" AFTER UPDATE OF "filters", "shield", "shield_until" ON "moderation_rules" FOR EACH ROW WHEN (OLD."filters" IS DISTINCT FROM NEW."filters" OR OLD."shield" IS DISTINCT FROM NEW."shield" OR OLD."shield_until" IS DISTINCT FROM NEW."shield_until") EXECUTE FUNCTION cuebot_notify_cache_change();

@@ -1,3 +1,6 @@
+-- Chat moderation (issue 35). What a running server caches of it (whether an account has moderation on,
+-- its filter and shield settings, the shield's end) notifies the other instances as in migration 0002
+-- when it changes; the state a server reports and the moderation log never flush anything.
 CREATE TABLE `moderation_channels` (
 	`account_id` integer PRIMARY KEY NOT NULL,
 	`enabled` integer DEFAULT false NOT NULL,
@@ -33,3 +36,15 @@ CREATE TABLE `moderation_rules` (
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+CREATE TRIGGER `moderation_channels_insert_cache_changes` AFTER INSERT ON `moderation_channels` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `moderation_channels_delete_cache_changes` AFTER DELETE ON `moderation_channels` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `moderation_channels_update_cache_changes` AFTER UPDATE OF `enabled` ON `moderation_channels` WHEN OLD.`enabled` IS NOT NEW.`enabled` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `moderation_rules_insert_cache_changes` AFTER INSERT ON `moderation_rules` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `moderation_rules_delete_cache_changes` AFTER DELETE ON `moderation_rules` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;
+--> statement-breakpoint
+CREATE TRIGGER `moderation_rules_update_cache_changes` AFTER UPDATE OF `filters`, `shield`, `shield_until` ON `moderation_rules` WHEN OLD.`filters` IS NOT NEW.`filters` OR OLD.`shield` IS NOT NEW.`shield` OR OLD.`shield_until` IS NOT NEW.`shield_until` BEGIN UPDATE `cache_changes` SET `n` = `n` + 1 WHERE `id` = 1; END;

@@ -3,7 +3,7 @@ import type { RoleCaches } from "../cache/role-cache.ts";
 import type { CoreContext } from "../core/context.ts";
 import type { GameContext } from "../game/records.ts";
 import type { TokenContext } from "../identity/provider-tokens.ts";
-import type { HelixApi } from "../twitch/helix-client.ts";
+import type { HelixApi } from "../twitch/helix-api.ts";
 import type { Random } from "./chance.ts";
 import type { Cooldowns } from "./cooldowns.ts";
 

@@ -2,7 +2,8 @@ import type { Account } from "../../db/accounts.ts";
 import { echoable, LOGIN_SHAPE } from "../core/chat-echo.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { andThen, type MaybePromise } from "../core/maybe-promise.ts";
-import type { HelixChannel, HelixChatter, HelixUser } from "../twitch/helix-client.ts";
+import type { HelixChannel, HelixChatter } from "../twitch/helix-api.ts";
+import type { HelixUser } from "../twitch/helix-client.ts";
 import type { TwitchLookupContext } from "./context.ts";
 import { asChannelOwner } from "./upstream.ts";
 

@@ -1,7 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import { ApiError } from "../core/errors.ts";
 import { ReauthRequiredError, withUserToken } from "../identity/provider-tokens.ts";
-import { type HelixApi, HelixError } from "../twitch/helix-client.ts";
+import type { HelixApi } from "../twitch/helix-api.ts";
+import { HelixError } from "../twitch/helix-client.ts";
 import type { ChannelOwnerContext } from "./context.ts";
 
 /** Twitch is down, slow or rate-limiting us: say so plainly, never a 500. */

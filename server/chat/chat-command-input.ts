@@ -1,10 +1,11 @@
 import { COMMANDS, type CommandName } from "../bot/catalog.ts";
 import type { ChatCaller, CommandArgs, CommandInput } from "../bot/command-input.ts";
 import type { ChatWord } from "../bot/definition.ts";
+import { MODERATOR_BADGES } from "../live/chat-levels.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 
 /** Badges Twitch shows moderators: a lead moderator wears `lead_moderator` instead of `moderator`. */
-export const MODERATOR_BADGES: readonly string[] = ["moderator", "lead_moderator"];
+export { MODERATOR_BADGES };
 
 /**
  * The caller's standing from their chat badges, in the words the bot endpoints already understand

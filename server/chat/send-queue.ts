@@ -8,6 +8,8 @@ export interface QueuedReply {
   replyTo: string;
   command: string;
   caller: string;
+  /** Goes ahead of the waiting replies and is never skipped for a full queue (the raid shield's line). */
+  urgent?: boolean;
 }
 
 export interface SendOutcome {
@@ -62,6 +64,25 @@ export class ChannelSendQueue {
       return;
     }
     const capacity = this.options.capacity ?? 10;
+    if (reply.urgent) {
+      // Ahead of the replies, behind other urgent lines; the newest reply makes room when full.
+      const spare = this.#items.length >= capacity ? this.#items.pop() : undefined;
+      if (spare)
+        this.options.onDropped(
+          spare,
+          "queue_full",
+          `More than ${capacity} replies were waiting; this one was skipped.`,
+        );
+      const at = this.#items.findIndex((item) => !item.urgent);
+      this.#items.splice(at === -1 ? this.#items.length : at, 0, {
+        ...reply,
+        text,
+        at: this.options.now(),
+        retried: false,
+      });
+      this.#pump();
+      return;
+    }
     if (this.#items.length >= capacity) {
       this.options.onDropped(
         reply,

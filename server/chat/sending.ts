@@ -24,6 +24,10 @@ function mayHavePosted(error: unknown): boolean {
   return status === null || status < 400 || status >= 500;
 }
 
+/** Twitch's 400 for a reply to a deleted line, or to one cleared by a timeout or ban (moderation.md §0). */
+const unrepliable = (error: unknown) =>
+  error instanceof HelixError && error.status === 400 && /cannot be replied to/i.test(error.message);
+
 /** The echo of a line sent is claimed, so another instance reading it (leader overlap) leaves it. */
 function claimOwnEcho(ctx: Pick<ChatContext, "log">, sent: SentLines, messageId: string): void {
   void sent
@@ -49,6 +53,32 @@ export function openChannel(
 ): Channel {
   const now = () => ctx.clock.now();
   const helix = ctx.helixApi;
+  /** One Send Chat Message call, remembered among the channel's own lines. */
+  const post = async (text: string, replyTo: string) => {
+    if (!helix) throw new HelixError(null, "Twitch is not configured on this server.");
+    // Remembered before the call: its echo may arrive before Helix answers.
+    const own = channel.ownLines.sending(text, replyTo);
+    try {
+      // The token read within the last minute will do: a reply needs no store read (issue 26).
+      const result = await tokens.withToken(
+        channel,
+        (token) =>
+          helix.sendChatMessage(token, {
+            broadcasterId: channel.broadcasterId,
+            senderId: channel.speaker.userId,
+            text,
+            replyParentMessageId: replyTo,
+          }),
+        { held: true },
+      );
+      own.sent(result.message_id, result.is_sent);
+      if (result.is_sent && result.message_id) claimOwnEcho(ctx, sent, result.message_id);
+      return { isSent: result.is_sent, dropReason: result.drop_reason };
+    } catch (error) {
+      own.failed(mayHavePosted(error));
+      throw error;
+    }
+  };
   const channel: Channel = {
     accountId: account.id,
     broadcasterId: account.twitchUserId,
@@ -61,28 +91,13 @@ export function openChannel(
     queue: new ChannelSendQueue({
       now,
       async send(text, replyTo) {
-        if (!helix) throw new HelixError(null, "Twitch is not configured on this server.");
-        // Remembered before the call: its echo may arrive before Helix answers.
-        const own = channel.ownLines.sending(text, replyTo);
         try {
-          // The token read within the last minute will do: a reply needs no store read (issue 26).
-          const result = await tokens.withToken(
-            channel,
-            (token) =>
-              helix.sendChatMessage(token, {
-                broadcasterId: channel.broadcasterId,
-                senderId: channel.speaker.userId,
-                text,
-                replyParentMessageId: replyTo,
-              }),
-            { held: true },
-          );
-          own.sent(result.message_id, result.is_sent);
-          if (result.is_sent && result.message_id) claimOwnEcho(ctx, sent, result.message_id);
-          return { isSent: result.is_sent, dropReason: result.drop_reason };
+          return await post(text, replyTo);
         } catch (error) {
-          own.failed(mayHavePosted(error));
-          throw error;
+          if (!replyTo || !unrepliable(error)) throw error;
+          // The line replied to was removed by a moderator (deleted, or its chatter timed out, as a
+          // roulette loser is): Twitch refuses the reply, so the line goes out on its own.
+          return await post(text, "");
         }
       },
       onDropped(reply: QueuedReply, code: string, message: string) {

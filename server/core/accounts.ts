@@ -3,6 +3,7 @@ import {
   listEvents,
   readAlertsExport,
   readChatExport,
+  readModerationExport,
   readOverlayState,
 } from "../../db/account-data.ts";
 import {
@@ -196,6 +197,7 @@ export async function exportAccount(store: EventStore, account: Account) {
     overlayState: await readOverlayState(store.db, account.id),
     chat: await readChatExport(store.db, account.id),
     alerts: await readAlertsExport(store.db, account.id),
+    moderation: await readModerationExport(store.db, account.id),
     events: await listEvents(store.db, account.id),
     auditLog: await listAudit(store.db, account.id),
   };

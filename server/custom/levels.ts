@@ -3,8 +3,6 @@
  * command, read from the chat message's badges, so no API call is needed.
  */
 import { parseUserLevel, USER_LEVELS, type UserLevel, userLevelAdmits } from "../../db/schema-enums.ts";
-import { MODERATOR_BADGES } from "../chat/chat-command-input.ts";
-import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 
 /** Nightbot's levels, lowest to highest (db/schema-enums.ts holds them: they are a stored column's values). */
 export { USER_LEVELS, type UserLevel } from "../../db/schema-enums.ts";
@@ -44,23 +42,8 @@ export function admits(level: UserLevel, callerLevel: UserLevel): boolean {
   return userLevelAdmits(level, callerLevel);
 }
 
-/**
- * The caller's level: the broadcaster is the owner; a moderator or lead moderator badge, then VIP;
- * then the streamer's regulars (Twitch ids, since logins change); then a subscriber or founder badge
- * (a founder wears `founder` instead of `subscriber`).
- */
-export function callerLevel(
-  event: Pick<ChatMessageEvent, "badges" | "chatterId" | "broadcasterId">,
-  regulars: ReadonlySet<string>,
-): UserLevel {
-  const { badges } = event;
-  if (event.chatterId === event.broadcasterId || badges.includes("broadcaster")) return "owner";
-  if (MODERATOR_BADGES.some((badge) => badges.includes(badge))) return "moderator";
-  if (badges.includes("vip")) return "twitch_vip";
-  if (regulars.has(event.chatterId)) return "regular";
-  if (badges.includes("subscriber") || badges.includes("founder")) return "subscriber";
-  return "everyone";
-}
+/** The caller's level, from the badges and the regulars (live/chat-levels.ts). */
+export { callerLevel } from "../live/chat-levels.ts";
 
 /** Who may add, edit and delete commands from chat (CONTRACT §6): the broadcaster and moderators. */
 export function mayManage(level: UserLevel): boolean {

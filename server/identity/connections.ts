@@ -11,4 +11,6 @@ export interface AccountConnections {
 export interface FeatureConnections {
   readonly chat: AccountConnections;
   readonly alertsStatus: AccountConnections;
+  /** Moderation reads its settings and grants again (moderation/context.ts `ModerationHandle`). */
+  readonly moderation: { changed(accountId: number): void };
 }

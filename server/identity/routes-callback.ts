@@ -5,13 +5,14 @@ import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { setAlertsEnabled } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
+import { setModerationEnabled, writeModerationState } from "../../db/moderation.ts";
 import type { Store } from "../core/accounts.ts";
 import { liveSessionAccount, SESSION_COOKIE } from "../core/sessions.ts";
 import { type DemoSeedContext, seedDemoChatBot } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
 import { sessionCookie } from "../http/session-auth.ts";
 import { type HelixClient, HelixError, type HelixUser } from "../twitch/helix-client.ts";
-import { ALERT_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
+import { ALERT_EXTRA_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
 import type { FeatureConnections } from "./connections.ts";
 import { type IdentityProviderClient, IdentityProviderError, type ProviderTokenSet } from "./idp-client.ts";
 import { completeLogin, normalizeTimezone } from "./login.ts";
@@ -224,10 +225,20 @@ async function finishConsent(
   if (purpose === "alerts" && ALERT_EXTRA_SCOPES.every((scope) => tokens.scopes.includes(scope))) {
     await setAlertsEnabled(ctx.db, accountId, true, ctx.clock.now());
   }
+  const moderates = [READ_CHAT_SCOPE, ...MODERATION_EXTRA_SCOPES].every((scope) =>
+    tokens.scopes.includes(scope),
+  );
+  if (purpose === "moderation" && moderates) {
+    const now = ctx.clock.now();
+    await setModerationEnabled(ctx.db, accountId, true, now);
+    await writeModerationState(ctx.db, accountId, "connecting", null, now);
+    await writeChatEnabled(ctx.db, accountId, true, now);
+  }
   await ctx.chat.sync(accountId);
   await ctx.alertsStatus.sync(accountId);
-  if (purpose === "chat") return "/dashboard#/chat";
-  return purpose === "alerts" ? "/dashboard#/alerts" : "/dashboard";
+  ctx.moderation.changed(accountId);
+  if (purpose === "chat" || purpose === "alerts" || purpose === "moderation") return `/dashboard#/${purpose}`;
+  return "/dashboard";
 }
 
 /** The streamer's login (or a re-consent): the account and a session, then back to the dashboard. */

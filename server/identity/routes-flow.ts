@@ -38,7 +38,7 @@ const LOGIN_COOKIES = [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE, ASKER_COOK
 const STATE_TTL_SECONDS = 600;
 
 /** The re-consents, each of which adds its feature's scopes to an account's grant. */
-export const CONSENTS = ["chat", "alerts"] as const;
+export const CONSENTS = ["chat", "alerts", "moderation"] as const;
 export type Consent = (typeof CONSENTS)[number];
 
 export const consentOf = (raw: string | null | undefined): Consent | null =>

@@ -5,12 +5,13 @@ import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { readAlertChannel } from "../../db/alerts.ts";
 import { readChatSettings } from "../../db/chat.ts";
+import { readModerationChannel } from "../../db/moderation.ts";
 import { grantedScopes } from "../../db/oauth-tokens.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import type { CoreContext } from "../core/context.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import type { SessionContext } from "../http/session-auth.ts";
-import { ALERT_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
+import { ALERT_EXTRA_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
 import {
   type Consent,
   consentOf,
@@ -36,6 +37,11 @@ const CONSENT_FEATURES: Readonly<
   alerts: {
     scopes: ALERT_EXTRA_SCOPES,
     isOn: async (ctx, accountId) => (await readAlertChannel(ctx.db, accountId))?.enabled ?? false,
+  },
+  // Moderation reads chat (it turns native chat on), deletes messages and holds followers-only chat.
+  moderation: {
+    scopes: [READ_CHAT_SCOPE, ...MODERATION_EXTRA_SCOPES],
+    isOn: async (ctx, accountId) => (await readModerationChannel(ctx.db, accountId))?.enabled ?? false,
   },
 };
 

@@ -1,6 +1,6 @@
 import type { CoreContext } from "../core/context.ts";
 import type { TokenContext } from "../identity/provider-tokens.ts";
-import type { HelixApi } from "../twitch/helix-client.ts";
+import type { HelixApi } from "../twitch/helix-api.ts";
 import type { LiveHandle } from "./handle.ts";
 
 /*

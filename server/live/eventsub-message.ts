@@ -94,7 +94,9 @@ function emoteTexts(fragments: unknown): readonly string[] {
   for (const fragment of fragments) {
     if (!isObject(fragment) || fragment.type !== "emote") continue;
     const text = str(fragment.text);
-    if (text !== null) (emotes ??= []).push(text);
+    if (text === null) continue;
+    emotes ??= [];
+    emotes.push(text);
   }
   return emotes ?? NO_EMOTES;
 }

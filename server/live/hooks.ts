@@ -1,6 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
+import type { ModerationFilter, ModerationLogAction } from "../vocabulary.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
+import type { Speaker } from "./feed.ts";
 import type { StreamState } from "./stream-state.ts";
 
 /**
@@ -40,11 +42,16 @@ export interface OwnLine {
   replyTo: string;
   command: string;
   caller: string;
+  /** Ahead of the waiting replies, never skipped for a full queue (the raid shield's line). */
+  urgent?: boolean;
 }
 
 /** A channel this instance reads and speaks in, as features beside chat see it (chat/channels.ts). */
 export interface SpokenChannel {
   readonly accountId: number;
+  readonly broadcasterId: string;
+  /** Who reads and speaks for the channel: whose token acts (the bot account's, or the streamer's). */
+  readonly speaker: Speaker;
   readonly state: ChatState;
   readonly queue: { readonly size: number; push(line: OwnLine): void };
 }
@@ -64,13 +71,18 @@ export interface CommandAnswered {
   reply: string;
 }
 
-/** Declared for the moderation issue: what a moderation stage did to a chat line. */
+/** What chat moderation did (server/moderation/): the log keeps it, and whoever binds it reacts. */
 export interface ModerationAction {
   accountId: number;
-  action: "delete" | "timeout" | "ban" | "warn";
-  chatterId: string;
-  messageId: string;
-  reason: string;
+  action: ModerationLogAction;
+  /** The filter that caught the line; null for a permit or the shield. */
+  filter: ModerationFilter | null;
+  /** Who it was done to (for the shield: the channel). */
+  user: { id: string; login: string; name: string };
+  /** A timeout's length, or how long a permit or the shield holds. */
+  seconds: number | null;
+  /** The caught line (kept 7 days in the log); null when there is none. */
+  text: string | null;
 }
 
 /** Every domain event of the live layer (`ctx.live.hooks`). */
@@ -110,7 +122,7 @@ export interface ChatLineStage {
   take(line: ChatLine): ChatAnswer | null | Promise<ChatAnswer | null>;
 }
 
-/** Where each stage sits: a moderation stage (the next issue) goes ahead of the commands. */
+/** Where each stage sits: moderation (server/moderation/live.ts) goes ahead of the commands. */
 export const CHAT_STAGE_ORDER = { moderation: 100, builtIns: 200, custom: 300 } as const;
 
 /** The chat-line stages features registered (`ctx.live.chatStages`), kept in order. */

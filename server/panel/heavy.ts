@@ -10,7 +10,8 @@ import { authenticatePanel } from "../http/panel-auth.ts";
 import { queryString } from "../http/params.ts";
 import { enforceLimit } from "../http/quota.ts";
 import type { Context } from "../runtime.ts";
-import { type HelixApi, type HelixClip, HelixError } from "../twitch/helix-client.ts";
+import type { HelixApi, HelixClip } from "../twitch/helix-api.ts";
+import { HelixError } from "../twitch/helix-client.ts";
 import { firstValue } from "./query.ts";
 
 type HeaderBag = { headers: Record<string, string | number> };

@@ -22,8 +22,24 @@ export const READ_CHAT_SCOPE = "user:read:chat";
 export const WRITE_CHAT_SCOPE = "user:write:chat";
 /** Native chat: what a separate bot account needs to read and speak. */
 export const CHAT_BOT_SCOPES = [READ_CHAT_SCOPE, WRITE_CHAT_SCOPE] as const;
-/** Native chat: what the bot login asks for, its chat scopes and where it moderates (for the check). */
-export const BOT_LINK_SCOPES = [...CHAT_BOT_SCOPES, "user:read:moderated_channels"] as const;
+/** Chat moderation: deleting a message, and followers-only chat for the raid shield (CONTRACT §6). */
+export const MODERATION_EXTRA_SCOPES = [
+  "moderator:manage:chat_messages",
+  "moderator:manage:chat_settings",
+] as const;
+/** Chat moderation's timeouts and bans (one of the ten, also asked of a bot account). */
+export const BAN_SCOPE = "moderator:manage:banned_users";
+/** Everything the account that acts for moderation needs (the streamer's own, or the bot's). */
+export const MODERATION_SCOPES = [...MODERATION_EXTRA_SCOPES, BAN_SCOPE] as const;
+/**
+ * Native chat: what the bot login asks for, its chat scopes, where it moderates (for the check) and
+ * what it needs to moderate, so turning moderation on later needs no second link.
+ */
+export const BOT_LINK_SCOPES = [
+  ...CHAT_BOT_SCOPES,
+  "user:read:moderated_channels",
+  ...MODERATION_SCOPES,
+] as const;
 
 /** Stream alerts: the scopes they add to the ten asked at login (CONTRACT §6). */
 export const ALERT_EXTRA_SCOPES = ["bits:read", "channel:read:redemptions"] as const;

@@ -37,6 +37,7 @@ const FEATURE_FOLDERS = [
   "health",
   "custom",
   "live",
+  "moderation",
 ];
 
 /**

@@ -80,14 +80,26 @@ export async function startChatHarness(
       runtime = startLive(t.ctx, { secondMs: CHAT_SECOND_MS });
       return runtime;
     },
-    replyTo: (messageId, ms = 5000) =>
-      waitFor(() => sim.chat.sent().find((s) => s.replyParentMessageId === messageId && s.isSent), ms),
+    replyTo: (messageId, ms = 5000) => waitFor(() => answerTo(sim.chat.sent(), messageId), ms),
     async stop() {
       await runtime?.close();
       await t.cleanup();
       await sim.stop();
     },
   };
+}
+
+/**
+ * cuebot's answer to a message: its reply, or, when Twitch refused the reply because the message was
+ * removed meanwhile (the command timed its chatter out, as a roulette loser is), the line sent in its
+ * place right after.
+ */
+function answerTo(sent: SimSendAttempt[], messageId: string): SimSendAttempt | undefined {
+  const reply = sent.find((s) => s.replyParentMessageId === messageId && s.isSent);
+  if (reply) return reply;
+  const refused = sent.findIndex((s) => s.replyParentMessageId === messageId && s.status === 400);
+  const instead = refused >= 0 ? sent[refused + 1] : undefined;
+  return instead?.replyParentMessageId === null && instead.isSent ? instead : undefined;
 }
 
 /**

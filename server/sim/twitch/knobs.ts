@@ -1,3 +1,6 @@
+import type { Clock } from "../../core/clock.ts";
+import { HelixBuckets } from "./helix/buckets.ts";
+
 /** Knobs tests turn to provoke the provider's failure modes. */
 export interface TwitchSimKnobs {
   /** Approve authorize requests at once as this login (tests); null shows a consent page. */
@@ -16,12 +19,13 @@ export interface TwitchSimKnobs {
    */
   routeLatencyMs: Map<string, number>;
   /**
-   * Helix rate-limit bucket size and what is left of it. Every Helix request that passes
-   * authentication costs 1 point; at 0 the answer is 429. The bucket fills up again when the clock
-   * reaches the time sent in `Ratelimit-Reset` (a minute after the window began), so with a
-   * ManualClock it stays empty until the test advances the clock.
+   * Helix rate-limit buckets, one per (client id, user): `limit` is each bucket's size; setting
+   * `remaining` leaves that many points in every bucket until the refill (helix/buckets.ts). Every
+   * Helix request that passes authentication costs 1 point of its caller's bucket; at 0 the answer is
+   * 429. Buckets fill up again when the clock reaches the time sent in `Ratelimit-Reset` (a minute
+   * after the window began), so with a ManualClock they stay empty until the test advances the clock.
    */
-  rateLimit: { limit: number; remaining: number };
+  readonly rateLimit: HelixBuckets;
   /**
    * The next `times` authenticated calls of a Helix route (key like `"POST /clips"`) answer
    * `status` with a Helix error body; the entry is removed when used up.
@@ -39,7 +43,7 @@ export interface SimFailure {
   message?: string;
 }
 
-export function newTwitchSimKnobs(): TwitchSimKnobs {
+export function newTwitchSimKnobs(clock: Clock): TwitchSimKnobs {
   return {
     autoApproveAs: null,
     deny: false,
@@ -47,7 +51,7 @@ export function newTwitchSimKnobs(): TwitchSimKnobs {
     failRefresh: false,
     latencyMs: 0,
     routeLatencyMs: new Map(),
-    rateLimit: { limit: 800, remaining: 800 },
+    rateLimit: new HelixBuckets(clock, 800),
     failNext: new Map(),
   };
 }

@@ -10,6 +10,7 @@ import { createHelixRoutes } from "./helix/router.ts";
 import { setLive } from "./helix/streams.ts";
 import { newTwitchSimKnobs, type TwitchSimKnobs } from "./knobs.ts";
 import { findUser, handleOAuth, type IdentityProvider, idError, type SimClient } from "./oauth.ts";
+import { newTwitchSimStats, type TwitchSimStats } from "./stats.ts";
 import { TokenStore } from "./tokens.ts";
 import { type SimStream, type SimUser, type SimWorld, seedWorld } from "./world.ts";
 
@@ -35,6 +36,8 @@ export interface TwitchSimulator {
   knobs: TwitchSimKnobs;
   /** Requests served, by "METHOD /path". */
   calls: Map<string, number>;
+  /** Limits hit: 429s by Helix route, Send Chat Message drops by reason (stats.ts). */
+  stats: TwitchSimStats;
   /** Issues a user access token directly (tests that skip the browser dance). */
   issueUserToken(login: string, scopes: string[]): { accessToken: string; refreshToken: string };
   /** Expires one access token now (it stops validating; its refresh token still works). */
@@ -147,9 +150,15 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     secret: options.client?.secret ?? "cuebot-sim-secret",
     redirectUris: options.client?.redirectUris ?? "loopback",
   };
-  const knobs = newTwitchSimKnobs();
+  const knobs = newTwitchSimKnobs(clock);
   const tokens = new TokenStore(clock);
-  const helixEnv: HelixEnvironment = { world, clock, state: newHelixState() };
+  const stats = newTwitchSimStats();
+  const helixEnv: HelixEnvironment = {
+    world,
+    clock,
+    state: newHelixState(),
+    onBan: (broadcasterId, userId) => chat.clearUser(broadcasterId, userId),
+  };
   const routes = createHelixRoutes(helixEnv);
   let wsBase = "";
   const eventsub = createEventSub({
@@ -163,10 +172,10 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     users: () => world.users,
     killTokens: (userId) => tokens.disconnectUser(userId),
   });
-  const chat = createSimChat({ world, clock, eventsub });
+  const chat = createSimChat({ world, clock, eventsub, stats });
   for (const [key, route] of [...eventsub.routes, ...chat.routes]) routes.set(key, route);
   const idp: IdentityProvider = { client, world, clock, knobs, tokens };
-  const helix = createHelixMiddleware({ clock, knobs, tokens, routes });
+  const helix = createHelixMiddleware({ clock, knobs, tokens, routes, stats });
   const calls = new Map<string, number>();
   const parts: Parts = { idp, helix, chat, eventsub, calls };
 
@@ -188,6 +197,7 @@ export function startTwitchSimulator(options: TwitchSimOptions = {}): TwitchSimu
     world,
     knobs,
     calls,
+    stats,
     issueUserToken(login, scopes) {
       const u = findUser(world, login);
       if (!u) throw new Error(`no simulated user ${login}`);

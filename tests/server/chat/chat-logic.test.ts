@@ -16,7 +16,7 @@ const event = (text: string, extra: Partial<ChatMessageEvent> = {}): ChatMessage
   badges: [],
   replyParentLogin: null,
   sourceBroadcasterId: null,
-    emotes: [],
+  emotes: [],
   ...extra,
 });
 

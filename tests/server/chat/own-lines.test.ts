@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { OWN_LINE_MS, OwnLines } from "../../../server/chat/own-lines.ts";
 import { REPLIES } from "../../../server/custom/changes.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
-import type { HelixApi } from "../../../server/twitch/helix-client.ts";
+import type { HelixApi } from "../../../server/twitch/helix-api.ts";
 import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 

@@ -97,7 +97,7 @@ describe("custom commands' variables and aliases in native chat", () => {
       badges: ["moderator"],
       replyParentLogin: null,
       sourceBroadcasterId: null,
-    emotes: [],
+      emotes: [],
     });
     const servers = [h.ctx, second];
     const replies = await Promise.all(

@@ -29,7 +29,7 @@ const line = (chatterId: string, login: string): ChatMessageEvent => ({
   badges: [],
   replyParentLogin: null,
   sourceBroadcasterId: null,
-    emotes: [],
+  emotes: [],
 });
 
 /** The context with a cooldown store whose give-back of any chatter's cooldown fails. */

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { Server, Socket, TCPSocketListener } from "bun";
 import { startTwitchSimulator, type TwitchSimulator } from "../../../server/sim/twitch/server.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
-import { HelixApi, HelixClient, HelixError } from "../../../server/twitch/helix-client.ts";
+import { HelixApi } from "../../../server/twitch/helix-api.ts";
+import { HelixClient, HelixError } from "../../../server/twitch/helix-client.ts";
 import { keepAliveFetch, socketTarget } from "../../../server/twitch/keep-alive-fetch.ts";
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { CHAT_MESSAGE_TYPE } from "../eventsub/state.ts";
-import type { SimUser, SimWorld } from "../world.ts";
+import type { SimUser } from "../world.ts";
 import { badgesOf, byLogin, chatter, type SimBadge } from "./chatters.ts";
+import { type Fragment, fragments, onlyEmotes } from "./fragments.ts";
+import { banRefusal, modeRefusal, REFUSAL_TEXT } from "./room.ts";
 import type { ChatState, SimChatLine } from "./state.ts";
 
 /**
@@ -15,16 +17,31 @@ export interface SayInput {
   text: string;
   badges?: SimBadge[];
   replyParentMessageId?: string;
+  /** Emote codes (e.g. "Kappa"): the words of `text` equal to one become `emote` fragments. */
+  emotes?: string[];
+  /** Shared Chat: the login of the channel the line was typed in (the `source_*` fields). */
   sourceChannel?: string;
+  /** Shared Chat: the chatter's badges in the source channel (default: their badges there). */
+  sourceBadges?: SimBadge[];
+  /** Shared Chat: the line is shown in the source channel only (`is_source_only`). */
+  sourceOnly?: boolean;
 }
 
-/** One `message.fragments[]` entry; the parts a type does not use are null (reference §3.2). */
-interface Fragment {
-  type: "text" | "mention" | "cheermote";
-  text: string;
-  cheermote: { prefix: string; bits: number; tier: number } | null;
-  emote: null;
-  mention: { user_id: string; user_name: string; user_login: string } | null;
+/** A line the room refused, with Twitch's NOTICE id (msg_followersonly, msg_timedout, …). */
+export interface SimRefusal {
+  code: string;
+  message: string;
+}
+
+/** What `trySay` gives: the new line's id, or why the room refused it (nothing was delivered). */
+export type SayResult = { messageId: string; refused: null } | { messageId: null; refused: SimRefusal };
+
+/** Thrown by `say` when the room refuses the line; `code` is Twitch's NOTICE id. */
+export class ChatRefusedError extends Error {
+  constructor(readonly code: string) {
+    super(`${code}: ${REFUSAL_TEXT[code] ?? code}`);
+    this.name = "ChatRefusedError";
+  }
 }
 
 interface DeliverOptions {
@@ -32,7 +49,15 @@ interface DeliverOptions {
   replyParentMessageId?: string | null;
   source: "injected" | "sent";
   at?: number;
-  sourceChannel?: SimUser;
+  emotes?: readonly string[];
+  shared?: SharedSource;
+}
+
+/** Where a Shared Chat line came from. */
+interface SharedSource {
+  channel: SimUser;
+  badges: SimBadge[];
+  only: boolean;
 }
 
 const MAX_LINES = 500;
@@ -43,49 +68,31 @@ function cheerOf(parts: Fragment[]) {
   return bits > 0 ? { bits } : null;
 }
 
-/**
- * Fragments as Twitch splits them: mentions and cheers apart from plain text. Only a chatter can
- * cheer; a message sent through the API (`cheers` false) keeps "Cheer100" as text.
- */
-function fragments(world: SimWorld, text: string, cheers: boolean): Fragment[] {
-  const out: Fragment[] = [];
-  let plain = "";
-  const flush = () => {
-    if (plain) out.push({ type: "text", text: plain, cheermote: null, emote: null, mention: null });
-    plain = "";
-  };
-  for (const part of text.split(/(\s+)/)) {
-    const mention = /^@([a-zA-Z0-9_]{1,25})$/.exec(part);
-    const cheer = cheers ? /^Cheer(\d{1,6})$/.exec(part) : null;
-    const mentioned = mention ? byLogin(world, mention[1]!) : undefined;
-    if (mentioned) {
-      flush();
-      out.push({
-        type: "mention",
-        text: part,
-        cheermote: null,
-        emote: null,
-        mention: { user_id: mentioned.id, user_name: mentioned.display_name, user_login: mentioned.login },
-      });
-    } else if (cheer) {
-      flush();
-      const bits = Number(cheer[1]);
-      out.push({
-        type: "cheermote",
-        text: part,
-        cheermote: {
-          prefix: "cheer",
-          bits,
-          tier: bits >= 10_000 ? 10_000 : bits >= 1000 ? 1000 : bits >= 100 ? 100 : 1,
-        },
-        emote: null,
-        mention: null,
-      });
-    } else plain += part;
-  }
-  flush();
-  return out;
-}
+/** The Shared Chat fields of `channel.chat.message`: all null for a line typed in this channel. */
+const sharedFields = (shared: SharedSource | undefined) => ({
+  source_broadcaster_user_id: shared?.channel.id ?? null,
+  source_broadcaster_user_login: shared?.channel.login ?? null,
+  source_broadcaster_user_name: shared?.channel.display_name ?? null,
+  source_message_id: shared ? randomUUID() : null,
+  source_badges: shared?.badges ?? null,
+  is_source_only: shared ? shared.only : null,
+});
+
+/** The event's `reply`, from the line replied to. */
+const replyOf = (parent: SimChatLine | undefined) =>
+  parent
+    ? {
+        parent_message_id: parent.messageId,
+        parent_message_body: parent.text,
+        parent_user_id: parent.userId,
+        parent_user_login: parent.userLogin,
+        parent_user_name: parent.userName,
+        thread_message_id: parent.messageId,
+        thread_user_id: parent.userId,
+        thread_user_login: parent.userLogin,
+        thread_user_name: parent.userName,
+      }
+    : null;
 
 function record(state: ChatState, line: SimChatLine): void {
   const list = state.lines.get(line.channelLogin) ?? [];
@@ -94,9 +101,9 @@ function record(state: ChatState, line: SimChatLine): void {
   state.lines.set(line.channelLogin, list);
 }
 
-/** Whether `messageId` is one of the channel's kept lines (a reply may only name one). */
-export const hasLine = (state: ChatState, channelLogin: string, messageId: string) =>
-  (state.lines.get(channelLogin) ?? []).some((l) => l.messageId === messageId);
+/** One of the channel's kept lines by id. */
+export const lineOf = (state: ChatState, channelLogin: string, messageId: string) =>
+  (state.lines.get(channelLogin) ?? []).find((l) => l.messageId === messageId);
 
 /** Records a line and notifies EventSub; returns its message id. */
 export function deliver(
@@ -108,9 +115,13 @@ export function deliver(
 ): string {
   const { world, clock, eventsub } = state;
   const messageId = randomUUID();
-  const parts = fragments(world, text, options.source === "injected");
+  const parts = fragments(world, text, {
+    cheers: options.source === "injected",
+    emotes: new Set(options.emotes ?? []),
+    channelId: channel.id,
+  });
   const parent = options.replyParentMessageId
-    ? (state.lines.get(channel.login) ?? []).find((l) => l.messageId === options.replyParentMessageId)
+    ? lineOf(state, channel.login, options.replyParentMessageId)
     : undefined;
   const event = {
     broadcaster_user_id: channel.id,
@@ -125,26 +136,9 @@ export function deliver(
     badges: options.badges ?? badgesOf(world, channel.id, user.id),
     cheer: cheerOf(parts),
     color: "#1E90FF",
-    reply: parent
-      ? {
-          parent_message_id: parent.messageId,
-          parent_message_body: parent.text,
-          parent_user_id: parent.userId,
-          parent_user_login: parent.userLogin,
-          parent_user_name: parent.userName,
-          thread_message_id: parent.messageId,
-          thread_user_id: parent.userId,
-          thread_user_login: parent.userLogin,
-          thread_user_name: parent.userName,
-        }
-      : null,
+    reply: replyOf(parent),
     channel_points_custom_reward_id: null,
-    source_broadcaster_user_id: options.sourceChannel?.id ?? null,
-    source_broadcaster_user_login: options.sourceChannel?.login ?? null,
-    source_broadcaster_user_name: options.sourceChannel?.display_name ?? null,
-    source_message_id: options.sourceChannel ? randomUUID() : null,
-    source_badges: options.sourceChannel ? [] : null,
-    is_source_only: options.sourceChannel ? false : null,
+    ...sharedFields(options.shared),
   };
   record(state, {
     messageId,
@@ -156,22 +150,54 @@ export function deliver(
     text,
     replyParentMessageId: options.replyParentMessageId ?? null,
     source: options.source,
+    deleted: false,
   });
   eventsub.notify(CHAT_MESSAGE_TYPE, channel.id, event, options.at);
   return messageId;
 }
 
-/** A chatter types a line (injected by a test or the demo); `at` stamps an old one. */
-export function say(state: ChatState, input: SayInput, at?: number): string {
+/** The Shared Chat source a `say` names, or undefined for a line typed in the channel itself. */
+function sharedSource(state: ChatState, input: SayInput, user: SimUser): SharedSource | undefined {
+  if (!input.sourceChannel) return undefined;
+  const channel = byLogin(state.world, input.sourceChannel);
+  if (!channel) throw new Error(`no simulated channel ${input.sourceChannel}`);
+  return {
+    channel,
+    badges: input.sourceBadges ?? badgesOf(state.world, channel.id, user.id),
+    only: input.sourceOnly ?? false,
+  };
+}
+
+/**
+ * A chatter types a line (injected by a test or the demo); `at` stamps an old one. The room of the
+ * channel it is typed in (the Shared Chat source, if any) may refuse it as Twitch would: a banned or
+ * timed-out chatter, or room modes (followers-only, …) the chatter does not meet; nothing is delivered.
+ */
+export function trySay(state: ChatState, input: SayInput, at?: number): SayResult {
   const channel = byLogin(state.world, input.channel);
   if (!channel) throw new Error(`no simulated channel ${input.channel}`);
   const user = chatter(state.world, state.clock, input.user);
-  const sourceChannel = input.sourceChannel ? byLogin(state.world, input.sourceChannel) : undefined;
-  return deliver(state, channel, user, input.text, {
+  const shared = sharedSource(state, input, user);
+  const room = shared?.channel ?? channel;
+  const emotes = new Set(input.emotes ?? []);
+  const code =
+    banRefusal(state, room.id, user.id) ??
+    modeRefusal(state, room.id, user.id, { onlyEmotes: onlyEmotes(input.text, emotes) });
+  if (code) return { messageId: null, refused: { code, message: REFUSAL_TEXT[code] ?? code } };
+  const messageId = deliver(state, channel, user, input.text, {
     badges: input.badges,
     replyParentMessageId: input.replyParentMessageId ?? null,
     source: "injected",
     at,
-    sourceChannel,
+    emotes: input.emotes,
+    shared,
   });
+  return { messageId, refused: null };
+}
+
+/** As `trySay`, throwing `ChatRefusedError` when the room refuses the line. */
+export function say(state: ChatState, input: SayInput, at?: number): string {
+  const result = trySay(state, input, at);
+  if (result.refused) throw new ChatRefusedError(result.refused.code);
+  return result.messageId;
 }

@@ -1,7 +1,9 @@
 import { helixError, json, readJsonObject } from "../helix/http.ts";
 import type { HelixCall, HelixRouteList } from "../helix/route.ts";
+import { count } from "../stats.ts";
 import { byId, chatter, isBanned, roleOf } from "./chatters.ts";
-import { deliver, hasLine } from "./lines.ts";
+import { deliver, lineOf } from "./lines.ts";
+import { modeRefusal, REFUSAL_TEXT } from "./room.ts";
 import { CHAT_BUCKET, type ChatState, type SimSendAttempt } from "./state.ts";
 
 /**
@@ -21,13 +23,10 @@ const MAX_CODE_POINTS = 500;
 export const MAX_ATTEMPTS = 200;
 
 const DROP_TEXT: Record<string, string> = {
+  ...REFUSAL_TEXT,
   msg_ratelimit: "Your message was not sent because you are sending messages too quickly.",
   msg_duplicate:
     "Your message was not sent because it is identical to the previous one you sent, less than 30 seconds ago.",
-  msg_slowmode: "This room is in slow mode and you are sending messages too quickly.",
-  msg_followersonly: "This room is in followers-only mode.",
-  msg_subsonly: "This room is in subscribers-only mode.",
-  msg_emoteonly: "This room is in emote-only mode.",
 };
 
 const normalise = (text: string) => text.trim().replace(/\s+/g, " ");
@@ -43,7 +42,7 @@ export function sendMessageRoutes(state: ChatState): HelixRouteList {
 
 /** The drop reason Twitch would give, or null when the message goes out. */
 function dropReason(state: ChatState, broadcasterId: string, senderId: string, text: string): string | null {
-  const { world, clock, windows, lastDelivered, modes } = state;
+  const { world, clock, windows, lastDelivered } = state;
   const now = clock.now();
   const key = `${broadcasterId}:${senderId}`;
   const times = (windows.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
@@ -61,26 +60,10 @@ function dropReason(state: ChatState, broadcasterId: string, senderId: string, t
     const last = lastDelivered.get(key);
     if (last && last.text === normalise(text) && now - last.at < WINDOW_MS) return "msg_duplicate";
   }
-  const exempt = role === "broadcaster" || role === "moderator";
-  const room = modes.get(broadcasterId);
-  if (room && !exempt) {
-    const last = lastDelivered.get(key);
-    if (room.slowSeconds > 0 && last && now - last.at < room.slowSeconds * 1000) return "msg_slowmode";
-    if (
-      room.followersOnly &&
-      !world.follows.some((f) => f.broadcaster_id === broadcasterId && f.user_id === senderId)
-    ) {
-      return "msg_followersonly";
-    }
-    if (
-      room.subscribersOnly &&
-      !world.subscriptions.some((s) => s.broadcaster_id === broadcasterId && s.user_id === senderId)
-    ) {
-      return "msg_subsonly";
-    }
-    if (room.emoteOnly) return "msg_emoteonly";
-  }
-  return null;
+  return modeRefusal(state, broadcasterId, senderId, {
+    previousAt: lastDelivered.get(key)?.at,
+    onlyEmotes: false,
+  });
 }
 
 /** The caller's bucket, refilled once its minute is over. */
@@ -151,14 +134,19 @@ async function sendMessage(state: ChatState, call: HelixCall): Promise<Response>
     return refuse(400, "for_source_only may only be set with an app access token.");
   const channel = byId(world, broadcasterId);
   if (!channel) return refuse(400, "The broadcaster_id is not valid.");
-  if (parent !== undefined && (typeof parent !== "string" || !hasLine(state, channel.login, parent)))
+  const parentLine = typeof parent === "string" ? lineOf(state, channel.login, parent) : undefined;
+  if (parent !== undefined && !parentLine)
     return refuse(400, "The reply_parent_message_id is not a message in this channel.");
+  // A deleted message, or one cleared by a timeout or ban, cannot be replied to (moderation.md §0).
+  if (parentLine?.deleted)
+    return refuse(400, "The request's input was not valid. Message cannot be replied to.");
   if ([...text].length > MAX_CODE_POINTS) return refuse(422, "The message is too large.");
   if (isBanned(world, clock, broadcasterId, senderId))
     return refuse(403, "The sender is not permitted to send chat messages to the broadcaster's chat room.");
   const reason = knobs.forceDrop?.code ?? dropReason(state, broadcasterId, senderId, text);
   if (reason) {
     const message = knobs.forceDrop?.message ?? DROP_TEXT[reason] ?? reason;
+    count(state.stats.chatDrops, reason);
     record(state, {
       at: now,
       status: 200,

@@ -1,11 +1,12 @@
 import type { Clock } from "../../../core/clock.ts";
 import type { EventSubSim } from "../eventsub/eventsub.ts";
+import type { TwitchSimStats } from "../stats.ts";
 import type { SimWorld } from "../world.ts";
 
 /**
  * What the chat simulator keeps beside the world: each channel's recent lines (lines.ts), its recent
- * Send Chat Message attempts and the per-sender windows its limits count (send.ts), room modes, and the
- * endpoint's own rate-limit bucket.
+ * Send Chat Message attempts and the per-sender windows its limits count (send.ts), chat settings
+ * (settings.ts), and the endpoint's own rate-limit bucket.
  */
 
 export interface SimChatLine {
@@ -18,6 +19,11 @@ export interface SimChatLine {
   text: string;
   replyParentMessageId: string | null;
   source: "injected" | "sent";
+  /**
+   * Removed from chat by a moderator: Delete Chat Messages, a clear, or a timeout or ban of its
+   * chatter (Twitch clears their recent lines). Kept in the list, marked.
+   */
+  deleted: boolean;
 }
 
 export interface SimSendAttempt {
@@ -31,12 +37,44 @@ export interface SimSendAttempt {
   dropReason: { code: string; message: string } | null;
 }
 
+/** The room modes tests set directly (`setRoomMode`); they write the channel's chat settings. */
 export interface RoomModes {
   slowSeconds: number;
   followersOnly: boolean;
   subscribersOnly: boolean;
   emoteOnly: boolean;
 }
+
+/**
+ * A channel's chat settings as Helix Get/Update Chat Settings spell them (reference/moderation.md
+ * §2.4): each duration is null while its mode is off.
+ */
+export interface SimChatSettings {
+  emote_mode: boolean;
+  follower_mode: boolean;
+  /** Minutes a chatter must have followed, 0–129 600. */
+  follower_mode_duration: number | null;
+  non_moderator_chat_delay: boolean;
+  /** 2, 4 or 6 seconds. */
+  non_moderator_chat_delay_duration: number | null;
+  slow_mode: boolean;
+  /** 3–120 seconds. */
+  slow_mode_wait_time: number | null;
+  subscriber_mode: boolean;
+  unique_chat_mode: boolean;
+}
+
+export const DEFAULT_CHAT_SETTINGS: Readonly<SimChatSettings> = {
+  emote_mode: false,
+  follower_mode: false,
+  follower_mode_duration: null,
+  non_moderator_chat_delay: false,
+  non_moderator_chat_delay_duration: null,
+  slow_mode: false,
+  slow_mode_wait_time: null,
+  subscriber_mode: false,
+  unique_chat_mode: false,
+};
 
 export interface SimChatKnobs {
   /** The next sends answer `is_sent: false` with this reason (until set back to null). */
@@ -47,6 +85,7 @@ export interface ChatEnvironment {
   world: SimWorld;
   clock: Clock;
   eventsub: EventSubSim;
+  stats: TwitchSimStats;
 }
 
 export interface ChatState extends ChatEnvironment {
@@ -59,8 +98,8 @@ export interface ChatState extends ChatEnvironment {
   windows: Map<string, number[]>;
   /** "broadcaster:sender" → its last delivered text and when. */
   lastDelivered: Map<string, { text: string; at: number }>;
-  /** broadcaster id → its room modes. */
-  modes: Map<string, RoomModes>;
+  /** broadcaster id → its chat settings (a channel missing here has the defaults). */
+  settings: Map<string, SimChatSettings>;
   /**
    * Send Chat Message's own bucket per token user (it does not drain the normal Helix one): Helix
    * counts per client id and user token, so a thousand streamers' tokens each have their own.
@@ -80,8 +119,12 @@ export function newChatState(env: ChatEnvironment): ChatState {
     attempts: [],
     windows: new Map(),
     lastDelivered: new Map(),
-    modes: new Map(),
+    settings: new Map(),
     buckets: new Map(),
     sendListeners: new Set(),
   };
 }
+
+/** A channel's chat settings (the defaults until changed). */
+export const settingsOf = (state: ChatState, broadcasterId: string): SimChatSettings =>
+  state.settings.get(broadcasterId) ?? DEFAULT_CHAT_SETTINGS;

@@ -7,6 +7,14 @@
 
 export const CHAT_MESSAGE_TYPE = "channel.chat.message";
 
+/** What moderators do to chat, as a chat reader sees it (reference/moderation.md §5). */
+export const CHAT_EVENT_TYPES = {
+  messageDelete: "channel.chat.message_delete",
+  clearUserMessages: "channel.chat.clear_user_messages",
+  clear: "channel.chat.clear",
+  settingsUpdate: "channel.chat_settings.update",
+} as const;
+
 /** What deciding a subscription's authorization needs from the world. */
 export interface AuthorizationFacts {
   /** The token's user. */
@@ -56,16 +64,23 @@ function broadcasterKind(scopes: readonly string[]): SubscriptionKind {
 
 const field = (event: object, key: string): unknown => (event as Record<string, unknown>)[key];
 
+/** A chat reader's subscription: `user:read:chat` from the reader, who must not be banned there. */
+const chatReaderKind: SubscriptionKind = {
+  version: "1",
+  required: ["broadcaster_user_id", "user_id"],
+  optional: [],
+  scopes: ["user:read:chat"],
+  cost: (c, facts) =>
+    c.user_id === facts.userId && !facts.isBanned(c.broadcaster_user_id ?? "", c.user_id) ? 0 : null,
+  matches: sameBroadcaster,
+};
+
 export const SUBSCRIPTION_KINDS: Readonly<Record<string, SubscriptionKind>> = {
-  [CHAT_MESSAGE_TYPE]: {
-    version: "1",
-    required: ["broadcaster_user_id", "user_id"],
-    optional: [],
-    scopes: ["user:read:chat"],
-    cost: (c, facts) =>
-      c.user_id === facts.userId && !facts.isBanned(c.broadcaster_user_id ?? "", c.user_id) ? 0 : null,
-    matches: sameBroadcaster,
-  },
+  [CHAT_MESSAGE_TYPE]: chatReaderKind,
+  [CHAT_EVENT_TYPES.messageDelete]: chatReaderKind,
+  [CHAT_EVENT_TYPES.clearUserMessages]: chatReaderKind,
+  [CHAT_EVENT_TYPES.clear]: chatReaderKind,
+  [CHAT_EVENT_TYPES.settingsUpdate]: chatReaderKind,
   "channel.follow": {
     version: "2",
     required: ["broadcaster_user_id", "moderator_user_id"],

@@ -128,7 +128,7 @@ export function newEventSubState(env: EventSubEnvironment): EventSubState {
   };
 }
 
-export { CHAT_MESSAGE_TYPE } from "./catalog.ts";
+export { CHAT_EVENT_TYPES, CHAT_MESSAGE_TYPE } from "./catalog.ts";
 
 /** How long closed sessions and disabled subscriptions stay listed (reference §1.7: about an hour). */
 const KEPT_MS = 60 * 60_000;

@@ -1,6 +1,8 @@
 import type { Clock } from "../../../core/clock.ts";
 import type { TwitchSimKnobs } from "../knobs.ts";
+import { count, type TwitchSimStats } from "../stats.ts";
 import type { AccessToken, TokenStore } from "../tokens.ts";
+import { bucketKey } from "./buckets.ts";
 import { helixError, REASONS } from "./http.ts";
 import type { HelixRoute } from "./route.ts";
 
@@ -27,6 +29,7 @@ export interface HelixMiddlewareOptions {
   knobs: TwitchSimKnobs;
   tokens: TokenStore;
   routes: Map<string, HelixRoute>;
+  stats: TwitchSimStats;
 }
 
 /** Serves one Helix request (`routeKey` like "POST /clips") through the middleware to its route. */
@@ -37,22 +40,16 @@ export function createHelixMiddleware({
   knobs,
   tokens,
   routes,
+  stats,
 }: HelixMiddlewareOptions): HelixHandler {
-  /** When the rate-limit bucket is full again (ms); the window starts with the simulator. */
-  let bucketResetAt = clock.now() + 60_000;
+  const buckets = knobs.rateLimit;
 
-  /** Twitch refills continuously (§2.0); a whole-minute window is enough for clients that wait for Reset. */
-  function refillBucket(): void {
-    if (clock.now() < bucketResetAt) return;
-    knobs.rateLimit.remaining = knobs.rateLimit.limit;
-    bucketResetAt = clock.now() + 60_000;
-  }
-
-  function rateLimitHeaders(): Record<string, string> {
+  /** The caller's bucket (a request that names no valid token is shown a full bucket). */
+  function rateLimitHeaders(key: string | null): Record<string, string> {
     return {
-      "Ratelimit-Limit": String(knobs.rateLimit.limit),
-      "Ratelimit-Remaining": String(Math.max(0, knobs.rateLimit.remaining)),
-      "Ratelimit-Reset": String(Math.ceil(bucketResetAt / 1000)),
+      "Ratelimit-Limit": String(buckets.limit),
+      "Ratelimit-Remaining": String(key === null ? buckets.limit : buckets.left(key)),
+      "Ratelimit-Reset": String(Math.ceil(buckets.resetAt / 1000)),
     };
   }
 
@@ -60,14 +57,14 @@ export function createHelixMiddleware({
     const clientHeader = request.headers.get("client-id");
     const auth = request.headers.get("authorization") ?? "";
     if (!clientHeader || !auth.startsWith("Bearer ") || auth.length < 8) {
-      return helixError(401, "OAuth token is missing", rateLimitHeaders());
+      return helixError(401, "OAuth token is missing", rateLimitHeaders(null));
     }
     const entry = tokens.access.get(auth.slice(7));
-    if (!entry) return helixError(401, "Invalid OAuth token", rateLimitHeaders());
+    if (!entry) return helixError(401, "Invalid OAuth token", rateLimitHeaders(null));
     if (entry.clientId !== clientHeader) {
-      return helixError(401, "Client ID and OAuth token do not match", rateLimitHeaders());
+      return helixError(401, "Client ID and OAuth token do not match", rateLimitHeaders(null));
     }
-    if (entry.expiresAt <= clock.now()) return helixError(401, "Invalid OAuth token", rateLimitHeaders());
+    if (entry.expiresAt <= clock.now()) return helixError(401, "Invalid OAuth token", rateLimitHeaders(null));
     return entry;
   }
 
@@ -85,14 +82,10 @@ export function createHelixMiddleware({
   }
 
   /** Auth, bucket, route, token kind, scope, injected failure, then the endpoint. */
-  async function serve(request: Request, url: URL, routeKey: string): Promise<Response> {
-    refillBucket();
+  async function serve(request: Request, url: URL, routeKey: string, key: string | null): Promise<Response> {
     const entry = authenticate(request);
     if (entry instanceof Response) return entry;
-    if (routeKey !== OWN_BUCKET_ROUTE) {
-      if (knobs.rateLimit.remaining <= 0) return helixError(429, "Too Many Requests");
-      knobs.rateLimit.remaining -= 1;
-    }
+    if (key !== null && !buckets.take(key)) return helixError(429, "Too Many Requests");
     const route = routes.get(routeKey);
     if (!route) return helixError(404, "Not Found");
     if (route.userToken && !entry.userId) return helixError(401, "Missing User OAUTH Token");
@@ -111,10 +104,20 @@ export function createHelixMiddleware({
     });
   }
 
+  /** The bucket a request draws from: null for Send Chat Message (its own) and for an unknown token. */
+  function callerBucket(request: Request, routeKey: string): string | null {
+    if (routeKey === OWN_BUCKET_ROUTE) return null;
+    const token = (request.headers.get("authorization") ?? "").slice("Bearer ".length);
+    const entry = tokens.access.get(token);
+    return entry ? bucketKey(entry.clientId, entry.userId) : null;
+  }
+
   return async (request, url, routeKey) => {
-    const response = await serve(request, url, routeKey);
+    const key = callerBucket(request, routeKey);
+    const response = await serve(request, url, routeKey, key);
+    if (response.status === 429) count(stats.tooMany, routeKey);
     if (routeKey !== OWN_BUCKET_ROUTE) {
-      for (const [k, v] of Object.entries(rateLimitHeaders())) response.headers.set(k, v);
+      for (const [k, v] of Object.entries(rateLimitHeaders(key))) response.headers.set(k, v);
     }
     return response;
   };

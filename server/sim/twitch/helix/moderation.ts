@@ -27,7 +27,7 @@ export function moderationRoutes(env: HelixEnvironment): HelixRouteList {
 const MAX_TIMEOUT_S = 1_209_600;
 
 // §2.9 Ban User / Timeout.
-function banUser({ world, clock }: HelixEnvironment): HelixRoute {
+function banUser({ world, clock, onBan }: HelixEnvironment): HelixRoute {
   return {
     userToken: true,
     scopes: ["moderator:manage:banned_users"],
@@ -68,6 +68,7 @@ function banUser({ world, clock }: HelixEnvironment): HelixRoute {
       };
       removeBans(world, broadcasterId, userId);
       world.bans.push(ban);
+      onBan(broadcasterId, userId);
       return json(200, {
         data: [
           {

@@ -54,4 +54,6 @@ export interface HelixEnvironment {
   world: SimWorld;
   clock: Clock;
   state: HelixState;
+  /** A timeout or ban was placed: the chat clears the chatter's lines (../chat/moderation.ts). */
+  onBan(broadcasterId: string, userId: string): void;
 }

@@ -633,8 +633,9 @@ describe("Send Chat Message (reference §4, §5, §7.3)", () => {
     const mod = sim.issueUserToken("modbob", ["user:write:chat"]).accessToken;
     expect(dropOf(await send(mod, line(SIM_IDS.bob, "mods skip slow mode"))).is_sent).toBe(true);
     sim.chat.setRole("cuebotdemo", "newbie", "none");
-    const newbie = sim.chat.say({ channel: "cuebotdemo", user: "newbie", text: "hi" });
-    expect(newbie).toBeTruthy();
+    // A non-follower's own line is refused by the room too, as Twitch's NOTICE msg_followersonly.
+    const newbie = sim.chat.trySay({ channel: "cuebotdemo", user: "newbie", text: "hi" });
+    expect(newbie.refused?.code).toBe("msg_followersonly");
     const stranger = sim.issueUserToken("newbie", ["user:write:chat"]).accessToken;
     const strangerId = sim.findUser("newbie")!.id;
     expect(dropOf(await send(stranger, line(strangerId, "let me in"))).drop_reason?.code).toBe(

@@ -86,6 +86,9 @@ describe("conventions shared by every endpoint", () => {
       [
         "DELETE /eventsub/subscriptions",
         "DELETE /moderation/bans",
+        "DELETE /moderation/chat",
+        "GET /chat/settings",
+        "PATCH /chat/settings",
         "GET /channels",
         "GET /channels/followers",
         "GET /channels/vips",
@@ -127,6 +130,18 @@ describe("conventions shared by every endpoint", () => {
       "/moderation/bans",
       "moderator:manage:banned_users",
       { broadcaster_id: DEMO, moderator_id: DEMO, user_id: SIM_IDS.eve },
+    ],
+    [
+      "DELETE",
+      "/moderation/chat",
+      "moderator:manage:chat_messages",
+      { broadcaster_id: DEMO, moderator_id: DEMO },
+    ],
+    [
+      "PATCH",
+      "/chat/settings",
+      "moderator:manage:chat_settings",
+      { broadcaster_id: DEMO, moderator_id: DEMO },
     ],
     ["GET", "/moderation/banned", "moderation:read", { broadcaster_id: DEMO }],
     ["GET", "/moderation/moderators", "moderation:read", { broadcaster_id: DEMO }],

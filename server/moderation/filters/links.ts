@@ -1,0 +1,123 @@
+// The links filter: a host name with a public top-level domain, however it is written.
+//
+// What counts as a link (found by linkify-it over the `tlds` list of IANA top-level domains):
+// - `https://…`, `http://…`, `ftp://…` and `//…` links, whatever their host;
+// - a bare host whose last label is a real TLD: `example.com`, `discord.gg/abc`, `bit.ly`, `file.zip`
+//   (`.zip` and `.mov` are real TLDs), and `ok.so` (`.so` is Somalia's: a link as much as `bit.ly`);
+// - e-mail addresses (`me@example.com`: their host is the one matched against `allow`);
+// - the same written to dodge a filter, once folded (text-fold.ts): full-width or look-alike letters,
+//   invisible characters, a right-to-left override; `(dot)`, `[dot]`, `{dot}`, `[.]`, `(.)`;
+//   a dot with a space before it (`example . com`, `example .com`); a dot with spaces after it when a
+//   path follows (`discord. gg/abc`).
+// Not links: `1.5 hours`, `node.js`, `kappa.png`, `i.e.`, `lol.ok` (no such TLD), and a sentence's
+// full stop followed by a space and a word (`good game. live now` is not `game.live`).
+import { LinkifyIt } from "linkify-it";
+import tlds from "tlds";
+import { type FilterSettings, MODERATION_LIMITS } from "../../vocabulary.ts";
+import type { FilterDefinition, LineTest } from "../filter.ts";
+import { foldText, foldVisible, visibleText } from "../text-fold.ts";
+
+const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false, urlAuth: true }).tlds(
+  tlds,
+  false,
+);
+
+/** `(dot)`, `[dot]`, `{dot}`, `<dot>`, `[.]`, `(.)`: a dot in disguise (spaced, so the next rule joins it). */
+const BRACKETED_DOT = /[([{<] ?(?:dot|\.) ?[)\]}>]/g;
+/** A dot with a space before it, between a letter or digit and another. */
+const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
+/** A dot with spaces only after it, when a path follows the next label (`discord. gg/abc`). */
+const DOT_BEFORE_PATH = /(?<=[\p{L}\p{N}])\.\s+(?=[\p{L}\p{N}-]+\/)/gu;
+/** Text without any of these cannot hold a link (a fast answer for most chat). */
+const LINK_SIGNS = /[.:@]/;
+
+/** A host pattern of the allow list: `example.com` or `*.example.com`, labels of letters, digits, `-`. */
+const HOST_PATTERN =
+  /^(?:\*\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+
+/** `text` with disguised dots written as dots. */
+export function undisguisedDots(text: string): string {
+  return text.replace(BRACKETED_DOT, " . ").replace(SPACED_DOT, ".").replace(DOT_BEFORE_PATH, ".");
+}
+
+/** The host names of the links in `text` (folded: lower case, look-alikes folded), each once, in order. */
+export function linkHosts(text: string): string[] {
+  const visible = visibleText(text);
+  const folded = foldVisible(visible);
+  const hosts = hostsIn(undisguisedDots(folded));
+  // A host in another script (`файл.рф`) is found before its letters are folded to Latin ones.
+  if (folded !== visible) {
+    for (const host of hostsIn(undisguisedDots(visible))) hosts.push(foldVisible(host));
+  }
+  return [...new Set(hosts)];
+}
+
+function hostsIn(text: string): string[] {
+  if (!LINK_SIGNS.test(text)) return [];
+  return (linkify.match(text) ?? []).map((match) => hostOfUrl(match.url)).filter((host) => host !== "");
+}
+
+/** The host of a URL linkify-it gives (`http://…`, `mailto:…`), without user, port or final dot. */
+function hostOfUrl(url: string): string {
+  const rest = url.replace(/^[a-z][a-z\d+.-]*:(?:\/\/)?|^\/\//, "");
+  const authority = rest.split(/[/?#]/, 1)[0] ?? "";
+  return authority
+    .slice(authority.lastIndexOf("@") + 1)
+    .replace(/:\d*$/, "")
+    .replace(/\.$/, "");
+}
+
+/** A host compared with the allow list: folded, without a leading `www.`. */
+function comparableHost(host: string): string {
+  const folded = foldText(host.trim()).replace(/\.$/, "");
+  return folded.startsWith("www.") ? folded.slice(4) : folded;
+}
+
+/**
+ * Whether a host is allowed: `example.com` allows that host (and `www.example.com`), `*.example.com`
+ * allows example.com and every host under it. Two Set lookups per label of the host, whatever the
+ * list's size.
+ */
+export function allowTest(allow: readonly string[]): (host: string) => boolean {
+  const exact = new Set<string>();
+  const underneath = new Set<string>();
+  for (const pattern of allow) {
+    const host = comparableHost(pattern);
+    if (host.startsWith("*.")) underneath.add(comparableHost(host.slice(2)));
+    else exact.add(host);
+  }
+  return (host) => {
+    let candidate = comparableHost(host);
+    if (exact.has(candidate)) return true;
+    for (;;) {
+      if (underneath.has(candidate)) return true;
+      const dot = candidate.indexOf(".");
+      if (dot < 0) return false;
+      candidate = candidate.slice(dot + 1);
+    }
+  };
+}
+
+function checkLinks(settings: FilterSettings["links"]): string | null {
+  for (const [index, pattern] of settings.allow.entries()) {
+    const problem = hostPatternProblem(pattern.trim());
+    if (problem) return `allow[${index}]: ${problem}`;
+  }
+  return null;
+}
+
+function hostPatternProblem(pattern: string): string | null {
+  if (pattern === "") return "empty";
+  if (pattern.length > MODERATION_LIMITS.allowEntryLength) {
+    return `longer than ${MODERATION_LIMITS.allowEntryLength} characters`;
+  }
+  if (!HOST_PATTERN.test(pattern)) return "not a host name (write example.com or *.example.com)";
+  return null;
+}
+
+function compileLinks(settings: FilterSettings["links"]): LineTest {
+  const allowed = allowTest(settings.allow);
+  return (line) => linkHosts(line.text).some((host) => !allowed(host));
+}
+
+export const links: FilterDefinition<"links"> = { name: "links", check: checkLinks, compile: compileLinks };

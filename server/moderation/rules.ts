@@ -1,0 +1,83 @@
+import { LRUCache } from "lru-cache";
+import { readModerationChannel, readModerationRules } from "../../db/moderation.ts";
+import { listRegulars } from "../../db/regulars.ts";
+import type { FilterSettings, ShieldSettings } from "../vocabulary.ts";
+import type { ModerationContext } from "./context.ts";
+import { type CompiledFilters, compileFilters } from "./judge.ts";
+import { mergeStoredSettings } from "./settings.ts";
+
+/** One account's moderation as a chat line needs it, read and compiled once. */
+export interface AccountRules {
+  /** The streamer turned moderation on. */
+  enabled: boolean;
+  filters: FilterSettings;
+  compiled: CompiledFilters;
+  shield: ShieldSettings;
+  /** Until when the raid shield holds (Unix ms), or null. */
+  shieldUntil: number | null;
+  /** The streamer's regulars (Twitch ids): a filter exempting regulars reads them. */
+  regulars: ReadonlySet<string>;
+}
+
+/** How long a read is kept at most: regulars change through custom commands, which do not tell us. */
+const KEPT_MS = 30_000;
+
+/**
+ * Every account's rules, read from the store on a line's first need and kept until a write here
+ * (`forget`), a change by another process (the change feed), or 30 s pass. A line of an account
+ * whose rules are held needs no read and no await.
+ */
+export class RulesCache {
+  readonly #held = new LRUCache<number, AccountRules>({ max: 20_000, ttl: KEPT_MS });
+  readonly #loading = new Map<number, Promise<AccountRules>>();
+
+  constructor(private readonly ctx: Pick<ModerationContext, "db">) {}
+
+  /** The rules now when held, else a promise of them. */
+  get(accountId: number): AccountRules | Promise<AccountRules> {
+    return this.#held.get(accountId) ?? this.#load(accountId);
+  }
+
+  forget(accountId: number): void {
+    this.#held.delete(accountId);
+    this.#loading.delete(accountId);
+  }
+
+  clear(): void {
+    this.#held.clear();
+    this.#loading.clear();
+  }
+
+  #load(accountId: number): Promise<AccountRules> {
+    const loading = this.#loading.get(accountId);
+    if (loading) return loading;
+    const promise = readRules(this.ctx, accountId).then((rules) => {
+      // Kept only if nothing forgot the account meanwhile (a write during the read).
+      if (this.#loading.get(accountId) === promise) {
+        this.#held.set(accountId, rules);
+        this.#loading.delete(accountId);
+      }
+      return rules;
+    });
+    promise.catch(() => this.#loading.delete(accountId));
+    this.#loading.set(accountId, promise);
+    return promise;
+  }
+}
+
+async function readRules(ctx: Pick<ModerationContext, "db">, accountId: number): Promise<AccountRules> {
+  const [channel, stored, regulars] = await Promise.all([
+    readModerationChannel(ctx.db, accountId),
+    readModerationRules(ctx.db, accountId),
+    listRegulars(ctx.db, accountId),
+  ]);
+  const { filters, shield } = mergeStoredSettings(stored ?? { filters: null, shield: null });
+  return {
+    enabled: channel?.enabled ?? false,
+    filters,
+    compiled: compileFilters(filters),
+    shield,
+    shieldUntil: stored?.shieldUntil ?? null,
+    regulars: new Set(regulars.map((r) => r.twitchUserId)),
+  };
+}

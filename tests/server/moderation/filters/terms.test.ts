@@ -1,0 +1,104 @@
+import { describe, expect, test } from "bun:test";
+import { terms } from "../../../../server/moderation/filters/terms.ts";
+import { line, ORDINARY_CHAT, settingsOf } from "../lines.ts";
+
+const compiled = (list: string[]) => terms.compile(settingsOf("terms", { list }));
+const check = (list: string[]) => terms.check?.(settingsOf("terms", { list }));
+
+describe("terms: blocked words and phrases", () => {
+  const blocked = compiled(["ass", "free viewers", "free*", "*coin", "c++", "b*tch"]);
+
+  test("whole words, case aside; a word inside another is not caught", () => {
+    expect(blocked(line("you ass!"))).toBe(true);
+    expect(blocked(line("ASS"))).toBe(true);
+    expect(blocked(line("first class seat"))).toBe(false);
+    expect(blocked(line("assassin creed"))).toBe(false);
+  });
+
+  test("a phrase across any white space", () => {
+    expect(blocked(line("get FREE   viewers now"))).toBe(true);
+    expect(blocked(line("viewers free"))).toBe(true);
+    expect(compiled(["free viewers"])(line("viewers free"))).toBe(false);
+  });
+
+  test("* matches within a word, at the start, end or middle", () => {
+    expect(blocked(line("freebies here"))).toBe(true);
+    expect(blocked(line("buy bitcoin"))).toBe(true);
+    expect(blocked(line("what a b1tch"))).toBe(true);
+    expect(blocked(line("what a bench"))).toBe(false);
+  });
+
+  test("a term with punctuation matches as written", () => {
+    expect(blocked(line("i code c++ daily"))).toBe(true);
+    expect(blocked(line("i code c daily"))).toBe(false);
+  });
+
+  test("look-alikes, full-width letters, invisible characters and accents are folded", () => {
+    const blockedWord = compiled(["spam"]);
+    for (const text of ["ѕраm", "ｓｐａｍ", "s\u200bp\u2060a\u00adm", "s\u0301pam", "𝐬𝐩𝐚𝐦", "SPAM!!"]) {
+      expect({ text, caught: blockedWord(line(text)) }).toEqual({ text, caught: true });
+    }
+    expect(compiled(["ѕраm"])(line("spam"))).toBe(true);
+  });
+
+  test("ordinary chat is not caught by ordinary terms", () => {
+    for (const text of ORDINARY_CHAT)
+      expect({ text, caught: blocked(line(text)) }).toEqual({ text, caught: false });
+  });
+
+  test("1,000 terms compile once and match", () => {
+    const list = Array.from({ length: 1_000 }, (_, i) =>
+      i % 3 === 0 ? `word${i}` : i % 3 === 1 ? `bad${i}*` : `two words${i}`,
+    );
+    expect(check(list)).toBeNull();
+    const many = compiled(list);
+    expect(many(line("an ordinary line about the game"))).toBe(false);
+    expect(many(line("hello word999 there"))).toBe(true);
+    expect(many(line("hello bad997ish there"))).toBe(true);
+    expect(many(line("so two   WORDS998"))).toBe(true);
+  });
+});
+
+describe("terms: ~/regex/flags", () => {
+  test("runs with its flags on the line as typed", () => {
+    const phone = compiled(["~/(\\d{3}[-.])?\\d{3}[-.]\\d{4}/"]);
+    expect(phone(line("call 555-123-4567 now"))).toBe(true);
+    expect(phone(line("call me"))).toBe(false);
+    expect(compiled(["~/hello/i"])(line("HeLLo"))).toBe(true);
+    expect(compiled(["~/hello/"])(line("HeLLo"))).toBe(false);
+    expect(compiled(["~/^a.b$/ms"])(line("x\na\nb"))).toBe(true);
+    expect(compiled(["~/\\u{1F600}/u"])(line("hi 😀"))).toBe(true);
+    expect(compiled(["~/(?<word>spam)/g"])(line("spam"))).toBe(true);
+  });
+
+  test("a pattern that backtracks in other engines returns at once", () => {
+    const evil = compiled(["~/(a+)+$/", "~/(a|aa)+b/", "~/(.*a){20}/"]);
+    expect(evil(line(`${"a".repeat(30_000)}!`))).toBeBoolean();
+    expect(evil(line(`${"a".repeat(400)}!`))).toBe(true);
+    expect(compiled(["~/(a+)+$/"])(line(`${"a".repeat(400)}!`))).toBe(false);
+  });
+
+  test("with words and phrases in one list", () => {
+    const mixed = compiled(["spam", "~/buy\\s+followers/i"]);
+    expect(mixed(line("BUY   followers"))).toBe(true);
+    expect(mixed(line("spam"))).toBe(true);
+    expect(mixed(line("ham"))).toBe(false);
+  });
+});
+
+describe("terms: check names the first entry that cannot be saved", () => {
+  test("empty, too long, no letter, bad regex, unknown flag, a regex matching every line", () => {
+    expect(check(["ok", ""])).toBe("list[1]: empty");
+    expect(check(["   "])).toBe("list[0]: empty");
+    expect(check(["x".repeat(201)])).toBe("list[0]: longer than 200 characters");
+    expect(check(["x".repeat(200)])).toBeNull();
+    expect(check(["*"])).toBe("list[0]: needs a letter or digit");
+    expect(check(["~/(a)\\1/"])).toStartWith("list[0]: not a regex this bot can run (");
+    expect(check(["~/(?=a)/"])).toStartWith("list[0]: not a regex this bot can run (");
+    expect(check(["~/a{2000}/"])).toStartWith("list[0]: not a regex this bot can run (");
+    expect(check(["~/a/y"])).toBe('list[0]: unknown regex flag "y" (i, m, s or u)');
+    expect(check(["~/a*/"])).toBe("list[0]: matches an empty line, so every line");
+    expect(check(["~/unclosed"])).toBe("list[0]: a regex is written ~/pattern/flags");
+    expect(check(["~/a/i", "~/b/msu"])).toBeNull();
+  });
+});
