@@ -110,7 +110,7 @@ function levelAndTimeout(filter: ModerationFilter, s: AnyFilterSettings, fields:
   return {
     element: h(
       "div",
-      { class: "field-row" },
+      {},
       selectField(
         "Never catch (this level and above)",
         exempt,

@@ -8,23 +8,17 @@ import { every, newestWins } from "../../lib/poll.ts";
 import { announce, showError } from "../../lib/states.ts";
 import type { ModerationLogItem, ModerationLogPage } from "../../lib/types.ts";
 import { whenText } from "../alerts/history.ts";
-import { canUndo, FILTER_FACTS, logActionText } from "./model.ts";
+import { canUndo, FILTER_FACTS, logActionText, logWho } from "./model.ts";
 
 const PATH = "/api/dashboard/moderation/log";
 const EVERY_MS = 10_000;
-
-function who(item: ModerationLogItem): string {
-  if (!item.user) return "";
-  const { name, login } = item.user;
-  return name.toLowerCase() === login ? name : `${name} (${login})`;
-}
 
 type Undo = (item: ModerationLogItem, button: HTMLButtonElement) => void;
 
 function row(item: ModerationLogItem, undo: Undo): HTMLElement {
   const button = canUndo(item) ? h("button", { type: "button", class: "secondary small" }, "Undo") : null;
   if (button) {
-    button.setAttribute("aria-label", `Undo: ${logActionText(item)} ${who(item)}`);
+    button.setAttribute("aria-label", `Undo: ${logActionText(item)} ${logWho(item)}`);
     button.addEventListener("click", () => undo(item, button));
   }
   return h(
@@ -36,9 +30,8 @@ function row(item: ModerationLogItem, undo: Undo): HTMLElement {
       h("span", { class: `badge moderation-${item.action}` }, logActionText(item)),
       item.filter ? h("span", { class: "badge tq-off" }, FILTER_FACTS[item.filter].label) : null,
       item.undone ? h("span", { class: "badge chat-connected" }, "undone") : null,
-      " ",
-      h("strong", {}, who(item)),
-      h("time", { datetime: item.at, class: "muted" }, ` · ${whenText(item.at)}`),
+      logWho(item) ? [" ", h("strong", {}, logWho(item)), " · "] : " ",
+      h("time", { datetime: item.at, class: "muted" }, whenText(item.at)),
     ),
     item.text ? h("p", { class: "moderation-log-text" }, item.text) : null,
     button,
@@ -78,7 +71,7 @@ export function logSection(): LogSection {
         lifted.focus();
       }
       fill(status);
-      announce(`${item.action === "ban" ? "Unbanned" : "Timeout lifted for"} ${who(item)}.`);
+      announce(`${item.action === "ban" ? "Unbanned" : "Timeout lifted for"} ${logWho(item)}.`);
     } catch (error) {
       button.disabled = false;
       fill(status, h("span", { class: "error-text" }, errorMessage(error)));

@@ -173,8 +173,8 @@ export const LOG_ACTION_LABELS: Readonly<Record<ModerationLogAction, string>> = 
   warned: "Warned",
   timeout: "Timed out",
   ban: "Banned",
-  permit: "Allowed links",
-  shield: "Shield",
+  permit: "Links allowed",
+  shield: "Raid shield raised",
 };
 
 function count(n: number): string {
@@ -218,12 +218,18 @@ export function canUndo(item: ModerationLogItem): boolean {
   return (item.action === "timeout" || item.action === "ban") && !item.undone;
 }
 
-/** "Timed out 10 min", "Banned", "Deleted": what a log entry did. */
+/** "Timed out 10 min", "Links allowed 1 min", "Banned", "Deleted": what a log entry did. */
 export function logActionText(item: ModerationLogItem): string {
   const label = LOG_ACTION_LABELS[item.action];
-  return item.action === "timeout" && item.seconds !== null
-    ? `${label} ${durationText(item.seconds)}`
-    : label;
+  const timed = item.action === "timeout" || item.action === "permit";
+  return timed && item.seconds !== null ? `${label} ${durationText(item.seconds)}` : label;
+}
+
+/** Who an entry is about: "Anna", "アンナ (anna)"; nobody for the shield (the channel's own). */
+export function logWho(item: ModerationLogItem): string {
+  if (!item.user || item.action === "shield") return "";
+  const { name, login } = item.user;
+  return name.toLowerCase() === login ? name : `${name} (${login})`;
 }
 
 /** What a tried line would meet, as a sentence. */

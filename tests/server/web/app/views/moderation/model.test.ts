@@ -8,6 +8,7 @@ import {
   listOf,
   listProblem,
   logActionText,
+  logWho,
   shieldState,
   testOutcomeText,
 } from "../../../../../../server/web/app/views/moderation/model.ts";
@@ -47,6 +48,11 @@ describe("the Moderation view's words", () => {
     expect(logActionText(item({ action: "timeout", seconds: 600 }))).toBe("Timed out 10 min");
     expect(logActionText(item({ action: "ban" }))).toBe("Banned");
     expect(logActionText(item({ action: "deleted" }))).toBe("Deleted");
+    expect(logActionText(item({ action: "permit", seconds: 60 }))).toBe("Links allowed 1 min");
+    expect(logWho(item({}))).toBe("Spammer");
+    expect(logWho(item({ user: { id: "9", login: "anna", name: "アンナ" } }))).toBe("アンナ (anna)");
+    // The shield's entry is the channel's own: no one to name.
+    expect(logWho(item({ action: "shield", filter: null, text: null }))).toBe("");
     expect(canUndo(item({ action: "timeout", seconds: 600 }))).toBe(true);
     expect(canUndo(item({ action: "ban" }))).toBe(true);
     expect(canUndo(item({ action: "ban", undone: true }))).toBe(false);
