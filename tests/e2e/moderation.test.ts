@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { FilterSettings } from "../../server/vocabulary.ts";
+import type { ModerationLogPage } from "../../server/web/app/lib/types.ts";
 import {
   axeViolations,
   type DemoServer,
@@ -26,16 +27,7 @@ interface Info {
   shield: { chatters: number; seconds: number; active: boolean; until: string | null };
 }
 
-interface LogPage {
-  items: {
-    id: number;
-    action: string;
-    filter: string | null;
-    undone: boolean;
-    user: { login: string } | null;
-  }[];
-  cursor: string | null;
-}
+type LogPage = ModerationLogPage;
 
 let server: DemoServer;
 let browser: Browser;
@@ -236,6 +228,27 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
       expect(await page.locator("#moderation-log-more").isHidden()).toBe(true);
     } finally {
       await page.unroute("**/api/dashboard/moderation/log");
+    }
+  }, 30_000);
+
+  test("a caught line shows as the chatter typed it: markup stays text, overrides and marks stay in their row", async () => {
+    const troll = `<img src=x onerror="document.title='owned'"> ${"w".repeat(200)}.example.com \u202Emoc.live\u202C e${"\u0301".repeat(150)}`;
+    await say("lurker_eve", troll);
+    const caught = (p: LogPage) => p.items.find((i) => i.user?.login === "lurker_eve" && i.text === troll);
+    const entry = caught(await until<LogPage>("moderation/log", (p) => caught(p) !== undefined))!;
+    await openView();
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      const row = page.locator(`#moderation-log li[data-id="${entry.id}"]`);
+      // As typed, but for the pile of marks: cut to three on their letter.
+      const shown = troll.replace(/e\u0301+$/, "e\u0301\u0301\u0301");
+      expect(await row.locator(".moderation-log-text").textContent()).toBe(shown);
+      expect(await row.locator("img").count()).toBe(0);
+      expect(await page.title()).not.toBe("owned");
+      expect(await horizontalOverflow(page)).toBe(0);
+      await row.screenshot({ path: screenshotPath("moderation-view-360-log-troll") });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
   }, 30_000);
 

@@ -8,7 +8,7 @@ import { every, newestWins } from "../../lib/poll.ts";
 import { announce, showError } from "../../lib/states.ts";
 import type { ModerationLogItem, ModerationLogPage } from "../../lib/types.ts";
 import { whenText } from "../alerts/history.ts";
-import { canUndo, FILTER_FACTS, logActionText, logWho } from "./model.ts";
+import { canUndo, FILTER_FACTS, logActionText, logWho, shownText } from "./model.ts";
 
 const PATH = "/api/dashboard/moderation/log";
 const EVERY_MS = 10_000;
@@ -33,7 +33,7 @@ function row(item: ModerationLogItem, undo: Undo): HTMLElement {
       logWho(item) ? [" ", h("strong", {}, logWho(item)), " · "] : " ",
       h("time", { datetime: item.at, class: "muted" }, whenText(item.at)),
     ),
-    item.text ? h("p", { class: "moderation-log-text" }, item.text) : null,
+    item.text ? h("p", { class: "moderation-log-text" }, shownText(item.text)) : null,
     button,
   );
 }

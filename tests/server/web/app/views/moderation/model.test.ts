@@ -10,6 +10,7 @@ import {
   logActionText,
   logWho,
   shieldState,
+  shownText,
   testOutcomeText,
 } from "../../../../../../server/web/app/views/moderation/model.ts";
 
@@ -94,6 +95,18 @@ describe("the Moderation view's words", () => {
       detail: "followers-only chat goes on when 8 chatters are caught, or send the same text, within 10 s.",
     });
     expect(shieldState({ ...shield, enabled: false }, hour).label).toBe("Off");
+  });
+});
+
+describe("a caught message in the log", () => {
+  test("a pile of combining marks is cut to three a letter; accents, emoji and other text stay", () => {
+    expect(shownText(`e${"\u0301".repeat(150)}vil`)).toBe("e\u0301\u0301\u0301vil");
+    expect(shownText("Tiếng Việt café")).toBe("Tiếng Việt café");
+    expect(shownText("👍🏽 <b>hi</b> \u202Emoc.live")).toBe("👍🏽 <b>hi</b> \u202Emoc.live");
+    // A 500-character line of marks alone (no letter under them) is cut as well, at once.
+    const started = performance.now();
+    expect(shownText("\u0301".repeat(500))).toBe("\u0301\u0301\u0301");
+    expect(performance.now() - started).toBeLessThan(50);
   });
 });
 
