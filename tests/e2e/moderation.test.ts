@@ -91,6 +91,8 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
     expect(await textOf(page.locator("#moderation-state"), (t) => t === "Needs your permission")).toBe(
       "Needs your permission",
     );
+    expect(await page.locator("#moderation-reason").textContent()).toContain("moderator:manage:chat_messages");
+    await page.locator("#moderation-switch").screenshot({ path: screenshotPath("moderation-view-1280-consent") });
     await page.click("#moderation-consent");
     const consent = (await page.locator("body").textContent()) ?? "";
     expect(consent).toContain("moderator:manage:chat_messages");
