@@ -4,7 +4,7 @@ import type { DemoChat } from "./chat/demo-chat.ts";
 import type { Config } from "./core/config.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game/server.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch/server.ts";
-import { seedWorld } from "./sim/twitch/world.ts";
+import { DEMO_STREAMER_LOGIN, seedWorld } from "./sim/twitch/world.ts";
 
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
@@ -19,6 +19,51 @@ export interface DemoEnvironment {
   /** The simulated chat, for the dashboard's demo chat panel. */
   chat: DemoChat;
   stop(): Promise<void>;
+}
+
+/**
+ * The demo chat's nuisances (issue 35), so a visitor sees the moderation filters act: a spam bot that
+ * follows nobody posts links the way spammers write them, and a viewer shouts in capitals. In order,
+ * one after another, a gap of `NUISANCE_GAPS_MS` between them (deterministic, as all demo data).
+ */
+export const DEMO_NUISANCES: readonly { user: string; text: string }[] = [
+  { user: "free_viewers_bot", text: "Want more viewers? visit bigfollows . com" },
+  { user: "viewer13", text: "WHY IS NOBODY TALKING ABOUT THIS PLAY" },
+  { user: "free_viewers_bot", text: "Cheap followers and viewers at best-viewers(dot)net" },
+  { user: "viewer13", text: "LETS GOOOO THAT WAS INSANE CHAT" },
+];
+
+/** Between two nuisances, in turn: 40–70 s. */
+export const NUISANCE_GAPS_MS: readonly number[] = [40_000, 55_000, 70_000, 47_000, 62_000];
+
+/**
+ * Posts the nuisances in the demo channel's chat, one per gap, until stopped; lines Twitch's room
+ * refuses (the spam bot while followers-only is on, a chatter in a timeout) are simply not posted.
+ * The timer holds no process open.
+ */
+export function startNuisances(
+  say: (user: string, text: string) => void,
+  gapsMs: readonly number[] = NUISANCE_GAPS_MS,
+): () => void {
+  let turn = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const next = () => {
+    timer = setTimeout(
+      () => {
+        const nuisance = DEMO_NUISANCES[turn % DEMO_NUISANCES.length]!;
+        say(nuisance.user, nuisance.text);
+        turn++;
+        next();
+      },
+      gapsMs[turn % gapsMs.length],
+    );
+    timer.unref?.();
+  };
+  next();
+  return () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
 }
 
 /** Starts the simulators; `config` is left as it is (the demo runs on the returned one). */
@@ -50,13 +95,21 @@ export function startDemo(config: Config): DemoEnvironment {
     game: { ...config.game, apiUrl: game.url, apiKey: game.apiKey },
     demo: true,
   };
+  const stopNuisances = startNuisances((user, text) => {
+    twitch.chat.trySay({ channel: DEMO_STREAMER_LOGIN, user, text });
+  });
   return {
     config: demoConfig,
     twitch,
     game,
     chat: {
       viewers: ["viewer_anna", "modbob", "subdave", "lurker_eve"],
-      say: (channel, user, text) => twitch.chat.say({ channel, user, text }),
+      say(channel, user, text) {
+        const said = twitch.chat.trySay({ channel, user, text });
+        return said.refused
+          ? { id: null, refused: said.refused.message }
+          : { id: said.messageId, refused: null };
+      },
       lines: (channel) =>
         twitch.chat.lines(channel).map((l) => ({
           id: l.messageId,
@@ -65,9 +118,11 @@ export function startDemo(config: Config): DemoEnvironment {
           text: l.text,
           fromCuebot: l.source === "sent",
           replyTo: l.replyParentMessageId,
+          deleted: l.deleted,
         })),
     },
     async stop() {
+      stopNuisances();
       await Promise.all([twitch.stop(), game.stop()]);
     },
   };

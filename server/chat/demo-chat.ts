@@ -12,11 +12,16 @@ export interface DemoChatLine {
   fromCuebot: boolean;
   /** The message this one replies to, if any. */
   replyTo: string | null;
+  /** A moderator removed it (deleted, or its chatter timed out or banned); still listed. */
+  deleted: boolean;
 }
+
+/** What typing a line gave: its id, or Twitch's sentence for why the room refused it. */
+export type DemoSaid = { id: string; refused: null } | { id: null; refused: string };
 
 export interface DemoChat {
   /** Viewers the visitor may speak as. */
   viewers: readonly string[];
-  say(channel: string, user: string, text: string): string;
+  say(channel: string, user: string, text: string): DemoSaid;
   lines(channel: string): DemoChatLine[];
 }

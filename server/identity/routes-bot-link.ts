@@ -3,12 +3,13 @@
 import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { storeChatBot } from "../../db/chat.ts";
+import { readModerationChannel } from "../../db/moderation.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import type { CoreContext } from "../core/context.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import type { SessionContext } from "../http/session-auth.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
-import { BOT_LINK_SCOPES } from "../twitch/scopes.ts";
+import { BOT_LINK_SCOPES, MODERATION_SCOPES } from "../twitch/scopes.ts";
 import { pageOrError } from "../web/page.ts";
 import type { FeatureConnections } from "./connections.ts";
 import type { ProviderTokenSet } from "./idp-client.ts";
@@ -87,8 +88,9 @@ export function botLinkRoutes(ctx: BotLinkContext) {
     "/auth/chat-bot",
     async ({ request }) => {
       // Only a logged-in streamer links a bot to their channel.
+      let accountId: number;
       try {
-        await authenticatePanel(ctx, request, { headers: {} });
+        accountId = (await authenticatePanel(ctx, request, { headers: {} })).account.id;
       } catch (error) {
         // Not logged in is a page; a shared store that does not answer is a 503 like anywhere else.
         if (error instanceof StoreUnavailableError) throw error;
@@ -100,7 +102,10 @@ export function botLinkRoutes(ctx: BotLinkContext) {
       }
       return startAuthorization(ctx, request, {
         path: "/auth/chat-bot",
-        scopes: [...BOT_LINK_SCOPES],
+        // With moderation on, the bot acts for it too: its grant covers that (CONTRACT §6).
+        scopes: (await readModerationChannel(ctx.db, accountId))?.enabled
+          ? [...BOT_LINK_SCOPES, ...MODERATION_SCOPES]
+          : [...BOT_LINK_SCOPES],
         // The browser is usually logged in to Twitch as the streamer: let them switch accounts.
         forceVerify: true,
         purpose: "bot",

@@ -241,7 +241,8 @@ export class ModerationLive implements ModerationRuntime {
       filter: rest.filter,
       action: rest.action,
       seconds: rest.seconds,
-      text: rest.text,
+      // PostgreSQL's text holds no NUL: a troll's line keeps its place with a stand-in.
+      text: rest.text?.replaceAll("\u0000", "\uFFFD") ?? null,
     };
     addModerationLogEntry(this.ctx.db, accountId, entry).catch((error: unknown) =>
       this.ctx.log.warn("could not write the moderation log", { accountId, error }),

@@ -131,8 +131,8 @@ export function chatPanelRoutes(ctx: Context) {
       ({ principal: { account }, body }) => {
         const demo = requireDemo(ctx);
         const { user, text } = parseDemoLine(body, demo.viewers);
-        const id = demo.say(account.login, user, text);
-        return { status: 200 as const, data: { id } };
+        // `refused`: Twitch's sentence when the room refused the line (followers-only, a timeout).
+        return { status: 200 as const, data: demo.say(account.login, user, text) };
       },
       {
         body: t.Unknown({ description: '{"text": "!followage", "user": "viewer_anna"}' }),

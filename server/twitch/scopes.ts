@@ -32,14 +32,10 @@ export const BAN_SCOPE = "moderator:manage:banned_users";
 /** Everything the account that acts for moderation needs (the streamer's own, or the bot's). */
 export const MODERATION_SCOPES = [...MODERATION_EXTRA_SCOPES, BAN_SCOPE] as const;
 /**
- * Native chat: what the bot login asks for, its chat scopes, where it moderates (for the check) and
- * what it needs to moderate, so turning moderation on later needs no second link.
+ * Native chat: what the bot login asks for, its chat scopes and where it moderates (for the check);
+ * with moderation on, MODERATION_SCOPES too (identity/routes-bot-link.ts).
  */
-export const BOT_LINK_SCOPES = [
-  ...CHAT_BOT_SCOPES,
-  "user:read:moderated_channels",
-  ...MODERATION_SCOPES,
-] as const;
+export const BOT_LINK_SCOPES = [...CHAT_BOT_SCOPES, "user:read:moderated_channels"] as const;
 
 /** Stream alerts: the scopes they add to the ten asked at login (CONTRACT §6). */
 export const ALERT_EXTRA_SCOPES = ["bits:read", "channel:read:redemptions"] as const;

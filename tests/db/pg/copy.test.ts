@@ -153,6 +153,39 @@ function seededSqlite(dir: string): DatabaseHandle {
       updatedAt: AT,
     })
     .run();
+  db.insert(lite.moderationChannels)
+    .values({
+      accountId: 1,
+      enabled: true,
+      state: "error",
+      stateSince: AT,
+      reason: "not a mod",
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.moderationRules)
+    .values({
+      accountId: 1,
+      filters: JSON.stringify({ caps: { percent: 80 }, terms: { list: ["ÉCOLE", "~/a+b/i"] } }),
+      shield: JSON.stringify({ minutes: 10 }),
+      shieldUntil: AT + 300_000,
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.moderationLog)
+    .values({
+      accountId: 1,
+      at: AT,
+      userId: "42",
+      userLogin: "alice",
+      userName: "Älice",
+      filter: "links",
+      action: "timeout",
+      seconds: 600,
+      text: "visit example . com 🙂",
+      undone: true,
+    })
+    .run();
   // Every byte value, a NUL first: bytes survive as bytes, not text.
   const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i + 0x89) & 0xff));
   db.insert(lite.alertAssets)
@@ -235,6 +268,9 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       "command_settings",
       "custom_commands",
       "events",
+      "moderation_channels",
+      "moderation_log",
+      "moderation_rules",
       "oauth_tokens",
       "overlay_state",
       "overlay_tokens",
@@ -261,6 +297,9 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       command_settings: 1,
       custom_commands: 2,
       events: 2500,
+      moderation_channels: 1,
+      moderation_log: 1,
+      moderation_rules: 1,
       oauth_tokens: 1,
       overlay_state: 1,
       overlay_tokens: 1,
@@ -338,6 +377,13 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     );
     expect(await target.db.select().from(pg.alertSettings)).toEqual(
       source.db.select().from(lite.alertSettings).all(),
+    );
+    expect(await target.db.select().from(pg.moderationLog)).toEqual(
+      source.db.select().from(lite.moderationLog).all(),
+    );
+    const [rules] = await target.db.select().from(pg.moderationRules);
+    expect(JSON.parse(rules!.filters)).toEqual(
+      JSON.parse(source.db.select().from(lite.moderationRules).all()[0]!.filters),
     );
     expect(await target.db.select().from(pg.alertChannels)).toEqual(
       source.db.select().from(lite.alertChannels).all(),

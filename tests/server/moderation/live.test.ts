@@ -13,6 +13,7 @@ import {
   BOT_LINK_SCOPES,
   CHAT_BOT_SCOPES,
   MODERATION_EXTRA_SCOPES,
+  MODERATION_SCOPES,
   READ_CHAT_SCOPE,
 } from "../../../server/twitch/scopes.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
@@ -154,13 +155,13 @@ async function moderatedByBot(login: string, id: string, scopes: readonly string
 
 describe("moderation as a linked bot account", () => {
   test("a bot that moderates the channel deletes as itself", async () => {
-    const harness = await moderatedByBot("modbob", "100004", BOT_LINK_SCOPES);
+    const harness = await moderatedByBot("modbob", "100004", [...BOT_LINK_SCOPES, ...MODERATION_SCOPES]);
     expect((await moderationStatus(harness.ctx, harness.account.id)).state).toBe("connected");
     expect(await deleted(say("go to spam.example.com"))).toBe(true);
   });
 
   test("a bot that is not a moderator is an error saying to /mod it", async () => {
-    const harness = await moderatedByBot("vipcarla", "100005", BOT_LINK_SCOPES);
+    const harness = await moderatedByBot("vipcarla", "100005", [...BOT_LINK_SCOPES, ...MODERATION_SCOPES]);
     const status = await moderationStatus(harness.ctx, harness.account.id);
     expect(status).toMatchObject({ enabled: true, state: "error" });
     expect(status.reason).toContain("/mod vipcarla");
@@ -218,9 +219,17 @@ describe("a flood (a troll is a user)", () => {
     const ids = lines.map((text) =>
       harness.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text, emotes: ["Kappa"] }),
     );
+    const nul = say("free\u0000 viewers at example.com", "subdave");
     const after = say("!coinflip", "vipcarla", badge("vip"));
     expect(await harness.replyTo(after, 3000)).not.toBeNull();
     expect(await deleted(ids[4]!)).toBe(true);
+    expect(await deleted(nul)).toBe(true);
+    // The log keeps a line with a NUL (PostgreSQL's text holds none: a stand-in takes its place).
+    const logged = await waitFor(async () => {
+      const items = await listModerationLog(harness.ctx.db, harness.account.id, { before: null, limit: 20 });
+      return items.find((i) => i.userLogin === "subdave");
+    });
+    expect(logged?.text).toBe("free\uFFFD viewers at example.com");
   });
 });
 

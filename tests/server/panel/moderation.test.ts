@@ -7,7 +7,12 @@ import {
   writeShieldUntil,
 } from "../../../db/moderation.ts";
 import { grantedScopes } from "../../../db/oauth-tokens.ts";
-import { BASE_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
+import {
+  BASE_SCOPES,
+  MODERATION_EXTRA_SCOPES,
+  MODERATION_SCOPES,
+  READ_CHAT_SCOPE,
+} from "../../../server/twitch/scopes.ts";
 import { DEFAULT_FILTER_SETTINGS, DEFAULT_SHIELD_SETTINGS } from "../../../server/vocabulary.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { cookieHeader } from "../../helpers/twitch.ts";
@@ -104,6 +109,17 @@ describe("GET/PUT /api/dashboard/moderation", () => {
     const data = await moderation();
     expect(data).toMatchObject({ enabled: true, consentUrl: null });
     expect(data.state).not.toBe("needs_consent");
+  });
+
+  test("with moderation on, linking a bot account asks for the moderation scopes too", async () => {
+    h = await startBotHarness();
+    const scopesAsked = async () => {
+      const start = await h.request("/auth/chat-bot", { headers: { cookie: h.cookie } });
+      return new URL(start.headers.get("location")!).searchParams.get("scope")!.split(" ");
+    };
+    expect(await scopesAsked()).not.toContain("moderator:manage:chat_messages");
+    await put({ enabled: true });
+    expect(await scopesAsked()).toEqual(expect.arrayContaining([...MODERATION_SCOPES]));
   });
 
   test("a change names only what it changes; the rest keeps its value", async () => {

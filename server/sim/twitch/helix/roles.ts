@@ -69,11 +69,13 @@ function moderatedChannels(world: SimWorld, call: HelixCall): Response {
   if (userId !== call.caller.userId) {
     return helixError(400, "The ID in user_id must match the user ID found in the request's OAuth token.");
   }
-  const data = [...world.moderators]
-    .filter(([, ids]) => ids.includes(userId))
-    .map(([broadcasterId]) => {
-      const b = userRef(world, broadcasterId);
-      return { broadcaster_id: b.id, broadcaster_login: b.login, broadcaster_name: b.name };
-    });
-  return json(200, { data, pagination: {} });
+  const channels = [...world.moderators].filter(([, ids]) => ids.includes(userId)).map(([id]) => id);
+  // `first` 1–100, default 20 (moderation.md §2.7).
+  const page = paginate(channels, call.query, { max: 100, def: 20 });
+  if (page instanceof Response) return page;
+  const data = page.data.map((broadcasterId) => {
+    const b = userRef(world, broadcasterId);
+    return { broadcaster_id: b.id, broadcaster_login: b.login, broadcaster_name: b.name };
+  });
+  return json(200, { data, pagination: page.pagination });
 }

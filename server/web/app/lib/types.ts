@@ -122,6 +122,8 @@ export interface DemoChatInfo {
     text: string;
     fromCuebot: boolean;
     replyTo: string | null;
+    /** A moderator removed it; still listed. */
+    deleted: boolean;
   }[];
 }
 

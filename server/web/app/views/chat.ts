@@ -220,6 +220,19 @@ function triggersCard(commands: CommandInfo[]): HTMLElement {
   );
 }
 
+/** One line of the demo chat; a removed one is struck through, dimmed and says so in words. */
+function demoChatLine(line: DemoChatInfo["lines"][number]): HTMLElement {
+  const classes = [line.fromCuebot ? "from-cuebot" : "", line.deleted ? "deleted" : ""].filter(Boolean);
+  return h(
+    "li",
+    { class: classes.join(" ") },
+    h("time", { datetime: line.at }, time(line.at)),
+    h("strong", {}, line.user),
+    line.deleted ? h("del", {}, line.text) : h("span", {}, line.text),
+    line.deleted ? h("em", { class: "deleted-note" }, " (deleted by a moderator)") : null,
+  );
+}
+
 function demoChatCard(root: HTMLElement): HTMLElement {
   const headingId = uid("demo-chat");
   // Focusable, so the scrolled log can be read with the keyboard too.
@@ -248,21 +261,11 @@ function demoChatCard(root: HTMLElement): HTMLElement {
           who,
           info.viewers.map((v) => h("option", { value: v }, v)),
         );
-      const key = info.lines.map((l) => l.id).join();
+      // A line a moderator removes later changes the log too.
+      const key = info.lines.map((l) => (l.deleted ? `${l.id}-` : l.id)).join();
       if (key === shown) return;
       shown = key;
-      fill(
-        log,
-        info.lines.map((l) =>
-          h(
-            "li",
-            { class: l.fromCuebot ? "from-cuebot" : "" },
-            h("time", { datetime: l.at }, time(l.at)),
-            h("strong", {}, l.user),
-            h("span", {}, l.text),
-          ),
-        ),
-      );
+      fill(log, info.lines.map(demoChatLine));
       log.scrollTop = log.scrollHeight;
     } catch (error) {
       fill(status, h("span", { class: "error-text" }, errorMessage(error)));
@@ -278,8 +281,12 @@ function demoChatCard(root: HTMLElement): HTMLElement {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await sendData("POST", "/api/dashboard/demo/chat", { text: text.value, user: who.value });
-      fill(status);
+      const said = await sendData<{ refused: string | null }>("POST", "/api/dashboard/demo/chat", {
+        text: text.value,
+        user: who.value,
+      });
+      // Twitch's room refused the line (followers-only, a timeout): say so, as a chatter would see it.
+      fill(status, said.refused ? h("span", {}, `Not posted: ${said.refused}`) : null);
       await refresh();
     } catch (error) {
       fill(status, h("span", { class: "error-text" }, errorMessage(error)));

@@ -343,3 +343,58 @@ describe("GET and PATCH /chat/settings (Get/Update Chat Settings)", () => {
     expect(sim.chat.trySay({ channel: "cuebotdemo", user: "lurker_eve", text: "hi" }).refused).toBeNull();
   });
 });
+
+describe("the /_sim/chat hook over HTTP", () => {
+  const simPost = (body: unknown) =>
+    fetch(`${sim.authUrl}/_sim/chat/say`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const simLines = async () =>
+    (
+      (await (await fetch(`${sim.authUrl}/_sim/chat/lines?channel=cuebotdemo`)).json()) as {
+        data: { messageId: string; text: string; deleted: boolean }[];
+      }
+    ).data;
+
+  test("say takes emotes and Shared Chat fields; lines show deleted; a refused line answers message_id null", async () => {
+    const said = await simPost({
+      channel: "cuebotdemo",
+      user: "viewer_anna",
+      text: "Kappa Kappa",
+      emotes: ["Kappa"],
+      sourceChannel: "otherstreamer",
+      sourceBadges: [{ set_id: "vip", id: "1", info: "" }],
+      sourceOnly: true,
+    });
+    expect(said.status).toBe(200);
+    const { message_id: id, refused } = (await said.json()) as { message_id: string; refused: null };
+    expect(refused).toBeNull();
+    expect((await deleteMessage(tokenFor("cuebotdemo"), { message_id: id })).status).toBe(204);
+    expect((await simLines()).find((l) => l.messageId === id)).toMatchObject({
+      text: "Kappa Kappa",
+      deleted: true,
+    });
+    sim.chat.setRoomMode("cuebotdemo", { followersOnly: true });
+    const refusedLine = await simPost({ channel: "cuebotdemo", user: "lurker_eve", text: "hi" });
+    expect(await refusedLine.json()).toEqual({
+      message_id: null,
+      refused: { code: "msg_followersonly", message: "This room is in followers-only mode." },
+    });
+  });
+
+  test("bad optional fields are 400 naming the field", async () => {
+    for (const [field, value] of [
+      ["emotes", "Kappa"],
+      ["emotes", [1]],
+      ["sourceChannel", 5],
+      ["sourceBadges", [{ set_id: "vip" }]],
+      ["sourceOnly", "yes"],
+    ] as const) {
+      const res = await simPost({ channel: "cuebotdemo", user: "viewer_anna", text: "hi", [field]: value });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toContain(field);
+    }
+  });
+});

@@ -1005,6 +1005,25 @@ describe("GET /moderation/moderators", () => {
   });
 });
 
+describe("GET /moderation/channels", () => {
+  test("the channels the token's user moderates, paged by `first` (1–100, default 20); validates", async () => {
+    const bob = tokenFor("modbob", ["user:read:moderated_channels"]);
+    const res = await get("/moderation/channels", bob, { user_id: SIM_IDS.bob });
+    expect(res.status).toBe(200);
+    expect(helix.check("/moderation/channels", "get", "200", res.body)).toEqual([]);
+    expect(res.body.data).toEqual([
+      { broadcaster_id: DEMO, broadcaster_login: "cuebotdemo", broadcaster_name: "CuebotDemo" },
+    ]);
+    for (let i = 1; i <= 24; i++) sim.world.moderators.set(String(200_000 + i), [SIM_IDS.bob]);
+    const { items, pages } = await walk("/moderation/channels", bob, { user_id: SIM_IDS.bob });
+    expect(items).toHaveLength(25);
+    expect(pages).toBe(2);
+    expectError(await get("/moderation/channels", bob, { user_id: SIM_IDS.bob, first: 101 }), 400, /first/);
+    expectError(await get("/moderation/channels", bob, { user_id: DEMO }), 400);
+    expectError(await get("/moderation/channels", bob), 400);
+  });
+});
+
 describe("GET /channels/vips", () => {
   test("the broadcaster's VIPs; validates; either scope works; non-VIPs in user_id are ignored", async () => {
     for (const scope of ["channel:read:vips", "channel:manage:vips"]) {
