@@ -91,8 +91,12 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
     expect(await textOf(page.locator("#moderation-state"), (t) => t === "Needs your permission")).toBe(
       "Needs your permission",
     );
-    expect(await page.locator("#moderation-reason").textContent()).toContain("moderator:manage:chat_messages");
-    await page.locator("#moderation-switch").screenshot({ path: screenshotPath("moderation-view-1280-consent") });
+    expect(await page.locator("#moderation-reason").textContent()).toContain(
+      "moderator:manage:chat_messages",
+    );
+    await page
+      .locator("#moderation-switch")
+      .screenshot({ path: screenshotPath("moderation-view-1280-consent") });
     await page.click("#moderation-consent");
     const consent = (await page.locator("body").textContent()) ?? "";
     expect(consent).toContain("moderator:manage:chat_messages");
@@ -154,8 +158,8 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
   }, 30_000);
 
   test("try a line: caught from a viewer, not from a moderator; nothing is logged", async () => {
-    const before = await api<LogPage>("moderation/log");
-    await page.getByLabel("A chat line").fill("THIS IS ME SHOUTING VERY LOUDLY IN CHAT");
+    const shout = "THIS IS ME SHOUTING VERY LOUDLY IN CHAT";
+    await page.getByLabel("A chat line").fill(shout);
     await page.locator("#moderation-try").getByLabel("From").selectOption("everyone");
     await page.click("#moderation-try-run");
     expect(await textOf(page.locator("#moderation-try-out"), (t) => t.length > 0)).toStartWith(
@@ -166,7 +170,8 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
     expect(await textOf(page.locator("#moderation-try-out"), (t) => t.startsWith("Not"))).toBe(
       "Not caught: this line would stay in chat.",
     );
-    expect((await api<LogPage>("moderation/log")).items.length).toBe(before.items.length);
+    // (The demo's own spam bot may be logged meanwhile: only the tried line must not be.)
+    expect((await api<LogPage>("moderation/log")).items.filter((i) => i.text === shout)).toEqual([]);
   }, 30_000);
 
   test("spam in the simulated chat is logged, newest first; a timeout is lifted with Undo", async () => {
@@ -180,9 +185,11 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
     await openView();
     const row = page.locator(`#moderation-log li[data-id="${timeout.id}"]`);
     expect(await row.textContent()).toContain("Timed out 10 min");
-    expect(await page.locator("#moderation-log li").first().getAttribute("data-id")).toBe(
-      String(logged.items[0]!.id),
-    );
+    const ids = await page
+      .locator("#moderation-log li")
+      .evaluateAll((rows) => rows.map((li) => Number(li.getAttribute("data-id"))));
+    expect(ids).toEqual(ids.toSorted((a, b) => b - a));
+    expect(ids).toContain(logged.items[0]!.id);
     await row.getByRole("button", { name: /^Undo/ }).click();
     expect(
       await textOf(page.locator(`#moderation-log li[data-id="${timeout.id}"]`), (t) => t.includes("undone")),
