@@ -68,6 +68,7 @@ const VIEWS = [
   { id: "custom-commands", ready: ["#cc-commands .cc-list", "#cc-regulars ul, #cc-regulars .state-empty"] },
   { id: "timers-quotes", ready: ["#timer-count:not(:empty)", "#quote-count:not(:empty)"] },
   { id: "alerts", ready: ["#alerts-state", "#alerts-history ol, #alerts-history .state-empty"] },
+  { id: "moderation", ready: ["#moderation-state", "#moderation-log ol, #moderation-log .state-empty"] },
   { id: "bots", ready: [".line-card code.line", "#local-warning"] },
   { id: "overlays", ready: ["#overlay-url", ".preview-frame iframe"] },
   { id: "security", ready: ["#api-key", "#session-login"] },

@@ -6,6 +6,7 @@ import { botSetupView } from "./views/bot-setup.ts";
 import { chatView } from "./views/chat.ts";
 import { commandsView } from "./views/commands.ts";
 import { customCommandsView } from "./views/custom-commands.ts";
+import { moderationView } from "./views/moderation.ts";
 import { overlaysView } from "./views/overlays.ts";
 import { overviewView } from "./views/overview.ts";
 import { securityView } from "./views/security.ts";
@@ -18,6 +19,7 @@ export const VIEWS: readonly View[] = [
   timersQuotesView,
   alertsView,
   chatView,
+  moderationView,
   botSetupView,
   overlaysView,
   securityView,

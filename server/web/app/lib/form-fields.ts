@@ -47,8 +47,14 @@ function clearErrors(fields: Field[]): void {
   }
 }
 
-/** The field a server message names: `"cooldownSeconds"` or `option "answers.3"`. */
+/**
+ * The field a server message names: `field "cooldownSeconds"`, `option "answers.3"`, or a path ahead
+ * of the message (`filters.caps.percent: …`, `filters.terms.list[2]: …`, the moderation settings').
+ */
 function fieldOf(message: string, fields: Field[]): Field | undefined {
+  const leading = /^([\w.]+)(?:\[\d+\])?: /.exec(message)?.[1];
+  const named = leading ? fields.find((f) => f.path === leading) : undefined;
+  if (named) return named;
   const option = /option "([^"]+)"/.exec(message)?.[1];
   if (option)
     return (

@@ -1,6 +1,15 @@
 // The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them, in cuebot's own words
 // (roles, states, alert types, command names: the vocabulary the server's answers are typed with).
-import type { AlertType, CommandName, ConnectionState, Role } from "../../../vocabulary.ts";
+import type {
+  AlertType,
+  CommandName,
+  ConnectionState,
+  FilterSettings,
+  ModerationFilter,
+  ModerationLogAction,
+  Role,
+  ShieldSettings,
+} from "../../../vocabulary.ts";
 
 export interface Session {
   valid: boolean;
@@ -116,4 +125,50 @@ export interface DemoChatInfo {
     /** A moderator removed it; still listed. */
     deleted: boolean;
   }[];
+}
+
+/** The raid shield as `GET /api/dashboard/moderation` answers it: its settings, and whether it is on now. */
+export interface ShieldInfo extends ShieldSettings {
+  active: boolean;
+  /** While active: when it lifts unless triggered again. */
+  until: string | null;
+}
+
+/** Chat moderation (`GET /api/dashboard/moderation`), its state as native chat's. */
+export interface ModerationInfo {
+  enabled: boolean;
+  state: ConnectionState;
+  since: string | null;
+  reason: string | null;
+  /** Twitch's consent page for the scopes moderation needs, while one is missing. */
+  consentUrl: string | null;
+  filters: FilterSettings;
+  shield: ShieldInfo;
+}
+
+/** One line of the moderation log, newest first. */
+export interface ModerationLogItem {
+  id: number;
+  at: string;
+  /** Who was acted on; none for the shield's own entries. */
+  user: { id: string; login: string; name: string } | null;
+  filter: ModerationFilter | null;
+  action: ModerationLogAction;
+  /** A timeout's length. */
+  seconds: number | null;
+  /** The caught message (kept 7 days). */
+  text: string | null;
+  undone: boolean;
+}
+
+export interface ModerationLogPage {
+  items: ModerationLogItem[];
+  cursor: string | null;
+}
+
+/** What `POST /api/dashboard/moderation/test` says would happen to a line. */
+export interface ModerationTestResult {
+  caught: boolean;
+  filter: ModerationFilter | null;
+  action: ModerationLogAction | null;
 }
