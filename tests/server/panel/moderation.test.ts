@@ -298,3 +298,31 @@ describe("the log and the shield", () => {
     });
   });
 });
+
+describe("the export and account deletion", () => {
+  test("the export carries moderation's settings and log; deleting the account removes them", async () => {
+    h = await startBotHarness();
+    await put({ enabled: true, filters: { caps: { percent: 90 } } });
+    await addModerationLogEntry(h.ctx.db, h.account.id, {
+      at: h.ctx.clock.now(),
+      userId: "100003",
+      userLogin: "viewer_anna",
+      userName: "Viewer_Anna",
+      filter: "caps",
+      action: "warned",
+      seconds: null,
+      text: "WHY SO LOUD",
+    });
+    const exported = (await (await h.panel("/api/dashboard/export")).json()) as {
+      moderation: { enabled: boolean; filters: { caps?: { percent?: number } }; log: { text: string }[] };
+    };
+    expect(exported.moderation.enabled).toBe(true);
+    expect(exported.moderation.filters.caps?.percent).toBe(90);
+    expect(exported.moderation.log.map((e) => e.text)).toEqual(["WHY SO LOUD"]);
+    const gone = await h.panel("/api/dashboard/account", { method: "DELETE" });
+    expect(gone.status).toBe(200);
+    for (const table of ["moderation_channels", "moderation_rules", "moderation_log"]) {
+      expect((await h.sql(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))[0]).toEqual({ n: 0 });
+    }
+  });
+});
