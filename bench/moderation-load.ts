@@ -16,7 +16,7 @@ import type { TableRow } from "./table.ts";
  * Chat moderation under load (issue 35, `npm run bench`'s "moderation" row), black box: the built
  * binary reads N channels over the Twitch simulator's EventSub sockets (the streamer's own token, with
  * moderation's scopes) while chatters type at a steady rate: mostly ordinary lines (the filters'
- * microbenchmark's, bench/moderation-filters.ts), and one line in `CAUGHT_EVERY` a link or a shout,
+ * microbenchmark's, bench/moderation-filters.ts), and one line in `caughtEvery` (20) a link or a shout,
  * each from a chatter never seen before, so every caught line is a first offence: deleted and warned.
  * With every filter on (an allow list, terms and a regex too; the raid shield on with thresholds no
  * line reaches) and with moderation switched off, in turns on the same running server (the switch
@@ -24,7 +24,8 @@ import type { TableRow } from "./table.ts";
  * CPU per message (every thread, from /proc) in each, and each caught line's time from the simulator
  * sending its notification to the simulator receiving Delete Chat Messages for it. Helix buckets
  * are Twitch's 800 a minute per user here: a 429 would show, and is reported.
- * `bun bench/moderation-load.ts [--channels 100] [--rate 1000] [--seconds 10] [--profile]`.
+ * `bun bench/moderation-load.ts [--channels 100] [--rate 1000] [--seconds 10] [--caught-every 20]
+ * [--profile]`; `--caught-every 0` types no spam, so the difference is the judging alone.
  */
 
 export const MODERATION_TARGETS = { addedCpuUs: 20, p99Ms: 50 } as const;
@@ -35,17 +36,21 @@ export interface ModerationLoadOptions {
   rate: number;
   /** Seconds of each measured turn (two with moderation on, two off, alternating). */
   seconds: number;
+  /** One line in this many is a link or caps from a new chatter (0: none, to see the judging alone). */
+  caughtEvery: number;
   /** Extra environment for the server (e.g. Bun's CPU profiler). */
   env?: Record<string, string>;
 }
 
-/** One line in this many is caught (a link or caps), from a new chatter. */
-const CAUGHT_EVERY = 20;
 const TURNS = 2;
 const WARM_UP_S = 5;
+const SWITCH_WARM_UP_S = 3;
 /** After the switch is announced, before a turn: the server re-reads its channels. */
 const SWITCH_SETTLE_MS = 2_000;
 const TWITCH_BUCKET = 800;
+
+/** The ordinary lines chatters type here: no command, so nothing but moderation answers a line. */
+const CHAT_LINES = ORDINARY_LINES.filter((line) => !line.text.startsWith("!"));
 
 /** What spammers type; `k` makes each line and host its own. */
 const SPAM: readonly ((k: number) => string)[] = [
@@ -68,6 +73,7 @@ interface Typing {
   fixture: Fixture;
   channels: readonly string[];
   chatters: readonly string[];
+  caughtEvery: number;
   next: number;
   spammers: number;
 }
@@ -78,11 +84,11 @@ function nextLine(typing: Typing): SayInput & { spam: boolean } {
   const at = n % typing.channels.length;
   const own = Math.floor(n / typing.channels.length);
   const channel = typing.channels[at]!;
-  if ((own + at) % CAUGHT_EVERY === 0) {
+  if (typing.caughtEvery > 0 && (own + at) % typing.caughtEvery === 0) {
     const k = typing.spammers++;
     return { channel, user: `benchspam${k}`, text: SPAM[k % SPAM.length]!(k), spam: true };
   }
-  const line = ORDINARY_LINES[own % ORDINARY_LINES.length]!;
+  const line = CHAT_LINES[own % CHAT_LINES.length]!;
   const user = typing.chatters[own % typing.chatters.length]!;
   return { channel, user, text: line.text, emotes: [...line.emotes], spam: false };
 }
@@ -193,7 +199,10 @@ async function switchModeration(fixture: Fixture, ids: readonly number[], on: bo
   await Bun.sleep(SWITCH_SETTLE_MS);
 }
 
-/** The server on the fixture: warmed with moderation on and off, then `TURNS` turns of each, alternating. */
+/**
+ * The server on the fixture: warmed with moderation on, then `TURNS` turns of each, alternating, each
+ * after a few seconds unmeasured since the switch.
+ */
 async function measure(fixture: Fixture, options: ModerationLoadOptions): Promise<Turn[]> {
   const ids = await streamerIds(fixture);
   await switchModeration(fixture, ids, true, true);
@@ -205,18 +214,19 @@ async function measure(fixture: Fixture, options: ModerationLoadOptions): Promis
     fixture,
     channels: fixture.streamers.map((s) => s.login),
     chatters: addChatters(fixture),
+    caughtEvery: options.caughtEvery,
     next: 0,
     spammers: 0,
   };
   try {
     await waitSubscribed(fixture, options.channels);
-    const warm = { ...options, seconds: WARM_UP_S };
-    await turn(typing, server.pid, warm, true);
+    await turn(typing, server.pid, { ...options, seconds: WARM_UP_S }, true);
     const turns: Turn[] = [];
     for (let i = 0; i < TURNS * 2; i++) {
       const on = i % 2 === 1;
       await switchModeration(fixture, ids, on);
-      if (i === 0) await turn(typing, server.pid, warm, on);
+      // The switch's notice drops every cache, as an admin command's does: they fill again first.
+      await turn(typing, server.pid, { ...options, seconds: SWITCH_WARM_UP_S }, on);
       turns.push(await turn(typing, server.pid, options, on));
     }
     return turns;
@@ -253,7 +263,7 @@ function cpuRow(
   return {
     measure: "CPU per message, all filters on",
     value: `${usPerMessage(on).toFixed(1)} µs`,
-    note: `moderation off ${usPerMessage(off).toFixed(1)} µs: filters add ${added.toFixed(1)} µs a message; ${options.rate} messages a second, 1 in ${CAUGHT_EVERY} a link or caps from a new chatter; cuebot ${percent.toFixed(0)} % of a core with them on; target ≤ ${MODERATION_TARGETS.addedCpuUs} µs added ${ok(added <= MODERATION_TARGETS.addedCpuUs)}`,
+    note: `moderation off ${usPerMessage(off).toFixed(1)} µs: filters add ${added.toFixed(1)} µs a message; ${options.rate} messages a second, ${options.caughtEvery > 0 ? `1 in ${options.caughtEvery}` : "none"} a link or caps from a new chatter; cuebot ${percent.toFixed(0)} % of a core with them on; target ≤ ${MODERATION_TARGETS.addedCpuUs} µs added ${ok(added <= MODERATION_TARGETS.addedCpuUs)}`,
   };
 }
 
@@ -304,6 +314,7 @@ if (import.meta.main) {
     channels: flag("--channels", "100"),
     rate: flag("--rate", "1000"),
     seconds: flag("--seconds", "10"),
+    caughtEvery: flag("--caught-every", "20"),
     env: profile?.env,
   });
   console.log(formatTable(rows));

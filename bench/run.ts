@@ -66,7 +66,7 @@ const BEFORE = beforeFlag === -1 ? undefined : resolve(process.argv[beforeFlag +
 /** Native chat at scale (bench/chat-scale.ts): channels, and the rates whose replies are timed. */
 const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10, before: BEFORE } as const;
 /** Chat moderation under load (bench/moderation-load.ts): all filters on, and off, in turns. */
-const MODERATION = { channels: 100, rate: 1_000, seconds: quick ? 5 : 10 } as const;
+const MODERATION = { channels: 100, rate: 1_000, seconds: quick ? 5 : 10, caughtEvery: 20 } as const;
 /** The rows measured against the yardstick, on the fixture of the HTTP rows. */
 const YARDSTICK_ROWS: readonly RowGroup[] = [
   "refused",
