@@ -29,7 +29,7 @@ export async function restCpuPercent(pid: number, seconds: number): Promise<numb
   return ((cpuSeconds(pid) - before) / seconds) * 100;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
@@ -62,6 +62,25 @@ export interface Typists {
   turn: { next: number };
 }
 
+/** Calls `type` `rate` times a second for `seconds`, a tick's worth at a time; how many it typed. */
+export async function atRate(rate: number, seconds: number, type: () => void): Promise<number> {
+  const total = rate * seconds;
+  const started = performance.now();
+  let typed = 0;
+  while (typed < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+    for (; typed < due; typed++) type();
+    await Bun.sleep(TICK_MS);
+  }
+  return typed;
+}
+
+/** Waits until nothing is pending any more, or `DRAIN_MS` passed. */
+export async function drain(pending: ReadonlyMap<string, number>): Promise<void> {
+  const drainUntil = performance.now() + DRAIN_MS;
+  while (pending.size > 0 && performance.now() < drainUntil) await Bun.sleep(20);
+}
+
 /**
  * `rate` commands a second for `seconds`, spread over the channels in turn; waits 3 s for the last
  * replies. `pid` is the process answering, whose CPU is counted.
@@ -82,24 +101,18 @@ export async function chatLoad(
     pending.delete(attempt.replyParentMessageId!);
     latencies.push(performance.now() - sentAt);
   });
-  const total = rate * seconds;
-  let sent = 0;
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
+  let sent = 0;
   try {
-    while (sent < total) {
-      const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-      for (; sent < due; sent++) {
-        const n = turn.next++;
-        const channel = logins[n % logins.length]!;
-        const user = chatters[Math.floor(n / logins.length) % chatters.length]!;
-        const id = fixture.twitch.chat.say({ channel, user, text: TEXT });
-        pending.set(id, performance.now());
-      }
-      await Bun.sleep(TICK_MS);
-    }
-    const drainUntil = performance.now() + DRAIN_MS;
-    while (pending.size > 0 && performance.now() < drainUntil) await Bun.sleep(20);
+    sent = await atRate(rate, seconds, () => {
+      const n = turn.next++;
+      const channel = logins[n % logins.length]!;
+      const user = chatters[Math.floor(n / logins.length) % chatters.length]!;
+      const id = fixture.twitch.chat.say({ channel, user, text: TEXT });
+      pending.set(id, performance.now());
+    });
+    await drain(pending);
   } finally {
     stop();
   }

@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { FloorSetup } from "./chat-floor.ts";
 import { addChatters, type LoadResult, loadRates, restCpuPercent, type Typists } from "./chat-load.ts";
 import { BINARY, CHAT_SCOPES, createFixture, type Fixture, firstLine, ROOT, startBinary } from "./fixture.ts";
-import { type CpuProfile, report } from "./profile-report.ts";
+import { printProfile, profiler } from "./profile-report.ts";
 import type { TableRow } from "./table.ts";
 
 /**
@@ -283,19 +282,6 @@ export async function chatScaleRows(options: ChatScaleOptions): Promise<TableRow
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : process.argv[at + 1]!;
-}
-
-/** Bun's CPU profiler, writing into a new folder: the environment that turns it on, and the folder. */
-function profiler(): { env: Record<string, string>; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), "cuebot-profile-"));
-  return { env: { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${dir}` }, dir };
-}
-
-function printProfile(who: string, dir: string): void {
-  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
-  if (!file) throw new Error(`no profile was written in ${dir}`);
-  console.log(`\n${who}'s profile: ${join(dir, file)}`);
-  report(JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile);
 }
 
 /**

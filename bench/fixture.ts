@@ -12,6 +12,7 @@ import { createContext } from "../server/runtime.ts";
 import { type GameSimulator, startGameSimulator } from "../server/sim/game/server.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "../server/sim/twitch/server.ts";
 import { type SimUser, seedWorld } from "../server/sim/twitch/world.ts";
+import { BASE_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../server/twitch/scopes.ts";
 
 /**
  * What `npm run bench` runs against: the built binary `dist/cuebot` as a black box, on a data folder
@@ -66,13 +67,18 @@ const FOLLOW_SCOPES = ["moderator:read:followers", "user:read:email"];
 /** What a streamer grants when turning native chat on (chat/status.ts consentProblem). */
 export const CHAT_SCOPES = [...FOLLOW_SCOPES, "user:read:chat", "user:write:chat"];
 
+/** What a streamer grants when turning moderation on, speaking as themselves (the login's, chat's, moderation's). */
+export const MODERATION_GRANT = [...BASE_SCOPES, READ_CHAT_SCOPE, ...MODERATION_EXTRA_SCOPES];
+
 export interface FixtureOptions {
   /** Every streamer has native chat on, with the grant the consent flow asks for (bench/chat-scale.ts). */
   chat?: boolean;
+  /** With `chat`: each grant holds moderation's scopes too (bench/moderation-load.ts). */
+  moderation?: boolean;
 }
 
 export async function createFixture(streamerCount: number, options: FixtureOptions = {}): Promise<Fixture> {
-  const scopes = options.chat ? CHAT_SCOPES : FOLLOW_SCOPES;
+  const scopes = options.moderation ? MODERATION_GRANT : options.chat ? CHAT_SCOPES : FOLLOW_SCOPES;
   const dataDir = mkdtempSync(join(tmpdir(), "cuebot-bench-data-"));
   const world = seedWorld(Date.now());
   for (let i = 0; i < streamerCount + 1; i++) {

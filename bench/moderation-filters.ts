@@ -8,7 +8,8 @@ import type { ModerationLine } from "../server/moderation/filter.ts";
 import { compileFilters, judgeLine } from "../server/moderation/judge.ts";
 import { DEFAULT_FILTER_SETTINGS, type FilterSettings } from "../server/vocabulary.ts";
 
-const LINES: readonly ModerationLine[] = [
+/** Ordinary chat lines, none of which a filter catches (bench/moderation-load.ts types them too). */
+export const ORDINARY_LINES: readonly ModerationLine[] = [
   { text: "hi chat", emotes: [] },
   { text: "LUL that was so close", emotes: ["LUL"] },
   { text: "gg wp everyone, see you tomorrow", emotes: [] },
@@ -23,7 +24,8 @@ const LINES: readonly ModerationLine[] = [
   { text: "did you see the clip at clips.twitch.tv/abc (allowed)", emotes: [] },
 ];
 
-function settings(): FilterSettings {
+/** Every filter on with its defaults, an allow list, a few terms and a regex: the benches' settings. */
+export function benchFilterSettings(): FilterSettings {
   const all = structuredClone(DEFAULT_FILTER_SETTINGS);
   all.links.allow = ["*.twitch.tv", "youtube.com", "*.youtube.com", "youtu.be"];
   all.terms.list = ["spam", "free viewers", "buy follow*", "~/(\\d{3}[-.])?\\d{3}[-.]\\d{4}/"];
@@ -31,16 +33,16 @@ function settings(): FilterSettings {
 }
 
 function microsecondsPerLine(rounds: number): number {
-  const compiled = compileFilters(settings());
+  const compiled = compileFilters(benchFilterSettings());
   const options = { linksPermitted: false };
   let caught = 0;
   const start = process.cpuUsage();
   for (let round = 0; round < rounds; round++) {
-    for (const line of LINES) if (judgeLine(compiled, line, "everyone", options)) caught++;
+    for (const line of ORDINARY_LINES) if (judgeLine(compiled, line, "everyone", options)) caught++;
   }
   const used = process.cpuUsage(start);
   if (caught !== 0) throw new Error(`ordinary chat was caught ${caught} times`);
-  return (used.user + used.system) / (rounds * LINES.length);
+  return (used.user + used.system) / (rounds * ORDINARY_LINES.length);
 }
 
 if (import.meta.main) {

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * Prints where a CPU profile (Bun's `--cpu-prof`) spent its time: self time, then inclusive, as
@@ -74,6 +76,20 @@ export function report(profile: CpuProfile, lastSeconds?: number): void {
   );
   print("self time", selfByLabel, 45);
   print("inclusive time", inclusiveByLabel, 45);
+}
+
+/** Bun's CPU profiler, writing into a new folder: the environment that turns it on, and the folder. */
+export function profiler(): { env: Record<string, string>; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "cuebot-profile-"));
+  return { env: { BUN_OPTIONS: `--cpu-prof --cpu-prof-interval=100 --cpu-prof-dir=${dir}` }, dir };
+}
+
+/** Reports the profile a process run with `profiler()`'s environment wrote into `dir`. */
+export function printProfile(who: string, dir: string): void {
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`no profile was written in ${dir}`);
+  console.log(`\n${who}'s profile: ${join(dir, file)}`);
+  report(JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile);
 }
 
 if (import.meta.main) {

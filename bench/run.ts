@@ -13,6 +13,7 @@ import {
 } from "./fixture.ts";
 import { footprintRows, measureIdle } from "./footprint.ts";
 import { JSON_ROW_TOLERANCE, jsonGameRow, jsonGameTableRow } from "./json-row.ts";
+import { moderationRows } from "./moderation-load.ts";
 import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
 import { type BenchRun, sharedRows } from "./shared-rows.ts";
 import { soak, soakRows } from "./soak.ts";
@@ -37,8 +38,8 @@ import {
 
 const quick = process.argv.includes("--quick");
 /**
- * `--only refused,game,bot` (or cold, rss, stampede, references, shared, chat, footprint): just those
- * rows after the yardstick.
+ * `--only refused,game,bot` (or cold, rss, stampede, references, shared, chat, moderation, footprint):
+ * just those rows, after the yardstick when one of them is measured against it.
  */
 const onlyFlag = process.argv.indexOf("--only");
 const only = onlyFlag === -1 ? null : new Set(process.argv[onlyFlag + 1]?.split(","));
@@ -52,6 +53,7 @@ type RowGroup =
   | "stampede"
   | "shared"
   | "chat"
+  | "moderation"
   | "footprint"
   | "soak";
 const wanted = (name: RowGroup) => only === null || only.has(name);
@@ -63,6 +65,19 @@ const beforeFlag = process.argv.indexOf("--before");
 const BEFORE = beforeFlag === -1 ? undefined : resolve(process.argv[beforeFlag + 1]!);
 /** Native chat at scale (bench/chat-scale.ts): channels, and the rates whose replies are timed. */
 const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10, before: BEFORE } as const;
+/** Chat moderation under load (bench/moderation-load.ts): all filters on, and off, in turns. */
+const MODERATION = { channels: 100, rate: 1_000, seconds: quick ? 5 : 10, caughtEvery: 20 } as const;
+/** The rows measured against the yardstick, on the fixture of the HTTP rows. */
+const YARDSTICK_ROWS: readonly RowGroup[] = [
+  "refused",
+  "game",
+  "bot",
+  "references",
+  "cold",
+  "rss",
+  "stampede",
+  "shared",
+];
 const DURATION_S = quick ? 1 : 2;
 const RUNS = 3;
 /** Partner keys (120/min each): 3 runs × 2 s at 100 k req/s stay under every key's quota. */
@@ -385,9 +400,8 @@ async function machineLine(startedAt: number): Promise<string> {
   return `${new Date().toISOString().slice(0, 10)} · ${cpu} · ${navigator.hardwareConcurrency} cores · bun ${Bun.version} · ${wrkVersion?.trim() || "wrk"} · dist/cuebot ${binarySize} MB · wrk -t1 -c64, ${DURATION_S} s × median of ${RUNS} · ${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 }
 
-async function main(): Promise<void> {
-  const startedAt = performance.now();
-  if (!process.argv.includes("--binary")) await build();
+/** The yardstick and the rows measured against it, on one fixture of Partner keys. */
+async function yardstickedRows(): Promise<void> {
   const fixture = await createFixture(STREAMERS);
   try {
     const bare = await singleInstanceRows(fixture);
@@ -395,8 +409,16 @@ async function main(): Promise<void> {
   } finally {
     await fixture.stop();
   }
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  if (!process.argv.includes("--binary")) await build();
+  if (YARDSTICK_ROWS.some(wanted)) await yardstickedRows();
   // Native chat at scale: a data folder and simulators of its own (1,000 streamers with chat on).
   if (wanted("chat")) rows.push(...(await chatScaleRows(CHAT)));
+  // Chat moderation at 1,000 messages a second: a data folder and simulators of its own.
+  if (wanted("moderation")) rows.push(...(await moderationRows(MODERATION)));
   // Footprint: binary size, RSS and CPU of an idle server on an empty data folder.
   if (wanted("footprint")) rows.push(...footprintRows(await measureIdle(BINARY)));
   // RSS over the demo's traffic: only when asked (`--soak-minutes 60` for the README's hour).

@@ -9,6 +9,7 @@ import {
   newChatState,
   type RoomModes,
   type SimChatSettings,
+  type SimDeleteCall,
   type SimSendAttempt,
   settingsOf,
 } from "./state.ts";
@@ -44,6 +45,11 @@ export function createSimChat(env: ChatEnvironment) {
     onSend(listener: (attempt: SimSendAttempt) => void): () => void {
       state.sendListeners.add(listener);
       return () => state.sendListeners.delete(listener);
+    },
+    /** Calls `listener` with each Delete Chat Messages call naming a message, as it is answered. */
+    onDelete(listener: (call: SimDeleteCall) => void): () => void {
+      state.deleteListeners.add(listener);
+      return () => state.deleteListeners.delete(listener);
     },
     setRole: (channel: string, user: string, role: ChatRole): void =>
       setRole(world, clock, channel, user, role),

@@ -4,7 +4,7 @@ import { helixError, missing, noContent } from "../helix/http.ts";
 import type { HelixCall, HelixRouteList } from "../helix/route.ts";
 import type { SimUser } from "../world.ts";
 import { byId, roleOf } from "./chatters.ts";
-import type { ChatState, SimChatLine } from "./state.ts";
+import type { ChatState, SimChatLine, SimDeleteCall } from "./state.ts";
 
 /**
  * What moderators do to the lines of a chat: Helix Delete Chat Messages (reference/moderation.md
@@ -22,7 +22,7 @@ export function chatModerationRoutes(state: ChatState): HelixRouteList {
       {
         userToken: true,
         scopes: ["moderator:manage:chat_messages"],
-        handle: (call) => deleteChatMessages(state, call),
+        handle: (call) => told(state, call, deleteChatMessages(state, call)),
       },
     ],
   ];
@@ -47,6 +47,16 @@ function protectedLine(state: ChatState, broadcasterId: string, moderatorId: str
   if (role === "moderator" && line.userId !== moderatorId)
     return "You may not delete another moderator's messages.";
   return null;
+}
+
+/** Tells whoever watches deletions of one message what was answered; returns the answer. */
+function told(state: ChatState, call: HelixCall, answer: Response): Response {
+  const messageId = call.query.get("message_id");
+  const broadcasterId = call.query.get("broadcaster_id");
+  if (messageId === null || broadcasterId === null || state.deleteListeners.size === 0) return answer;
+  const deletion: SimDeleteCall = { broadcasterId, messageId, status: answer.status };
+  for (const listener of state.deleteListeners) listener(deletion);
+  return answer;
 }
 
 /** Removes every line of the chat (Delete Chat Messages without `message_id`). */

@@ -37,6 +37,13 @@ export interface SimSendAttempt {
   dropReason: { code: string; message: string } | null;
 }
 
+/** A Delete Chat Messages call with a `message_id`, as the simulator answered it. */
+export interface SimDeleteCall {
+  broadcasterId: string;
+  messageId: string;
+  status: number;
+}
+
 /** The room modes tests set directly (`setRoomMode`); they write the channel's chat settings. */
 export interface RoomModes {
   slowSeconds: number;
@@ -107,6 +114,8 @@ export interface ChatState extends ChatEnvironment {
   buckets: Map<string, { remaining: number; resetAt: number }>;
   /** Who watches send attempts as they happen (the chat bench times its replies by them). */
   sendListeners: Set<(attempt: SimSendAttempt) => void>;
+  /** Who watches Delete Chat Messages calls as they arrive (the moderation bench times them). */
+  deleteListeners: Set<(call: SimDeleteCall) => void>;
 }
 
 export const CHAT_BUCKET = 800;
@@ -122,6 +131,7 @@ export function newChatState(env: ChatEnvironment): ChatState {
     settings: new Map(),
     buckets: new Map(),
     sendListeners: new Set(),
+    deleteListeners: new Set(),
   };
 }
 

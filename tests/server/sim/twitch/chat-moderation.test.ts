@@ -61,6 +61,24 @@ describe("DELETE /moderation/chat (Delete Chat Messages)", () => {
     expect(lineOf(kept)?.deleted).toBe(false);
   });
 
+  test("onDelete hears each call naming a message with its answer, until stopped; clearing the chat is not one", async () => {
+    const heard: unknown[] = [];
+    const stop = sim.chat.onDelete((call) => heard.push(call));
+    const spam = say("viewer_anna", "buy followers at bigfollows . com");
+    const token = tokenFor("cuebotdemo");
+    await deleteMessage(token, { message_id: spam });
+    await deleteMessage(token, { message_id: spam });
+    await callHelix(sim, token, "DELETE", "/moderation/chat", {
+      query: { broadcaster_id: DEMO, moderator_id: DEMO },
+    });
+    stop();
+    await deleteMessage(token, { message_id: say("viewer_anna", "more spam") });
+    expect(heard).toEqual([
+      { broadcasterId: DEMO, messageId: spam, status: 204 },
+      { broadcasterId: DEMO, messageId: spam, status: 404 },
+    ]);
+  });
+
   test("a moderator may delete a viewer's line and their own; not the broadcaster's nor another moderator's (400)", async () => {
     sim.chat.setRole("cuebotdemo", "mod_two", "moderator");
     const mod = tokenFor("modbob");
