@@ -23,7 +23,7 @@ import type {
   UserLevel,
 } from "../vocabulary.ts";
 import type { ModerationContext } from "./context.ts";
-import { compileFilters, judgeLine } from "./judge.ts";
+import { judgeLine, sharedFilters } from "./judge.ts";
 import { loggedAction, punishmentOf } from "./punishment.ts";
 import { mergeStoredSettings, parseModerationChanges, storedFilters, storedShield } from "./settings.ts";
 import { type ModerationStatus, moderationStatus } from "./status.ts";
@@ -204,7 +204,7 @@ export async function tryLine(
   const exempt = level === "owner" || level === "moderator";
   const filter = exempt
     ? null
-    : judgeLine(compileFilters(filters), { text, emotes: [] }, level, { linksPermitted: false });
+    : judgeLine(sharedFilters(filters), { text, emotes: [] }, level, { linksPermitted: false });
   if (filter === null) return { caught: false, filter: null, action: null };
   const punishment = punishmentOf(filter, filters, false);
   return {

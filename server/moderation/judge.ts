@@ -36,6 +36,25 @@ export function compileFilters(settings: FilterSettings): CompiledFilters {
   );
 }
 
+/** Compiled filters kept by their settings; past this many settings, the oldest go. */
+const SHARED_MAX = 1_000;
+const shared = new Map<string, CompiledFilters>();
+
+/**
+ * `compileFilters`, shared by every channel with the same settings (most keep the defaults): one
+ * compiled copy whose pattern engines (re2js builds its automaton as lines arrive) stay warm, instead
+ * of one per channel. Compiled filters hold no per-channel state, so sharing them is safe.
+ */
+export function sharedFilters(settings: FilterSettings): CompiledFilters {
+  const key = JSON.stringify(settings);
+  const known = shared.get(key);
+  if (known) return known;
+  const compiled = compileFilters(settings);
+  if (shared.size >= SHARED_MAX) shared.delete(shared.keys().next().value ?? "");
+  shared.set(key, compiled);
+  return compiled;
+}
+
 function compileOne<F extends ModerationFilter>(settings: FilterSettings, name: F): CompiledFilter {
   const own = settings[name];
   return {

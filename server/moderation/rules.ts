@@ -3,7 +3,7 @@ import { readModerationChannel, readModerationRules } from "../../db/moderation.
 import { listRegulars } from "../../db/regulars.ts";
 import type { FilterSettings, ShieldSettings } from "../vocabulary.ts";
 import type { ModerationContext } from "./context.ts";
-import { type CompiledFilters, compileFilters } from "./judge.ts";
+import { type CompiledFilters, sharedFilters } from "./judge.ts";
 import { mergeStoredSettings } from "./settings.ts";
 
 /** One account's moderation as a chat line needs it, read and compiled once. */
@@ -75,7 +75,7 @@ async function readRules(ctx: Pick<ModerationContext, "db">, accountId: number):
   return {
     enabled: channel?.enabled ?? false,
     filters,
-    compiled: compileFilters(filters),
+    compiled: sharedFilters(filters),
     shield,
     shieldUntil: stored?.shieldUntil ?? null,
     regulars: new Set(regulars.map((r) => r.twitchUserId)),
