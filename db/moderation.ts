@@ -113,6 +113,15 @@ export async function addModerationLogEntry(
   return row?.id ?? 0;
 }
 
+/** Several entries (of any accounts) in one statement, in the order given. */
+export function addModerationLogEntries(
+  s: DataStore,
+  entries: readonly (NewModerationLogEntry & { accountId: number })[],
+): Promise<void> {
+  if (entries.length === 0) return Promise.resolve();
+  return s.run((db, t) => db.insert(t.moderationLog).values([...entries]));
+}
+
 /** A page of the log, newest first: entries older (by id) than `before` when given. */
 export async function listModerationLog(
   s: DataStore,

@@ -13,7 +13,7 @@ export const moderationBesideChat =
     return {
       async close() {
         ctx.moderation.release(live);
-        live.close();
+        await live.close();
       },
     };
   };

@@ -1,5 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
-import { addModerationLogEntry, writeModerationState } from "../../db/moderation.ts";
+import { writeModerationState } from "../../db/moderation.ts";
 import { andThen } from "../core/maybe-promise.ts";
 import { callerLevel } from "../live/chat-levels.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
@@ -17,6 +17,7 @@ import { MODERATION_LIMITS, type ModerationFilter } from "../vocabulary.ts";
 import type { ModerationContext, ModerationRuntime } from "./context.ts";
 import { Enforcer } from "./enforcer.ts";
 import { judgeLine } from "./judge.ts";
+import { ModerationLogWriter } from "./log-writer.ts";
 import { permitLine, readPermitLine } from "./permit.ts";
 import { loggedAction, punishmentOf, punishmentReason, warningLine } from "./punishment.ts";
 import { type AccountRules, RulesCache } from "./rules.ts";
@@ -37,6 +38,7 @@ export class ModerationLive implements ModerationRuntime {
   readonly #rules: RulesCache;
   readonly #enforcer: Enforcer;
   readonly #shield: ShieldControl;
+  readonly #logWriter: ModerationLogWriter;
   readonly #unbind: (() => void)[] = [];
 
   constructor(
@@ -44,6 +46,7 @@ export class ModerationLive implements ModerationRuntime {
     private readonly begun: LiveStart,
   ) {
     this.#rules = new RulesCache(ctx);
+    this.#logWriter = new ModerationLogWriter(ctx);
     this.#enforcer = new Enforcer(
       (holder, call) => begun.sessions.tokens.withToken(holder, call, { held: true }),
       () => ctx.clock.now(),
@@ -74,10 +77,12 @@ export class ModerationLive implements ModerationRuntime {
     this.#shield.recheck(accountId);
   }
 
-  close(): void {
+  /** Stops judging at once; settles once the log's last entries are written. */
+  close(): Promise<void> {
     for (const unbind of this.#unbind.splice(0)) unbind();
     this.#shield.close();
     this.#enforcer.close();
+    return this.#logWriter.close();
   }
 
   readonly #stage: ChatLineStage = {
@@ -244,9 +249,7 @@ export class ModerationLive implements ModerationRuntime {
       // PostgreSQL's text holds no NUL: a troll's line keeps its place with a stand-in.
       text: rest.text?.replaceAll("\u0000", "\uFFFD") ?? null,
     };
-    addModerationLogEntry(this.ctx.db, accountId, entry).catch((error: unknown) =>
-      this.ctx.log.warn("could not write the moderation log", { accountId, error }),
-    );
+    this.#logWriter.add({ accountId, ...entry });
   }
 
   /**
