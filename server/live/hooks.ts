@@ -75,7 +75,7 @@ export interface CommandAnswered {
 export interface ModerationAction {
   accountId: number;
   action: ModerationLogAction;
-  /** The filter that caught the line; null for a permit or the shield. */
+  /** The filter that caught the line (`links` for a permit); null for the shield. */
   filter: ModerationFilter | null;
   /** Who it was done to (for the shield: the channel). */
   user: { id: string; login: string; name: string };

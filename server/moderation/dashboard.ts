@@ -1,5 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
-import { loadChatBot, readChatSettings, writeChatEnabled } from "../../db/chat.ts";
+import { readChatSettings, writeChatEnabled } from "../../db/chat.ts";
 import {
   listModerationLog,
   type ModerationLogEntry,
@@ -12,8 +12,6 @@ import {
   writeShieldUntil,
 } from "../../db/moderation.ts";
 import { ApiError, badRequest, notFound } from "../core/errors.ts";
-import type { Speaker } from "../live/feed.ts";
-import { SpeakerTokens } from "../live/speaker-tokens.ts";
 import { HelixError } from "../twitch/helix-client.ts";
 import type {
   FilterSettings,
@@ -22,6 +20,7 @@ import type {
   ShieldSettings,
   UserLevel,
 } from "../vocabulary.ts";
+import { asActing } from "./acting.ts";
 import type { ModerationContext } from "./context.ts";
 import { judgeLine, sharedFilters } from "./judge.ts";
 import { loggedAction, punishmentOf } from "./punishment.ts";
@@ -96,25 +95,21 @@ export async function changeModeration(
   ctx.moderation.changed(account.id);
 }
 
-/** Who acts for the channel: the linked bot account, or the streamer. */
-async function actingSpeaker(ctx: ModerationContext, account: Account): Promise<Speaker> {
-  const bot = await loadChatBot(ctx.db, ctx.secrets, account.id);
-  return bot ? { kind: "bot", userId: bot.twitchUserId } : { kind: "streamer", userId: account.twitchUserId };
-}
-
-/** A Helix call as the acting account, with its id as `moderator_id`; Twitch's refusal as the contract's error. */
-async function asActing(
+/** As the acting account (moderation/acting.ts); Twitch's refusal as the contract's error. */
+async function asActingHere(
   ctx: ModerationContext,
   account: Account,
-  call: (token: string, moderatorId: string) => Promise<void>,
+  call: Parameters<typeof asActing>[2],
+  allowed: (error: HelixError) => boolean = () => false,
 ): Promise<void> {
   if (!ctx.helixApi) throw new ApiError(503, "upstream_error", "Twitch is not configured on this server.");
-  const speaker = await actingSpeaker(ctx, account);
-  const tokens = new SpeakerTokens(ctx);
   try {
-    await tokens.withToken({ accountId: account.id, speaker }, (token) => call(token, speaker.userId));
+    await asActing(ctx, account, call);
   } catch (error) {
-    if (error instanceof HelixError) throw error;
+    if (error instanceof HelixError) {
+      if (allowed(error)) return;
+      throw refusedByTwitch(error);
+    }
     throw new ApiError(502, "upstream_error", error instanceof Error ? error.message : String(error));
   }
 }
@@ -135,17 +130,9 @@ export async function endShield(ctx: ModerationContext, account: Account): Promi
   const stored = await readModerationRules(ctx.db, account.id);
   const until = stored?.shieldUntil ?? null;
   if (until === null) return;
-  const helix = ctx.helixApi;
-  try {
-    await asActing(ctx, account, (token, moderatorId) =>
-      helix
-        ? helix.setFollowersOnly(token, { broadcasterId: account.twitchUserId, moderatorId, on: false })
-        : Promise.resolve(),
-    );
-  } catch (error) {
-    if (error instanceof HelixError) throw refusedByTwitch(error);
-    throw error;
-  }
+  await asActingHere(ctx, account, (helix, token, moderatorId) =>
+    helix.setFollowersOnly(token, { broadcasterId: account.twitchUserId, moderatorId, on: false }),
+  );
   await writeShieldUntil(ctx.db, account.id, null, ctx.clock.now());
   ctx.moderation.changed(account.id);
 }
@@ -176,19 +163,14 @@ export async function undoModeration(
   if (!entry) throw notFound("There is no such entry in the moderation log.");
   if (!undoable(entry.action)) throw badRequest("Only a timeout or a ban can be undone.");
   if (entry.undone) return entry;
-  const helix = ctx.helixApi;
-  try {
-    await asActing(ctx, account, (token, moderatorId) =>
-      helix
-        ? helix.unban(token, { broadcasterId: account.twitchUserId, moderatorId, userId: entry.userId })
-        : Promise.resolve(),
-    );
-  } catch (error) {
-    // "not banned": the timeout ran out (or a moderator lifted it); the chatter is free either way.
-    if (!(error instanceof HelixError && error.status === 400)) {
-      throw error instanceof HelixError ? refusedByTwitch(error) : error;
-    }
-  }
+  // "not banned" (400): the timeout ran out, or a moderator lifted it; the chatter is free either way.
+  await asActingHere(
+    ctx,
+    account,
+    (helix, token, moderatorId) =>
+      helix.unban(token, { broadcasterId: account.twitchUserId, moderatorId, userId: entry.userId }),
+    (error) => error.status === 400,
+  );
   await markModerationUndone(ctx.db, account.id, id);
   return { ...entry, undone: true };
 }

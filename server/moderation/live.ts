@@ -40,6 +40,7 @@ export class ModerationLive implements ModerationRuntime {
   readonly #shield: ShieldControl;
   readonly #logWriter: ModerationLogWriter;
   readonly #unbind: (() => void)[] = [];
+  #lastPassWarning = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: ModerationContext,
@@ -53,8 +54,7 @@ export class ModerationLive implements ModerationRuntime {
     );
     this.#shield = new ShieldControl(ctx, {
       rules: this.#rules,
-      enforcer: this.#enforcer,
-      channels: begun.channels,
+      withToken: (holder, call) => begun.sessions.tokens.withToken(holder, call, { held: true }),
       failed: (accountId, error) => this.#failed(accountId, error),
     });
   }
@@ -88,8 +88,32 @@ export class ModerationLive implements ModerationRuntime {
   readonly #stage: ChatLineStage = {
     name: "moderation",
     order: CHAT_STAGE_ORDER.moderation,
-    take: (line) => andThen(this.#rules.get(line.account.id), (rules) => this.#take(line, rules)),
+    take: (line) => {
+      try {
+        const rules = this.#rules.get(line.account.id);
+        if (!(rules instanceof Promise)) return this.#take(line, rules);
+        return rules.then(
+          (read) => this.#take(line, read),
+          (error: unknown) => this.#passed(line, error),
+        );
+      } catch (error) {
+        return this.#passed(line, error);
+      }
+    },
   };
+
+  /**
+   * Moderation could not judge the line (the store away, a filter failing): the line goes on to the
+   * commands, unjudged, rather than stalling the channel; a warning at most once a minute says so.
+   */
+  #passed(line: ChatLine, error: unknown): null {
+    const now = performance.now();
+    if (now - this.#lastPassWarning >= 60_000) {
+      this.#lastPassWarning = now;
+      this.ctx.log.warn("a chat line passed unjudged by moderation", { accountId: line.account.id, error });
+    }
+    return null;
+  }
 
   /** Whether moderation takes the line: a caught one, or a moderator's `!permit`. */
   #take(line: ChatLine, rules: AccountRules) {
@@ -106,7 +130,10 @@ export class ModerationLive implements ModerationRuntime {
     const caught = judgeLine(rules.compiled, event, level, { linksPermitted: false });
     if (caught === null) return null;
     if (caught !== "links") return this.#caught(channel, account, rules, event, caught);
-    return andThen(this.ctx.moderationBook.permitted(account.id, event.chatterLogin, now), (permitted) => {
+    const asked = this.ctx.moderationBook.permitted(account.id, event.chatterLogin, now);
+    // The book away (Redis): no permit is known, so the link is judged as any other.
+    const known = asked instanceof Promise ? asked.catch(() => false) : asked;
+    return andThen(known, (permitted) => {
       const filter = permitted ? judgeLine(rules.compiled, event, level, { linksPermitted: true }) : caught;
       return filter === null ? null : this.#caught(channel, account, rules, event, filter);
     });
@@ -137,7 +164,7 @@ export class ModerationLive implements ModerationRuntime {
   ): Promise<void> {
     const now = this.ctx.clock.now();
     const bans = filter === "terms" && rules.filters.terms.action === "ban";
-    const repeat = bans ? false : await this.ctx.moderationBook.offend(account.id, event.chatterId, now);
+    const repeat = bans ? false : await this.#repeatOffence(account.id, event.chatterId, now);
     const punishment = punishmentOf(filter, rules.filters, repeat);
     const helix = this.ctx.helixApi;
     const holder = { accountId: account.id, speaker: channel.speaker };
@@ -195,8 +222,11 @@ export class ModerationLive implements ModerationRuntime {
     now: number,
   ): Promise<boolean> {
     if (channel.queue.size > WARN_MAX_WAITING) return false;
-    if (!(await this.ctx.moderationBook.mayWarn(account.id, event.chatterId, now))) return false;
-    if (!(await this.ctx.limits.chatters.admit(account, null))) return false;
+    const book = this.ctx.moderationBook;
+    if (!(await Promise.resolve(book.mayWarn(account.id, event.chatterId, now)).catch(() => false)))
+      return false;
+    if (!(await Promise.resolve(this.ctx.limits.chatters.admit(account, null)).catch(() => false)))
+      return false;
     // Lines may have joined the queue while the book and the budget answered.
     if (channel.queue.size > WARN_MAX_WAITING) return false;
     channel.queue.push({
@@ -206,6 +236,16 @@ export class ModerationLive implements ModerationRuntime {
       caller: event.chatterLogin,
     });
     return true;
+  }
+
+  /** Whether the chatter offended within the hour; when the book cannot answer (Redis away), a first offence. */
+  async #repeatOffence(accountId: number, chatterId: string, now: number): Promise<boolean> {
+    try {
+      return await this.ctx.moderationBook.offend(accountId, chatterId, now);
+    } catch (error) {
+      this.ctx.log.warn("moderation's book did not answer: the line counts as a first offence", { error });
+      return false;
+    }
   }
 
   /** `!permit <user>` from the broadcaster or a moderator: links allowed for 60 s, one line saying so. */

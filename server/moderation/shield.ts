@@ -1,20 +1,27 @@
 import type { Account } from "../../db/accounts.ts";
 import { listActiveShields, writeShieldUntil } from "../../db/moderation.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
+import type { TokenHolder } from "../live/feed.ts";
 import type { SpokenChannel } from "../live/hooks.ts";
-import type { HelixError } from "../twitch/helix-client.ts";
+import { HelixError } from "../twitch/helix-client.ts";
+import { liftFollowersOnly } from "./acting.ts";
 import type { ModerationContext } from "./context.ts";
-import type { Enforcer } from "./enforcer.ts";
 import type { AccountRules, RulesCache } from "./rules.ts";
 import { ShieldWatch } from "./shield-watch.ts";
 
 /** What the shield works with, from the live runtime (moderation/live.ts). */
 export interface ShieldDeps {
   rules: RulesCache;
-  enforcer: Enforcer;
-  channels: ReadonlyMap<number, SpokenChannel>;
+  /** A call with the channel's speaker token (live/speaker-tokens.ts `withToken`). */
+  withToken<T>(holder: TokenHolder, call: (token: string) => Promise<T>): Promise<T>;
   failed(accountId: number, error: HelixError): void;
 }
+
+/** A lift that failed is tried again after this long. */
+const RETRY_MS = 30_000;
+
+/** The same text counts only from lines this long (folded): "GG", "F" or "1" waves are cheering, not a raid. */
+const SAME_TEXT_MIN = 10;
 
 /** The line that says the shield went up. */
 export function shieldLine(minutes: number): string {
@@ -32,6 +39,8 @@ export function shieldLine(minutes: number): string {
 export class ShieldControl {
   readonly #watches = new Map<number, ShieldWatch>();
   readonly #timers = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Accounts whose shield is on its way up (one Helix round trip at a time). */
+  readonly #raising = new Set<number>();
   #closed = false;
 
   constructor(
@@ -47,7 +56,7 @@ export class ShieldControl {
     event: ChatMessageEvent,
     now: number,
   ): void {
-    if (!rules.shield.enabled) return;
+    if (!rules.shield.enabled || event.text.length < SAME_TEXT_MIN || event.text.startsWith("!")) return;
     if (this.#watch(account.id).said(event.chatterId, event.text, now, rules.shield))
       this.#raise(channel, account, rules, now);
   }
@@ -95,22 +104,45 @@ export class ShieldControl {
     return watch;
   }
 
+  /**
+   * A trigger: while the shield is up its end moves on; otherwise it goes up, unless followers-only
+   * chat is on already (the streamer's own mode, or a moderator's: left as it is, and never lifted).
+   */
   #raise(channel: SpokenChannel, account: Account, rules: AccountRules, now: number): void {
     const until = now + rules.shield.minutes * 60_000;
-    const up = rules.shieldUntil !== null && rules.shieldUntil > now;
-    rules.shieldUntil = until;
-    this.#schedule(account.id, until);
-    void writeShieldUntil(this.ctx.db, account.id, until, now).catch((error: unknown) =>
-      this.ctx.log.warn("could not store the raid shield's end", { accountId: account.id, error }),
-    );
-    if (up) return;
+    if (rules.shieldUntil !== null && rules.shieldUntil > now) {
+      rules.shieldUntil = until;
+      void this.#storeEnd(account.id, until, now);
+      return;
+    }
+    if (this.#raising.has(account.id)) return;
+    this.#raising.add(account.id);
     this.#watch(account.id).reset();
-    this.#followersOnly(channel, true);
+    void this.#goUp(channel, account, rules, now)
+      .catch((error: unknown) => {
+        if (error instanceof HelixError) this.deps.failed(account.id, error);
+        this.ctx.log.warn("could not raise the raid shield", { accountId: account.id, error });
+      })
+      .finally(() => this.#raising.delete(account.id));
+  }
+
+  async #goUp(channel: SpokenChannel, account: Account, rules: AccountRules, now: number): Promise<void> {
+    const helix = this.ctx.helixApi;
+    if (!helix) return;
+    const holder = { accountId: account.id, speaker: channel.speaker };
+    const ids = { broadcasterId: channel.broadcasterId, moderatorId: channel.speaker.userId };
+    if (await this.deps.withToken(holder, (token) => helix.followersOnly(token, channel.broadcasterId)))
+      return;
+    await this.deps.withToken(holder, (token) => helix.setFollowersOnly(token, { ...ids, on: true }));
+    const until = now + rules.shield.minutes * 60_000;
+    rules.shieldUntil = until;
+    await this.#storeEnd(account.id, until, now);
     channel.queue.push({
       text: shieldLine(rules.shield.minutes),
       replyTo: "",
       command: "shield",
       caller: "shield",
+      urgent: true,
     });
     this.ctx.live.hooks.moderationAction.emit(
       {
@@ -125,16 +157,14 @@ export class ShieldControl {
     );
   }
 
-  #followersOnly(channel: SpokenChannel, on: boolean): void {
-    const helix = this.ctx.helixApi;
-    if (!helix) return;
-    const ids = { broadcasterId: channel.broadcasterId, moderatorId: channel.speaker.userId };
-    this.deps.enforcer.enqueue({
-      urgent: true,
-      holder: { accountId: channel.accountId, speaker: channel.speaker },
-      run: (token) => helix.setFollowersOnly(token, { ...ids, on }),
-      failed: (error) => this.deps.failed(channel.accountId, error),
-    });
+  /** Stores the shield's end, then waits for it (stored first: a read meanwhile sees it). */
+  async #storeEnd(accountId: number, until: number, now: number): Promise<void> {
+    try {
+      await writeShieldUntil(this.ctx.db, accountId, until, now);
+    } catch (error) {
+      this.ctx.log.warn("could not store the raid shield's end", { accountId, error });
+    }
+    this.#schedule(accountId, until);
   }
 
   #schedule(accountId: number, until: number): void {
@@ -146,26 +176,32 @@ export class ShieldControl {
     this.#timers.set(accountId, timer);
   }
 
-  /** Reads the stored end afresh: still ahead → wait for it; passed → lift; gone → nothing to do. */
+  /**
+   * Reads the stored end afresh: still ahead → wait for it; gone (ended from the dashboard) →
+   * nothing to do; passed → followers-only off as the acting account (no open channel needed), then
+   * the end cleared. Anything failing is tried again in 30 s: a shield is never left up for good.
+   */
   async #follow(accountId: number): Promise<void> {
-    this.deps.rules.forget(accountId);
-    const rules = await this.deps.rules.get(accountId);
-    const now = this.ctx.clock.now();
-    if (rules.shieldUntil !== null && rules.shieldUntil > now) {
-      this.#schedule(accountId, rules.shieldUntil);
-      return;
+    try {
+      this.deps.rules.forget(accountId);
+      const rules = await this.deps.rules.get(accountId);
+      const now = this.ctx.clock.now();
+      if (rules.shieldUntil !== null && rules.shieldUntil > now) {
+        this.#schedule(accountId, rules.shieldUntil);
+        return;
+      }
+      if (rules.shieldUntil !== null) {
+        const account = await this.ctx.accounts.account(accountId);
+        if (account) await liftFollowersOnly(this.ctx, account);
+        await writeShieldUntil(this.ctx.db, accountId, null, now);
+        rules.shieldUntil = null;
+      }
+      const timer = this.#timers.get(accountId);
+      if (timer) clearTimeout(timer);
+      this.#timers.delete(accountId);
+    } catch (error) {
+      this.ctx.log.warn("could not lift the raid shield; trying again in 30 s", { accountId, error });
+      this.#schedule(accountId, this.ctx.clock.now() + RETRY_MS);
     }
-    const timer = this.#timers.get(accountId);
-    if (timer) clearTimeout(timer);
-    this.#timers.delete(accountId);
-    if (rules.shieldUntil === null) return;
-    rules.shieldUntil = null;
-    await writeShieldUntil(this.ctx.db, accountId, null, now);
-    const channel = this.deps.channels.get(accountId);
-    if (channel) this.#followersOnly(channel, false);
-    else
-      this.ctx.log.warn("the raid shield ended while chat was away: followers-only chat stays on", {
-        accountId,
-      });
   }
 }

@@ -226,6 +226,15 @@ export class HelixApi {
     });
   }
 
+  /** Get Chat Settings: whether followers-only chat is on now (§2.4; any token will do). */
+  async followersOnly(token: string, broadcasterId: string): Promise<boolean> {
+    const body = await this.client.call<{ data: { follower_mode?: boolean }[] }>("/chat/settings", {
+      token,
+      query: { broadcaster_id: broadcasterId },
+    });
+    return body.data[0]?.follower_mode === true;
+  }
+
   /** Update Chat Settings: followers-only chat on (any follower) or off (§2.4). */
   async setFollowersOnly(
     token: string,

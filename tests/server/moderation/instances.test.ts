@@ -80,6 +80,7 @@ describe.skipIf(!redisAvailable)("moderation on two instances", () => {
     });
     const line = () => h.sim.chat.lines("cuebotdemo").find((l) => l.messageId === first);
     expect(await waitFor(() => line()?.deleted === true, 3000)).toBe(true);
+    expect(await waitFor(async () => (await log()).length > 0, 3000)).toBe(true);
     await Bun.sleep(200);
     expect((await log()).map((e) => e.action)).toEqual(["warned"]);
 
@@ -90,6 +91,7 @@ describe.skipIf(!redisAvailable)("moderation on two instances", () => {
 
     h.sim.chat.say({ channel: "cuebotdemo", user: "subdave", text: "follow me at twitch-promo.xyz again" });
     expect(await waitFor(() => h.sim.world.bans.find((ban) => ban.user_id === "100006"), 3000)).toBeTruthy();
+    expect(await waitFor(async () => (await log()).length > 1, 3000)).toBe(true);
     expect((await log()).map((e) => e.action)).toEqual(["timeout", "warned"]);
   }, 30_000);
 });

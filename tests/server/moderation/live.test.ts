@@ -248,6 +248,8 @@ describe("the shield comes down", () => {
       say("join my discord.gg/free", `raider_${i}`);
     }
     expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+    const stored = async () => (await readModerationRules(harness.ctx.db, harness.account.id))?.shieldUntil;
+    expect(await waitFor(async () => (await stored()) !== null, 3000)).toBe(true);
     const now = Date.now();
     await writeShieldUntil(harness.ctx.db, harness.account.id, now - 1, now);
     harness.ctx.moderation.changed(harness.account.id);
@@ -268,5 +270,45 @@ describe("the demo", () => {
       const sent = harness.sim.chat.trySay({ channel: "cuebotdemo", user, text });
       expect(await deleted(sent.messageId ?? "")).toBe(true);
     }
+  });
+});
+
+describe("what raises the shield, and what does not", () => {
+  const viewers = (harness: ChatHarness, n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => {
+      harness.sim.world.users.push({
+        ...harness.sim.world.users[2]!,
+        id: `${prefix.length}6${i}0${prefix.charCodeAt(0)}`,
+        login: `${prefix}_${i}`,
+        display_name: `${prefix}_${i}`,
+      });
+      harness.sim.world.follows.push({
+        broadcaster_id: "100001",
+        user_id: `${prefix.length}6${i}0${prefix.charCodeAt(0)}`,
+        followed_at: "2024-01-01T00:00:00Z",
+      });
+      return `${prefix}_${i}`;
+    });
+
+  test("the same sentence from many chatters raises it; a GG wave or !join does not", async () => {
+    const harness = await moderatedChat({}, { chatters: 4, seconds: 10 });
+    for (const user of viewers(harness, 5, "hype")) {
+      say("GG", user);
+      say("!join", user);
+    }
+    await Bun.sleep(300);
+    expect(harness.sim.chat.settings("cuebotdemo").follower_mode).toBe(false);
+    for (const user of viewers(harness, 4, "raid")) say("this streamer is so bad lol", user);
+    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+  });
+
+  test("followers-only chat already on (the streamer's own) is left as it is: no shield, never lifted", async () => {
+    const harness = await moderatedChat({}, { chatters: 3, seconds: 10 });
+    harness.sim.chat.setRoomMode("cuebotdemo", { followersOnly: true });
+    for (const user of viewers(harness, 4, "spam")) say("cheap viewers at spamhost.xyz now", user);
+    await Bun.sleep(500);
+    expect(sentTexts().filter((t) => t.startsWith("Followers-only chat is on"))).toEqual([]);
+    expect((await readModerationRules(harness.ctx.db, harness.account.id))?.shieldUntil ?? null).toBeNull();
+    expect(harness.sim.chat.settings("cuebotdemo").follower_mode).toBe(true);
   });
 });
