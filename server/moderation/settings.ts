@@ -231,7 +231,17 @@ function withoutRejectedEntries<F extends ModerationFilter>(
   if (!Array.isArray(list)) return DEFAULT_FILTER_SETTINGS[name];
   const kept = list.filter((entry) => check({ ...filter, [key]: [entry] }) === null);
   const cleaned = { ...filter, [key]: kept };
-  return check(cleaned) === null ? cleaned : DEFAULT_FILTER_SETTINGS[name];
+  const left = check(cleaned);
+  if (left === null) return cleaned;
+  // Past a limit of the whole list (entries fine alone): the entries before the one named.
+  const shortened = { ...filter, [key]: kept.slice(0, listIndex(left, key) ?? 0) };
+  return check(shortened) === null ? shortened : DEFAULT_FILTER_SETTINGS[name];
+}
+
+/** The index a filter's problem names in its list `key` (`list[3]: …` → 3), if any. */
+function listIndex(problem: string, key: string): number | null {
+  const named = /^(\w+)\[(\d+)\]:/.exec(problem);
+  return named?.[1] === key ? Number(named[2]) : null;
 }
 
 /** The filters' settings that differ from the defaults: what the store keeps. */

@@ -11,6 +11,13 @@
 //   accepted and means nothing here), run by re2js on the line as typed: linear time, no
 //   backreferences or lookarounds (rejected when saved, with re2js's reason). A regex that matches an
 //   empty line is rejected: it would catch every line.
+// - A line's cost is bounded when the list is saved: at most MODERATION_LIMITS.regexTerms regexes, each
+//   compiling to at most `regexSize` re2js instructions, `regexTotalSize` together (re2js's automaton
+//   may fall back to its NFA, whose cost is instructions × characters); and `check` builds exactly
+//   what `compile` builds, so a saved list compiles.
+// - `compile` never throws: a list saved under other limits keeps its regexes up to the first over
+//   them, and a set that does not compile is left out (that part of the filter catches nothing)
+//   rather than break every chat line.
 // Every line is matched on its first MAX_MATCHED_UNITS units (text-fold.ts): no line costs more.
 import { RE2JS, RE2Set } from "re2js";
 import { type FilterSettings, MODERATION_LIMITS } from "../../vocabulary.ts";
@@ -23,7 +30,8 @@ type Term =
   | { kind: "words"; words: string }
   /** `body` between word boundaries where it starts or ends with a word character. */
   | { kind: "pattern"; body: string; before: boolean; after: boolean }
-  | { kind: "regex"; source: string };
+  /** `size`: its compiled program's instructions. */
+  | { kind: "regex"; source: string; size: number };
 
 /**
  * What `*` matches: letters, digits and `_` in ASCII, anything but white space beyond it (a short class
@@ -93,30 +101,105 @@ function parseRegexTerm(term: string): Term | string {
   if (unknown) return `unknown regex flag "${unknown}" (i, m, s or u)`;
   const inline = [...new Set(flags)].map((flag) => REGEX_FLAGS[flag]).join("");
   let source: string;
+  let size: number;
   try {
     source = `${inline ? `(?${inline})` : ""}${RE2JS.translateRegExp(pattern)}`;
-    if (RE2JS.compile(source).test("")) return "matches an empty line, so every line";
+    const regex = RE2JS.compile(source);
+    if (regex.test("")) return "matches an empty line, so every line";
+    size = regex.programSize();
   } catch (error) {
-    return `not a regex this bot can run (${error instanceof Error ? error.message : String(error)})`;
+    return `not a regex this bot can run (${errorText(error)})`;
   }
-  return { kind: "regex", source };
+  const most = MODERATION_LIMITS.regexSize;
+  if (size > most) return `regex too big to run on every chat line (${size} steps, at most ${most})`;
+  return { kind: "regex", source, size };
 }
 
-function checkTerms(settings: FilterSettings["terms"]): string | null {
-  for (const [index, entry] of settings.list.entries()) {
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A list's terms ready to match (the entries rejected aside), and the first problem (a path named). */
+interface ParsedList {
+  terms: Term[];
+  problem: string | null;
+}
+
+/**
+ * The list's valid terms, but for the regexes from the first one past the list's regex limits on;
+ * `problem` names the first entry rejected or past the limits.
+ */
+function parseList(list: readonly string[]): ParsedList {
+  const terms: Term[] = [];
+  let problem: string | null = null;
+  let regexes = 0;
+  let totalSize = 0;
+  for (const [index, entry] of list.entries()) {
     const term = parseTerm(entry);
-    if (typeof term === "string") return `list[${index}]: ${term}`;
+    if (typeof term === "string") {
+      problem ??= `list[${index}]: ${term}`;
+      continue;
+    }
+    if (term.kind === "regex") {
+      const overLimits = regexLimitProblem(regexes + 1, totalSize + term.size);
+      if (overLimits) return { terms, problem: problem ?? `list[${index}]: ${overLimits}` };
+      regexes += 1;
+      totalSize += term.size;
+    }
+    terms.push(term);
+  }
+  return { terms, problem };
+}
+
+function regexLimitProblem(regexes: number, totalSize: number): string | null {
+  const { regexTerms, regexTotalSize } = MODERATION_LIMITS;
+  if (regexes > regexTerms) return `more than ${regexTerms} regexes in the list`;
+  if (totalSize > regexTotalSize) {
+    return `the list's regexes together are too big to run on every chat line (${totalSize} steps, at most ${regexTotalSize})`;
   }
   return null;
 }
 
-/** The sources as one RE2Set's test (whether any matches), or null when there are none. */
-function anyOf(sources: readonly string[]): ((text: string) => boolean) | null {
-  if (sources.length === 0) return null;
+/** A line's matchers built from the terms, and what failed to build (the part that failed left out). */
+interface Matchers {
+  phrases: ((words: readonly string[]) => boolean) | null;
+  patterns: ((text: string) => boolean) | null;
+  regexes: ((text: string) => boolean) | null;
+  failure: string | null;
+}
+
+function buildMatchers(terms: readonly Term[]): Matchers {
+  const patterns = anyOf(patternSources(terms));
+  const regexes = anyOf(terms.flatMap((term) => (term.kind === "regex" ? [term.source] : [])));
+  return {
+    phrases: phraseTest(terms.flatMap((term) => (term.kind === "words" ? [term.words] : []))),
+    patterns: patterns.test,
+    regexes: regexes.test,
+    failure: patterns.failure ?? regexes.failure,
+  };
+}
+
+function checkTerms(settings: FilterSettings["terms"]): string | null {
+  const { terms, problem } = parseList(settings.list);
+  if (problem) return problem;
+  const { failure } = buildMatchers(terms);
+  return failure ? `list: the list does not compile (${failure})` : null;
+}
+
+/** The sources as one RE2Set's test (whether any matches): null when there are none or it fails. */
+function anyOf(sources: readonly string[]): {
+  test: ((text: string) => boolean) | null;
+  failure: string | null;
+} {
+  if (sources.length === 0) return { test: null, failure: null };
   const set = new RE2Set(RE2Set.UNANCHORED, 0, SET_MEMORY);
-  for (const source of sources) set.add(source);
-  set.compile();
-  return (text) => set.match(text).length > 0;
+  try {
+    for (const source of sources) set.add(source);
+    set.compile();
+  } catch (error) {
+    return { test: null, failure: errorText(error) };
+  }
+  return { test: (text) => set.match(text).length > 0, failure: null };
 }
 
 /** Plain words and phrases: a Set of the folded phrases for each phrase length (in words). */
@@ -141,10 +224,7 @@ function phraseTest(phrases: readonly string[]): ((words: readonly string[]) => 
 }
 
 function compileTerms(settings: FilterSettings["terms"]): LineTest {
-  const terms = settings.list.map(parseTerm).filter((term) => typeof term !== "string");
-  const phrases = phraseTest(terms.flatMap((term) => (term.kind === "words" ? [term.words] : [])));
-  const patterns = anyOf(patternSources(terms));
-  const regexes = anyOf(terms.flatMap((term) => (term.kind === "regex" ? [term.source] : [])));
+  const { phrases, patterns, regexes } = buildMatchers(parseList(settings.list).terms);
   return (line) => {
     if (phrases || patterns) {
       const folded = foldText(line.text);

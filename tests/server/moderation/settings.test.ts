@@ -176,9 +176,15 @@ describe("stored settings", () => {
   });
 
   test("a long stored list with many rejected entries keeps the rest, in order", () => {
-    const list = Array.from({ length: 1_000 }, (_, i) => (i % 2 ? "~/(a)\\1/" : `~/good${i}/`));
+    const list = Array.from({ length: 1_000 }, (_, i) => (i % 2 ? "~/(a)\\1/" : `good${i}`));
     const merged = mergeStoredSettings({ filters: { terms: { list } }, shield: {} });
     expect(merged.filters.terms.list).toHaveLength(500);
-    expect(merged.filters.terms.list[1]).toBe("~/good2/");
+    expect(merged.filters.terms.list[1]).toBe("good2");
+  });
+
+  test("a stored list past the regex limits keeps its entries up to the first past them", () => {
+    const list = ["spam", ...Array.from({ length: 150 }, (_, i) => `~/x${i}y/`)];
+    const merged = mergeStoredSettings({ filters: { terms: { list } }, shield: {} });
+    expect(merged.filters.terms.list).toEqual(list.slice(0, 101));
   });
 });

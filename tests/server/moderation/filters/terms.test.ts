@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { terms } from "../../../../server/moderation/filters/terms.ts";
+import { compileFilters, judgeLine } from "../../../../server/moderation/judge.ts";
+import { DEFAULT_FILTER_SETTINGS, MODERATION_LIMITS } from "../../../../server/vocabulary.ts";
 import { line, ORDINARY_CHAT, settingsOf } from "../lines.ts";
 
 const compiled = (list: string[]) => terms.compile(settingsOf("terms", { list }));
@@ -100,5 +102,52 @@ describe("terms: check names the first entry that cannot be saved", () => {
     expect(check(["~/a*/"])).toBe("list[0]: matches an empty line, so every line");
     expect(check(["~/unclosed"])).toBe("list[0]: a regex is written ~/pattern/flags");
     expect(check(["~/a/i", "~/b/msu"])).toBeNull();
+  });
+});
+
+describe("terms: what a saved list may cost", () => {
+  const tooBigTogether = Array.from({ length: 1_000 }, (_, i) => `~/[a-z]{1,1000}q${i}/`);
+
+  test("a list that cannot compile as one set is refused when saved, and never breaks a line", () => {
+    expect(check(tooBigTogether)).toStartWith("list[0]: regex too big to run on every chat line (");
+    const stored = compiled(tooBigTogether);
+    expect(stored(line("hello chat"))).toBe(false);
+  });
+
+  test("a regex too big, too many regexes, regexes too big together: refused with the limit", () => {
+    expect(check([`~/${".{0,1000}".repeat(16)}z/s`])).toStartWith(
+      `list[0]: regex too big to run on every chat line (`,
+    );
+    expect(check(["~/(\\w+\\s?){1,100}z/"])).toMatch(/, at most 200\)$/);
+    const many = Array.from({ length: 101 }, (_, i) => `~/spam${i}/`);
+    expect(check(many)).toBe("list[100]: more than 100 regexes in the list");
+    const big = Array.from({ length: 6 }, (_, i) => `~/[a-z]{1,90}q${i}/`);
+    expect(check(big)).toMatch(/^list\[5\]: the list's regexes together are too big .*at most 1000\)$/);
+  });
+
+  test("compiled anyway (saved under other limits), the regexes past the limits are left out", () => {
+    const many = Array.from({ length: 150 }, (_, i) => `~/x${i}y/`);
+    const stored = compiled(["ham", ...many]);
+    expect(stored(line("x99y"))).toBe(true);
+    expect(stored(line("x120y"))).toBe(false);
+    expect(stored(line("ham"))).toBe(true);
+  });
+
+  test("the worst regex list the limits accept judges a hostile 500-character line quickly", () => {
+    const { regexSize, regexTotalSize } = MODERATION_LIMITS;
+    const worst = Array.from({ length: regexTotalSize / regexSize }, (_, i) => `~/.{0,98}z${i}/s`);
+    expect(check(worst)).toBeNull();
+    const filters = compileFilters({
+      ...DEFAULT_FILTER_SETTINGS,
+      terms: settingsOf("terms", { list: worst }),
+    });
+    const hostile = (seed: number) =>
+      Array.from({ length: 500 }, (_, i) => "abcdefghij klmnopqrstuvwxy"[(i * 7 + seed) % 27]).join("");
+    judgeLine(filters, line(hostile(0)), "everyone", { linksPermitted: false });
+    const started = performance.now();
+    for (let seed = 1; seed <= 10; seed++) {
+      judgeLine(filters, line(hostile(seed)), "everyone", { linksPermitted: false });
+    }
+    expect((performance.now() - started) / 10).toBeLessThan(50);
   });
 });
