@@ -17,7 +17,8 @@ describe("links: what counts as a link", () => {
       "bit.ly/xyz",
       "cheap viewers at spam.xyz",
       "get it on file.zip",
-      "ok.so what",
+      "www.ok.so",
+      "ok.so/x",
       "mail me at me@example.com",
       "https://localhost/x",
     ]) {
@@ -69,6 +70,18 @@ describe("links: what counts as a link", () => {
       "gg.wp",
       "I was there (.) yes",
       "that's it. me too",
+      "ok.so what now",
+      "it.is fine",
+      "oh.no",
+      "hey.how are you",
+      "this.is",
+      "nice.one",
+      "i am.so tired",
+      "omg.lol",
+      "wait .no way",
+      "lol . no",
+      "so . do it",
+      "who .is that",
     ]) {
       expect({ text, caught: catches(text) }).toEqual({ text, caught: false });
     }
