@@ -2,7 +2,7 @@
 //
 // What counts as a link (found by linkify-it over the `tlds` list of IANA top-level domains):
 // - `https://…`, `http://…`, `ftp://…` and `//…` links, whatever their host;
-// - a host with a path (`discord.gg/abc`) or `www.`, whose last label is
+// - a host with a path or a port (`discord.gg/abc`, `evil.com:8080`) or `www.`, whose last label is
 //   a real TLD;
 // - a bare host (nothing but the host name) whose TLD is one of BARE_LINK_TLDS: `example.com`,
 //   `bit.ly`, `spam.xyz`, `file.zip`; not `ok.so`, `oh.no`, `this.is`, `omg.lol`, `nice.one` (real
@@ -32,6 +32,8 @@ const BRACKETED_DOT = /[([{<] ?(?:dot|\.) ?[)\]}>]/g;
 const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
 /** A dot with spaces only after it, when a path follows the next label (`discord. gg/abc`). */
 const DOT_BEFORE_PATH = /(?<=[\p{L}\p{N}])\.\s+(?=[\p{L}\p{N}-]+\/)/gu;
+/** A port after a host (`evil.com:8080`), which linkify-it misses: read as a path (`evil.com/`). */
+const PORT = /(?<=[\p{L}\p{N}]):\d{1,5}(?=$|[\s/?#])/gu;
 /**
  * The TLDs a bare host counts with: those spammers and people use for bare links (generic, and
  * the country codes used as brands or common in chat's countries), but none that is an ordinary
@@ -54,9 +56,13 @@ const LINK_SIGNS = /[.:@]/;
 const HOST_PATTERN =
   /^(?:\*\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 
-/** `text` with disguised dots written as dots. */
+/** `text` with disguised dots written as dots, and a port as a path. */
 export function undisguisedDots(text: string): string {
-  return text.replace(BRACKETED_DOT, " . ").replace(SPACED_DOT, ".").replace(DOT_BEFORE_PATH, ".");
+  return text
+    .replace(BRACKETED_DOT, " . ")
+    .replace(SPACED_DOT, ".")
+    .replace(DOT_BEFORE_PATH, ".")
+    .replace(PORT, "/");
 }
 
 /** The host names of the links in `text` (folded: lower case, look-alikes folded), each once, in order. */

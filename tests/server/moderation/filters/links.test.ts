@@ -59,6 +59,14 @@ describe("links: what counts as a link", () => {
     }
   });
 
+  test("a host with a port is a link, whatever its TLD", () => {
+    expect(linkHosts("evil.com:8080")).toEqual(["evil.com"]);
+    expect(linkHosts("evil.com:8080/x")).toEqual(["evil.com"]);
+    expect(linkHosts("go to evil.com:443 now")).toEqual(["evil.com"]);
+    expect(linkHosts("ok.no:80")).toEqual(["ok.no"]);
+    expect(linkHosts("at 12:30 oh.no")).toEqual([]);
+  });
+
   test("ordinary chat with dots is not a link", () => {
     for (const text of [
       ...ORDINARY_CHAT,
