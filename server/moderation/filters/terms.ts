@@ -4,6 +4,8 @@
 //   accents); a phrase's words may be separated by any white space. `*` matches any letters, digits or
 //   `_` within a word, and any other non-ASCII character but white space (`free*` catches `free`,
 //   `freebies`; `*coin` catches `bitcoin`).
+// - A term written only in scripts without spaces between words (Han, Hiragana, Katakana, Hangul,
+//   Thai) matches anywhere in the folded line: `死ね` catches `お前死ねよ`.
 // - Plain words and phrases (letters, digits, `_` and spaces) are looked up in Sets, one per phrase
 //   length: no regex at all. Other terms (`*`, punctuation such as `c++`) become at most four
 //   alternations in one RE2Set.
@@ -28,6 +30,8 @@ import { boundedText, foldText } from "../text-fold.ts";
 /** A term as it is matched. */
 type Term =
   | { kind: "words"; words: string }
+  /** Text of scripts written without spaces, found anywhere in the folded line. */
+  | { kind: "inside"; text: string }
   /** `body` between word boundaries where it starts or ends with a word character. */
   | { kind: "pattern"; body: string; before: boolean; after: boolean }
   /** `size`: its compiled program's instructions. */
@@ -42,6 +46,9 @@ const BOUNDARY_BEFORE = "(?:^|[^\\p{L}\\p{N}_])";
 const BOUNDARY_AFTER = "(?:$|[^\\p{L}\\p{N}_])";
 const WORD = /[\p{L}\p{N}_]+/gu;
 const PLAIN_WORDS = /^[\p{L}\p{N}_]+(?: [\p{L}\p{N}_]+)*$/u;
+/** A term as typed in scripts whose words are not separated by spaces (and their marks). */
+const SPACELESS_SCRIPTS =
+  /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\u30fc\p{M}\s]+$/u;
 const STARTS_WITH_WORD = /^[\p{L}\p{N}_*]/u;
 const ENDS_WITH_WORD = /[\p{L}\p{N}_*]$/u;
 const REGEX_TERM = /^~\/(.*)\/([a-z]*)$/s;
@@ -63,6 +70,7 @@ export function parseTerm(entry: string): Term | string {
 function parseWordTerm(term: string): Term | string {
   const folded = foldText(term).replace(/\s+/g, " ").trim();
   if (!/[\p{L}\p{N}]/u.test(folded)) return "needs a letter or digit";
+  if (SPACELESS_SCRIPTS.test(term.normalize("NFKC"))) return { kind: "inside", text: folded };
   if (PLAIN_WORDS.test(folded)) return { kind: "words", words: folded };
   return {
     kind: "pattern",
@@ -163,6 +171,7 @@ function regexLimitProblem(regexes: number, totalSize: number): string | null {
 /** A line's matchers built from the terms, and what failed to build (the part that failed left out). */
 interface Matchers {
   phrases: ((words: readonly string[]) => boolean) | null;
+  inside: ((folded: string) => boolean) | null;
   patterns: ((text: string) => boolean) | null;
   regexes: ((text: string) => boolean) | null;
   failure: string | null;
@@ -173,6 +182,7 @@ function buildMatchers(terms: readonly Term[]): Matchers {
   const regexes = anyOf(terms.flatMap((term) => (term.kind === "regex" ? [term.source] : [])));
   return {
     phrases: phraseTest(terms.flatMap((term) => (term.kind === "words" ? [term.words] : []))),
+    inside: insideTest(terms.flatMap((term) => (term.kind === "inside" ? [term.text] : []))),
     patterns: patterns.test,
     regexes: regexes.test,
     failure: patterns.failure ?? regexes.failure,
@@ -223,12 +233,23 @@ function phraseTest(phrases: readonly string[]): ((words: readonly string[]) => 
   };
 }
 
+/** Texts found anywhere in the folded line (its white space runs read as one space). */
+function insideTest(texts: readonly string[]): ((folded: string) => boolean) | null {
+  if (texts.length === 0) return null;
+  const unique = [...new Set(texts)];
+  return (folded) => {
+    const spaced = folded.replace(/\s+/g, " ");
+    return unique.some((text) => spaced.includes(text));
+  };
+}
+
 function compileTerms(settings: FilterSettings["terms"]): LineTest {
-  const { phrases, patterns, regexes } = buildMatchers(parseList(settings.list).terms);
+  const { phrases, inside, patterns, regexes } = buildMatchers(parseList(settings.list).terms);
   return (line) => {
-    if (phrases || patterns) {
+    if (phrases || inside || patterns) {
       const folded = foldText(line.text);
       if (phrases?.(folded.match(WORD) ?? [])) return true;
+      if (inside?.(folded)) return true;
       if (patterns?.(folded)) return true;
     }
     return regexes?.(boundedText(line.text)) ?? false;

@@ -41,6 +41,8 @@ describe("terms: blocked words and phrases", () => {
       expect({ text, caught: blockedWord(line(text)) }).toEqual({ text, caught: true });
     }
     expect(compiled(["ѕраm"])(line("spam"))).toBe(true);
+    expect(compiled(["Strasse"])(line("die straße"))).toBe(true);
+    expect(compiled(["straße"])(line("DIE STRASSE"))).toBe(true);
   });
 
   test("ordinary chat is not caught by ordinary terms", () => {
@@ -58,6 +60,32 @@ describe("terms: blocked words and phrases", () => {
     expect(many(line("hello word999 there"))).toBe(true);
     expect(many(line("hello bad997ish there"))).toBe(true);
     expect(many(line("so two   WORDS998"))).toBe(true);
+  });
+});
+
+describe("terms: scripts written without spaces", () => {
+  test("a Han, kana, Hangul or Thai term is caught inside a longer run of text", () => {
+    for (const [term, text] of [
+      ["死ね", "お前死ねよ"],
+      ["傻逼", "你是傻逼吗"],
+      ["씨발", "씨발놈아"],
+      ["ควาย", "ไอ้ควายเอ๊ย"],
+      ["カード", "ギフトカードをプレゼント"],
+    ] as const) {
+      expect({ term, text, caught: compiled([term])(line(text)) }).toEqual({ term, text, caught: true });
+    }
+  });
+
+  test("an invisible character or full-width form inside does not hide it; other text is not caught", () => {
+    const blocked = compiled(["死ね"]);
+    expect(blocked(line("お前死\u200bねよ"))).toBe(true);
+    expect(blocked(line("死んだ"))).toBe(false);
+    expect(blocked(line("ﾃｽﾄ 死 ね"))).toBe(false);
+    expect(compiled(["ｶｰﾄﾞ"])(line("ギフトカード"))).toBe(true);
+  });
+
+  test("a letter-script word still needs whole words", () => {
+    expect(compiled(["ass"])(line("死ねass死ね"))).toBe(false);
   });
 });
 
