@@ -257,6 +257,8 @@ export const MODERATION_LIMITS = {
   regexSize: 200,
   /** All the list's regexes' programs together: the worst line costs about 1.5 ms. */
   regexTotalSize: 1_000,
+  /** Characters after the first `*` of the terms (`*coin`: 4), all together: the worst line ~5 ms. */
+  wildcardTails: 500,
   shieldChatters: { min: 2, max: 1_000 },
   shieldSeconds: { min: 1, max: 600 },
   shieldMinutes: { min: 1, max: 1_440 },

@@ -14,11 +14,12 @@
 //   backreferences or lookarounds (rejected when saved, with re2js's reason). A regex that matches an
 //   empty line is rejected: it would catch every line.
 // - A line's cost is bounded when the list is saved: at most MODERATION_LIMITS.regexTerms regexes, each
-//   compiling to at most `regexSize` re2js instructions, `regexTotalSize` together (re2js's automaton
-//   may fall back to its NFA, whose cost is instructions × characters); and `check` builds exactly
-//   what `compile` builds, so a saved list compiles.
-// - `compile` never throws: a list saved under other limits keeps its regexes up to the first over
-//   them, and a set that does not compile is left out (that part of the filter catches nothing)
+//   compiling to at most `regexSize` re2js instructions, `regexTotalSize` together, and at most
+//   `wildcardTails` characters after a `*` in all (re2js's automaton may fall back to its NFA, whose
+//   cost is the threads alive × characters); `check` builds exactly what `compile` builds, so a saved
+//   list compiles.
+// - `compile` never throws: the terms past those limits (a list saved under other limits) are left
+//   out, and a set that does not compile is left out too (that part of the filter catches nothing)
 //   rather than break every chat line.
 // Every line is matched on its first MAX_MATCHED_UNITS units (text-fold.ts): no line costs more.
 import { RE2JS, RE2Set } from "re2js";
@@ -33,7 +34,8 @@ type Term =
   /** Text of scripts written without spaces, found anywhere in the folded line. */
   | { kind: "inside"; text: string }
   /** `body` between word boundaries where it starts or ends with a word character. */
-  | { kind: "pattern"; body: string; before: boolean; after: boolean }
+  /** `tail`: its characters after its first `*` (what a line's cost grows with: wildcardTail). */
+  | { kind: "pattern"; body: string; before: boolean; after: boolean; tail: number }
   /** `size`: its compiled program's instructions. */
   | { kind: "regex"; source: string; size: number };
 
@@ -75,9 +77,20 @@ function parseWordTerm(term: string): Term | string {
   return {
     kind: "pattern",
     body: wordPatternBody(folded),
+    tail: wildcardTail(folded),
     before: STARTS_WITH_WORD.test(folded),
     after: ENDS_WITH_WORD.test(folded),
   };
+}
+
+/**
+ * The characters after a term's first `*` but other `*`s (`*coin`: 4, `free*`: 0). Across a word, the
+ * `*` keeps the term alive and each such character may start one more thread of re2js's automaton,
+ * so a line's cost grows with their sum over the list (MODERATION_LIMITS.wildcardTails).
+ */
+function wildcardTail(folded: string): number {
+  const star = folded.indexOf("*");
+  return star < 0 ? 0 : codePointCount(folded.slice(star + 1).replaceAll("*", ""));
 }
 
 /** A term with `*` or punctuation as an RE2 pattern over folded text. */
@@ -140,30 +153,38 @@ interface ParsedList {
 function parseList(list: readonly string[]): ParsedList {
   const terms: Term[] = [];
   let problem: string | null = null;
-  let regexes = 0;
-  let totalSize = 0;
+  const spent: Spent = { regexes: 0, regexSize: 0, wildcardTails: 0 };
   for (const [index, entry] of list.entries()) {
     const term = parseTerm(entry);
-    if (typeof term === "string") {
-      problem ??= `list[${index}]: ${term}`;
-      continue;
-    }
-    if (term.kind === "regex") {
-      const overLimits = regexLimitProblem(regexes + 1, totalSize + term.size);
-      if (overLimits) return { terms, problem: problem ?? `list[${index}]: ${overLimits}` };
-      regexes += 1;
-      totalSize += term.size;
-    }
-    terms.push(term);
+    const overLimits = typeof term === "string" ? term : spend(spent, term);
+    if (overLimits) problem ??= `list[${index}]: ${overLimits}`;
+    else if (typeof term !== "string") terms.push(term);
   }
   return { terms, problem };
 }
 
-function regexLimitProblem(regexes: number, totalSize: number): string | null {
-  const { regexTerms, regexTotalSize } = MODERATION_LIMITS;
-  if (regexes > regexTerms) return `more than ${regexTerms} regexes in the list`;
-  if (totalSize > regexTotalSize) {
-    return `the list's regexes together are too big to run on every chat line (${totalSize} steps, at most ${regexTotalSize})`;
+/** What the list's terms spent so far of the limits on a line's cost. */
+interface Spent {
+  regexes: number;
+  regexSize: number;
+  wildcardTails: number;
+}
+
+/** The limit `term` would go over, or null (and then it is counted in `spent`). */
+function spend(spent: Spent, term: Term): string | null {
+  const { regexTerms, regexTotalSize, wildcardTails } = MODERATION_LIMITS;
+  if (term.kind === "regex") {
+    if (spent.regexes + 1 > regexTerms) return `more than ${regexTerms} regexes in the list`;
+    if (spent.regexSize + term.size > regexTotalSize) {
+      return `the list's regexes together are too big to run on every chat line (${spent.regexSize + term.size} steps, at most ${regexTotalSize})`;
+    }
+    spent.regexes += 1;
+    spent.regexSize += term.size;
+  } else if (term.kind === "pattern") {
+    if (spent.wildcardTails + term.tail > wildcardTails) {
+      return `the list's terms have more than ${wildcardTails} characters after a * in all`;
+    }
+    spent.wildcardTails += term.tail;
   }
   return null;
 }
