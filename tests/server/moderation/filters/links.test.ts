@@ -64,6 +64,8 @@ describe("links: what counts as a link", () => {
     expect(linkHosts("evil.com:8080/x")).toEqual(["evil.com"]);
     expect(linkHosts("go to evil.com:443 now")).toEqual(["evil.com"]);
     expect(linkHosts("ok.no:80")).toEqual(["ok.no"]);
+    expect(linkHosts("ｅｖｉｌ．ｃｏｍ：８０８０")).toEqual(["evil.com"]);
+    expect(linkHosts("evil(dot)no:80")).toEqual(["evil.no"]);
     expect(linkHosts("at 12:30 oh.no")).toEqual([]);
   });
 
