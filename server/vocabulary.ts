@@ -251,6 +251,14 @@ export const MODERATION_LIMITS = {
   allowEntryLength: 253,
   terms: 1_000,
   termLength: 200,
+  /** `~/regex/` entries in the terms list: each runs on every chat line. */
+  regexTerms: 100,
+  /** One regex's compiled program (re2js instructions; `[a-z]{1,100}` is about 200). */
+  regexSize: 200,
+  /** All the list's regexes' programs together: the worst line costs about 1.5 ms. */
+  regexTotalSize: 1_000,
+  /** Characters after the first `*` of the terms (`*coin`: 4), all together: the worst line ~5 ms. */
+  wildcardTails: 500,
   shieldChatters: { min: 2, max: 1_000 },
   shieldSeconds: { min: 1, max: 600 },
   shieldMinutes: { min: 1, max: 1_440 },

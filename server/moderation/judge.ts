@@ -36,8 +36,8 @@ export function compileFilters(settings: FilterSettings): CompiledFilters {
   );
 }
 
-/** Compiled filters kept by their settings; past this many settings, the oldest go. */
-const SHARED_MAX = 1_000;
+/** Compiled filters kept by their settings (each may hold large pattern sets); past this many, the oldest go. */
+const SHARED_MAX = 100;
 const shared = new Map<string, CompiledFilters>();
 
 /**

@@ -3,6 +3,15 @@
 import type { ModerationLine } from "./filter.ts";
 import { isUnseen } from "./text-fold.ts";
 
+/**
+ * The codes of the most used BTTV, FFZ and 7TV emotes: chat clients with those extensions show them
+ * as pictures, but they reach the bot as plain words (not emote fragments). Case as typed.
+ */
+export const THIRD_PARTY_EMOTES: ReadonlySet<string> = new Set([
+  ..."OMEGALUL KEKW LULW KEKL LULE PogU POGGERS PagMan HYPERS COPIUM Aware ICANT GIGACHAD EZ Clap".split(" "),
+  ..."monkaS monkaW Sadge Pepega PepeLaugh PepeHands WeirdChamp catJAM pepeD OMEGADANCE".split(" "),
+]);
+
 /** The line's text without the words that are its emotes' names (`Kappa`), words joined by a space. */
 export function textWithoutEmotes(line: ModerationLine): string {
   if (line.emotes.length === 0) return line.text;
@@ -10,6 +19,14 @@ export function textWithoutEmotes(line: ModerationLine): string {
   return line.text
     .split(/\s+/)
     .filter((word) => !emotes.has(word))
+    .join(" ");
+}
+
+/** `textWithoutEmotes` without the THIRD_PARTY_EMOTES codes either. */
+export function textWithoutAnyEmotes(line: ModerationLine): string {
+  return textWithoutEmotes(line)
+    .split(/\s+/)
+    .filter((word) => !THIRD_PARTY_EMOTES.has(word))
     .join(" ");
 }
 

@@ -185,11 +185,33 @@ function isFilter(name: string): name is ModerationFilter {
 }
 
 /**
+ * Settings merged, by their stored JSON (the least recently read go first past MERGED_MAX): the
+ * checks compile every term, so a stored value is checked once, not on every read. Callers share
+ * the result and never change it.
+ */
+const MERGED_MAX = 100;
+const merged = new Map<string, ModerationSettings>();
+
+/**
  * The full settings from what the store holds (`storedFilters` / `storedShield` JSON, or anything):
  * the defaults, with each stored setting that is still valid over them. A list entry a later version no
- * longer accepts is dropped (the rest of the list stays).
+ * longer accepts is dropped (the rest of the list stays). Memoised (see `merged`).
  */
 export function mergeStoredSettings(stored: { filters: unknown; shield: unknown }): ModerationSettings {
+  const key = JSON.stringify([stored.filters, stored.shield]) ?? "";
+  const known = merged.get(key);
+  if (known) {
+    merged.delete(key);
+    merged.set(key, known);
+    return known;
+  }
+  const settings = mergeUncached(stored);
+  if (merged.size >= MERGED_MAX) merged.delete(merged.keys().next().value ?? "");
+  merged.set(key, settings);
+  return settings;
+}
+
+function mergeUncached(stored: { filters: unknown; shield: unknown }): ModerationSettings {
   const filters = { ...DEFAULT_FILTER_SETTINGS };
   const storedFilters = isObject(stored.filters) ? stored.filters : {};
   for (const name of MODERATION_FILTERS) {
@@ -231,7 +253,17 @@ function withoutRejectedEntries<F extends ModerationFilter>(
   if (!Array.isArray(list)) return DEFAULT_FILTER_SETTINGS[name];
   const kept = list.filter((entry) => check({ ...filter, [key]: [entry] }) === null);
   const cleaned = { ...filter, [key]: kept };
-  return check(cleaned) === null ? cleaned : DEFAULT_FILTER_SETTINGS[name];
+  const left = check(cleaned);
+  if (left === null) return cleaned;
+  // Past a limit of the whole list (entries fine alone): the entries before the one named.
+  const shortened = { ...filter, [key]: kept.slice(0, listIndex(left, key) ?? 0) };
+  return check(shortened) === null ? shortened : DEFAULT_FILTER_SETTINGS[name];
+}
+
+/** The index a filter's problem names in its list `key` (`list[3]: …` → 3), if any. */
+function listIndex(problem: string, key: string): number | null {
+  const named = /^(\w+)\[(\d+)\]:/.exec(problem);
+  return named?.[1] === key ? Number(named[2]) : null;
 }
 
 /** The filters' settings that differ from the defaults: what the store keeps. */

@@ -33,6 +33,9 @@ export function isUnseen(char: string): boolean {
 /** Full stops of other scripts that NFKD keeps (U+3002 ideographic, also what U+FF61 becomes). */
 const OTHER_FULL_STOPS = /[\u3002\uff0e\uff61]/g;
 
+/** German ß (ẞ lower-cased): `ss` as Germans write it without, before `confusables` reads it as b. */
+const SHARP_S = /ß/g;
+
 /** `text` cut to `MAX_MATCHED_UNITS`, never between the two halves of a surrogate pair. */
 export function boundedText(text: string): string {
   if (text.length <= MAX_MATCHED_UNITS) return text;
@@ -46,8 +49,8 @@ function isHighSurrogate(unit: number): boolean {
 
 /**
  * `text` as filters compare it: compatibility forms folded (NFKD: full-width and mathematical
- * letters, odd spaces), unseen characters dropped (so accents go too), look-alike letters of other
- * scripts folded to Latin (the `confusables` table; it may give a capital, hence lower-casing last),
+ * letters, odd spaces), unseen characters dropped (so accents go too), `ß` as `ss`, look-alike
+ * letters of other scripts folded to Latin (the `confusables` table; it may give a capital, hence lower-casing last),
  * lower-cased. Printable ASCII takes a fast path (case only). Work is linear in the bounded text.
  */
 export function foldText(text: string): string {
@@ -57,7 +60,7 @@ export function foldText(text: string): string {
 /** `visibleText`'s result with look-alikes folded: `foldText` in two steps, for who needs both. */
 export function foldVisible(visible: string): string {
   if (isPlainAscii(visible)) return visible;
-  return foldLookAlikes(visible).toLowerCase();
+  return foldLookAlikes(visible.replace(SHARP_S, "ss")).toLowerCase();
 }
 
 /**

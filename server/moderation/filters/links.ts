@@ -2,15 +2,19 @@
 //
 // What counts as a link (found by linkify-it over the `tlds` list of IANA top-level domains):
 // - `https://…`, `http://…`, `ftp://…` and `//…` links, whatever their host;
-// - a bare host whose last label is a real TLD: `example.com`, `discord.gg/abc`, `bit.ly`, `file.zip`
-//   (`.zip` and `.mov` are real TLDs), and `ok.so` (`.so` is Somalia's: a link as much as `bit.ly`);
+// - a host with a path or a port (`discord.gg/abc`, `evil.com:8080`) or `www.`, whose last label is
+//   a real TLD;
+// - a bare host (nothing but the host name) whose TLD is one of BARE_LINK_TLDS: `example.com`,
+//   `bit.ly`, `spam.xyz`, `file.zip`; not `ok.so`, `oh.no`, `this.is`, `omg.lol`, `nice.one` (real
+//   TLDs, but chat's words run together far more often than anyone types a bare Somali host);
 // - e-mail addresses (`me@example.com`: their host is the one matched against `allow`);
 // - the same written to dodge a filter, once folded (text-fold.ts): full-width or look-alike letters,
 //   invisible characters, a right-to-left override; `(dot)`, `[dot]`, `{dot}`, `[.]`, `(.)`;
 //   a dot with a space before it (`example . com`, `example .com`); a dot with spaces after it when a
 //   path follows (`discord. gg/abc`).
-// Not links: `1.5 hours`, `node.js`, `kappa.png`, `i.e.`, `lol.ok` (no such TLD), and a sentence's
-// full stop followed by a space and a word (`good game. live now` is not `game.live`).
+// Not links: `1.5 hours`, `node.js`, `kappa.png`, `i.e.`, `lol.ok` (no such TLD), a sentence's
+// full stop followed by a space and a word (`good game. live now` is not `game.live`), and words
+// joined by a dot or a spaced dot (`wait .no way`, `lol . no`): their last word is no bare-link TLD.
 import { LinkifyIt } from "linkify-it";
 import tlds from "tlds";
 import { type FilterSettings, MODERATION_LIMITS } from "../../vocabulary.ts";
@@ -28,6 +32,23 @@ const BRACKETED_DOT = /[([{<] ?(?:dot|\.) ?[)\]}>]/g;
 const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
 /** A dot with spaces only after it, when a path follows the next label (`discord. gg/abc`). */
 const DOT_BEFORE_PATH = /(?<=[\p{L}\p{N}])\.\s+(?=[\p{L}\p{N}-]+\/)/gu;
+/** A port after a host (`evil.com:8080`), which linkify-it misses: read as a path (`evil.com/`). */
+const PORT = /(?<=[\p{L}\p{N}]):\d{1,5}(?=$|[\s/?#])/gu;
+/**
+ * The TLDs a bare host counts with: those spammers and people use for bare links (generic, and
+ * the country codes used as brands or common in chat's countries), but none that is an ordinary
+ * word chatters join to another with a dot (`so`, `no`, `is`, `do`, `me`, `to`, `in`, `it`, `us`,
+ * `lol`, `one`, `how`, `now`, …). `zip` and `mov` stay: file-name look-alikes used for phishing.
+ */
+const BARE_LINK_TLDS = new Set([
+  ..."com net org info biz xyz top icu vip win bid loan site online shop store live link click app dev".split(
+    " ",
+  ),
+  ..."fun club pro zip mov io ai gg gl gd tv ly be co cc ws su tk ml ga cf gq".split(" "),
+  ..."ru ua uk de fr nl pl es br eu ca au cn jp kr рф".split(" "),
+]);
+/** What makes a found link more than a bare host: `www.` first, or a path, query or fragment. */
+const NOT_BARE = /^www\.|[/?#]/;
 /** Text without any of these cannot hold a link (a fast answer for most chat). */
 const LINK_SIGNS = /[.:@]/;
 
@@ -35,9 +56,13 @@ const LINK_SIGNS = /[.:@]/;
 const HOST_PATTERN =
   /^(?:\*\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 
-/** `text` with disguised dots written as dots. */
+/** `text` with disguised dots written as dots, and a port as a path. */
 export function undisguisedDots(text: string): string {
-  return text.replace(BRACKETED_DOT, " . ").replace(SPACED_DOT, ".").replace(DOT_BEFORE_PATH, ".");
+  return text
+    .replace(BRACKETED_DOT, " . ")
+    .replace(SPACED_DOT, ".")
+    .replace(DOT_BEFORE_PATH, ".")
+    .replace(PORT, "/");
 }
 
 /** The host names of the links in `text` (folded: lower case, look-alikes folded), each once, in order. */
@@ -54,7 +79,15 @@ export function linkHosts(text: string): string[] {
 
 function hostsIn(text: string): string[] {
   if (!LINK_SIGNS.test(text)) return [];
-  return (linkify.match(text) ?? []).map((match) => hostOfUrl(match.url)).filter((host) => host !== "");
+  return (linkify.match(text) ?? []).flatMap((match) => {
+    const host = hostOfUrl(match.url);
+    return host !== "" && (match.schema !== "" || !isWordsNotLink(match.raw, host)) ? [host] : [];
+  });
+}
+
+/** A host written alone (no scheme, `www.`, path or port) whose TLD is no bare link's: words. */
+function isWordsNotLink(raw: string, host: string): boolean {
+  return !NOT_BARE.test(raw) && !BARE_LINK_TLDS.has(host.slice(host.lastIndexOf(".") + 1));
 }
 
 /** The host of a URL linkify-it gives (`http://…`, `mailto:…`), without user, port or final dot. */

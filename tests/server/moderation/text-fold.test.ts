@@ -25,6 +25,12 @@ describe("folding text for matching", () => {
     expect(foldText("Ꭼxample")).toBe("example");
   });
 
+  test("ß and ẞ read as ss, not as the b they look like", () => {
+    expect(foldText("Straße")).toBe("strasse");
+    expect(foldText("STRAẞE")).toBe("strasse");
+    expect(foldText("straße")).toBe(foldText("Strasse"));
+  });
+
   test("invisible characters, accents and variation selectors are dropped", () => {
     for (const invisible of INVISIBLE_LEADS.filter((char) => !/[\s\u2800\u202e]/u.test(char))) {
       expect(foldText(`ex${invisible}ample`)).toBe("example");

@@ -27,7 +27,16 @@ describe("caps: at least minLength letters, at least percent % capitals, emotes 
   test("emote names are not shouting", () => {
     const emoteNames = ["PogChamp", "LUL", "KEKW"];
     expect(test10(line("LUL LUL KEKW PogChamp LUL KEKW ok", emoteNames))).toBe(false);
-    expect(test10(line("LUL LUL KEKW PogChamp LUL KEKW ok"))).toBe(true);
+    expect(test10(line("LUL LUL PogChamp LUL LUL LUL LUL LUL"))).toBe(true);
+  });
+
+  test("the most common BTTV, FFZ and 7TV emote codes (sent as text) are not shouting either", () => {
+    const defaults = caps.compile(settingsOf("caps"));
+    for (const text of ["OMEGALUL OMEGALUL", "KEKW KEKW KEKW KEKW", "POGGERS LULW OMEGALUL COPIUM"]) {
+      expect({ text, caught: defaults(line(text)) }).toEqual({ text, caught: false });
+    }
+    expect(defaults(line("KEKW WHY IS NOBODY LISTENING"))).toBe(true);
+    expect(defaults(line("OMEGALULZ OMEGALULZ"))).toBe(true);
   });
 
   test("ordinary chat is not caught with the defaults", () => {
@@ -84,6 +93,24 @@ describe("repetition: a character, word or emote repeated more than max times in
     expect(test5(line("Kappa Kappa Kappa Kappa Kappa Kappa", Array(6).fill("Kappa")))).toBe(true);
     expect(test5(line("lol lol lol lol lol"))).toBe(false);
     expect(test5(line("lol lol lol x lol lol lol"))).toBe(false);
+  });
+
+  test("laughter is not a character run (ㅋㅋㅋ, wwww, 8888, 5555, 草草草, 笑笑笑); a laughing word repeated is", () => {
+    const defaults = repetition.compile(settingsOf("repetition"));
+    for (const text of [
+      "ㅋㅋㅋㅋㅋㅋㅋㅋㅋㅋㅋㅋ",
+      "ㅎㅎㅎㅎㅎㅎㅎㅎㅎㅎㅎㅎ",
+      "wwwwwwwwwwwwwww",
+      "WWWWWWWWWWWWWWWW",
+      "888888888888",
+      "555555555555",
+      "草草草草草草草草草草草草",
+      "笑笑笑笑笑笑笑笑笑笑笑笑",
+    ]) {
+      expect({ text, caught: defaults(line(text)) }).toEqual({ text, caught: false });
+    }
+    expect(test5(line("ㅋㅋ ㅋㅋ ㅋㅋ ㅋㅋ ㅋㅋ ㅋㅋ"))).toBe(true);
+    expect(test5(line("zzzzzz"))).toBe(true);
   });
 
   test("invisible characters do not break a run; spaces are not a run", () => {

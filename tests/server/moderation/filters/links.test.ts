@@ -17,7 +17,8 @@ describe("links: what counts as a link", () => {
       "bit.ly/xyz",
       "cheap viewers at spam.xyz",
       "get it on file.zip",
-      "ok.so what",
+      "www.ok.so",
+      "ok.so/x",
       "mail me at me@example.com",
       "https://localhost/x",
     ]) {
@@ -58,6 +59,16 @@ describe("links: what counts as a link", () => {
     }
   });
 
+  test("a host with a port is a link, whatever its TLD", () => {
+    expect(linkHosts("evil.com:8080")).toEqual(["evil.com"]);
+    expect(linkHosts("evil.com:8080/x")).toEqual(["evil.com"]);
+    expect(linkHosts("go to evil.com:443 now")).toEqual(["evil.com"]);
+    expect(linkHosts("ok.no:80")).toEqual(["ok.no"]);
+    expect(linkHosts("ｅｖｉｌ．ｃｏｍ：８０８０")).toEqual(["evil.com"]);
+    expect(linkHosts("evil(dot)no:80")).toEqual(["evil.no"]);
+    expect(linkHosts("at 12:30 oh.no")).toEqual([]);
+  });
+
   test("ordinary chat with dots is not a link", () => {
     for (const text of [
       ...ORDINARY_CHAT,
@@ -69,6 +80,18 @@ describe("links: what counts as a link", () => {
       "gg.wp",
       "I was there (.) yes",
       "that's it. me too",
+      "ok.so what now",
+      "it.is fine",
+      "oh.no",
+      "hey.how are you",
+      "this.is",
+      "nice.one",
+      "i am.so tired",
+      "omg.lol",
+      "wait .no way",
+      "lol . no",
+      "so . do it",
+      "who .is that",
     ]) {
       expect({ text, caught: catches(text) }).toEqual({ text, caught: false });
     }

@@ -144,7 +144,7 @@ export const FILTER_FACTS: Readonly<Record<ModerationFilter, FilterFacts>> = {
         kind: "list",
         key: "list",
         label: "Blocked terms (one per line)",
-        hint: "A word or phrase (* matches within a word), or ~/regex/flags.",
+        hint: `A word or phrase (* matches within a word), or ~/regex/flags (at most ${L.regexTerms} regexes).`,
         limits: { entries: L.terms, entryLength: L.termLength },
       },
       { kind: "action", key: "action", label: "When caught" },
