@@ -46,6 +46,8 @@ const BARE_LINK_TLDS = new Set([
   ),
   ..."fun club pro zip mov io ai gg gl gd tv ly be co cc ws su tk ml ga cf gq".split(" "),
   ..."ru ua uk de fr nl pl es br eu ca au cn jp kr рф".split(" "),
+  // Seen in follower, viewer and gambling spam.
+  ..."cam bet casino buzz website tech stream monster".split(" "),
 ]);
 /** What makes a found link more than a bare host: `www.` first, or a path, query or fragment. */
 const NOT_BARE = /^www\.|[/?#]/;
