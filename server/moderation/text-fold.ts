@@ -54,8 +54,19 @@ function isHighSurrogate(unit: number): boolean {
  * lower-cased. Printable ASCII takes a fast path (case only). Work is linear in the bounded text.
  */
 export function foldText(text: string): string {
-  return foldVisible(visibleText(text));
+  if (text === folded.from) return folded.to;
+  const to = foldVisible(visibleText(text));
+  folded.from = text;
+  folded.to = to;
+  return to;
 }
+
+/**
+ * The last line folded and the last made visible: every filter of a line asks for the same text, so
+ * the second asker gets the first one's answer (one comparison, no work; pure, so never stale).
+ */
+const folded = { from: "", to: "" };
+const visible = { from: "", to: "" };
 
 /** `visibleText`'s result with look-alikes folded: `foldText` in two steps, for who needs both. */
 export function foldVisible(visible: string): string {
@@ -77,9 +88,12 @@ export function sameTextKey(text: string): string {
  * host name in another script (`файл.рф`) is found in. The steps of `foldText` but the look-alikes.
  */
 export function visibleText(text: string): string {
+  if (text === visible.from) return visible.to;
   const bounded = boundedText(text);
-  if (isPlainAscii(bounded)) return bounded.toLowerCase();
-  return seenText(bounded).toLowerCase();
+  const to = isPlainAscii(bounded) ? bounded.toLowerCase() : seenText(bounded).toLowerCase();
+  visible.from = text;
+  visible.to = to;
+  return to;
 }
 
 /** Whether `text` is printable ASCII only (nothing to fold but case). */

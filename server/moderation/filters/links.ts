@@ -51,6 +51,11 @@ const BARE_LINK_TLDS = new Set([
 ]);
 /** What makes a found link more than a bare host: `www.` first, or a path, query or fragment. */
 const NOT_BARE = /^www\.|[/?#]/;
+/**
+ * Seen text without any of these cannot hold a link, written plainly or disguised (a dot of another
+ * script is one once folded, so any non-ASCII character lets the line through to the full look).
+ */
+const MAY_HOLD_LINK = /[.:@]|dot|[^ -~]/;
 /** Text without any of these cannot hold a link (a fast answer for most chat). */
 const LINK_SIGNS = /[.:@]/;
 
@@ -70,6 +75,8 @@ export function undisguisedDots(text: string): string {
 /** The host names of the links in `text` (folded: lower case, look-alikes folded), each once, in order. */
 export function linkHosts(text: string): string[] {
   const visible = visibleText(text);
+  // Most chat has no dot, colon or @ at all, disguised or not: no link, and no rewriting to find one.
+  if (!MAY_HOLD_LINK.test(visible)) return [];
   const folded = foldVisible(visible);
   const hosts = hostsIn(undisguisedDots(folded));
   // A host in another script (`файл.рф`) is found before its letters are folded to Latin ones.
