@@ -287,6 +287,23 @@ describe.skipIf(!haveChromium)("the Moderation view in demo mode (a real browser
     }
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The demo chat shows what moderation removed: struck through, and said in words.
+    await say("viewer_anna", "grab free viewers at viewbot . stream");
+    await page.goto(`${server.base}/dashboard#/chat`);
+    const removed = page.locator("#demo-chat-log li.deleted", { hasText: "viewbot . stream" });
+    expect(await textOf(removed, (t) => t.includes("deleted by a moderator"))).toContain("viewbot . stream");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1280, 360]) {
+        await page.setViewportSize({ width, height: 800 });
+        await Bun.sleep(100);
+        expect(await axeViolations(page)).toEqual([]);
+        const name = `chat-demo-deleted-${width}${scheme === "dark" ? "-dark" : ""}`;
+        await page.locator("#demo-chat-log").screenshot({ path: screenshotPath(name) });
+      }
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 800 });
     // The refusals asked for above are the only failed requests the browser logged.
     expect(watch.problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
   }, 60_000);

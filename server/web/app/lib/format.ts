@@ -18,3 +18,15 @@ export function time(iso: string): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** Combining marks kept on one character when shown: enough for any script's accents. */
+const MARKS_SHOWN = 3;
+const MARK_PILE = new RegExp(`(\\p{M}{${MARKS_SHOWN}})\\p{M}+`, "gu");
+
+/**
+ * A chatter's text as a page shows it (the moderation log, the demo chat): a pile of combining marks
+ * ("zalgo") cut to a few per letter, so it cannot cover the rows around it.
+ */
+export function shownText(text: string): string {
+  return text.replace(MARK_PILE, "$1");
+}

@@ -5,7 +5,7 @@ import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { STATE_TEXT } from "../lib/connection-states.ts";
 import { confirmDialog } from "../lib/dialog.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { dateTime, time } from "../lib/format.ts";
+import { dateTime, shownText, time } from "../lib/format.ts";
 import { announce, load } from "../lib/states.ts";
 import type { ChatInfo, CommandInfo, DemoChatInfo } from "../lib/types.ts";
 import type { App, View } from "../view.ts";
@@ -228,7 +228,7 @@ function demoChatLine(line: DemoChatInfo["lines"][number]): HTMLElement {
     { class: classes.join(" ") },
     h("time", { datetime: line.at }, time(line.at)),
     h("strong", {}, line.user),
-    line.deleted ? h("del", {}, line.text) : h("span", {}, line.text),
+    line.deleted ? h("del", {}, shownText(line.text)) : h("span", {}, shownText(line.text)),
     line.deleted ? h("em", { class: "deleted-note" }, " (deleted by a moderator)") : null,
   );
 }

@@ -11,6 +11,9 @@ import {
   type UserLevel,
 } from "../../../../vocabulary.ts";
 import { durationText } from "../../lib/format.ts";
+
+export { shownText } from "../../lib/format.ts";
+
 import type { ModerationLogItem, ModerationTestResult, ShieldInfo } from "../../lib/types.ts";
 
 export {
@@ -223,15 +226,6 @@ export function logActionText(item: ModerationLogItem): string {
   const label = LOG_ACTION_LABELS[item.action];
   const timed = item.action === "timeout" || item.action === "permit";
   return timed && item.seconds !== null ? `${label} ${durationText(item.seconds)}` : label;
-}
-
-/** Combining marks kept on one character when shown: enough for any script's accents. */
-const MARKS_SHOWN = 3;
-const MARK_PILE = new RegExp(`(\\p{M}{${MARKS_SHOWN}})\\p{M}+`, "gu");
-
-/** A caught message as the log shows it: a pile of combining marks ("zalgo") cut to a few per letter. */
-export function shownText(text: string): string {
-  return text.replace(MARK_PILE, "$1");
 }
 
 /** Who an entry is about: "Anna", "アンナ (anna)"; nobody for the shield (the channel's own). */
