@@ -5,41 +5,23 @@
  * with its own Redis connections, against the Twitch simulator and a real Redis.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ChatLeadership } from "../../../server/chat/leader.ts";
-import { createLogger } from "../../../server/core/log.ts";
-import { startLiveLeadership } from "../../../server/live-runtime.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
-import { type Context, openContext } from "../../../server/runtime.ts";
 import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../../helpers/alerts.ts";
-import { CHAT_SECOND_MS, waitFor } from "../../helpers/chat.ts";
+import { waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
+import { type LeaseInstance, LeaseInstances } from "../../helpers/instances.ts";
 
 explainSkip("redis");
 
 const TTL_MS = 600;
 
-interface Instance {
-  ctx: Context;
-  stores: SharedStores;
-  leadership: ChatLeadership;
-}
-
 describe.skipIf(!redisAvailable)("alerts on two instances", () => {
   let redis: RedisServer;
   let h: AlertsHarness;
-  const instances: Instance[] = [];
+  let instances: LeaseInstances;
 
-  async function instance(): Promise<Instance> {
-    const log = createLogger({ level: "error", format: "json", write: () => {} });
-    const stores = await connectSharedStores(redis.url, log);
-    const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
-    const started = { ctx, stores, leadership };
-    instances.push(started);
-    return started;
-  }
+  const instance = (ttlMs?: number) => instances.start(ttlMs);
 
-  const connectedOn = (i: Instance) => async () =>
+  const connectedOn = (i: LeaseInstance) => async () =>
     i.leadership.leading() && (await i.ctx.alertsStatus.status(h.account.id)).state === "connected";
 
   /** The simulator's enabled alert subscriptions of one type, by socket. */
@@ -54,15 +36,12 @@ describe.skipIf(!redisAvailable)("alerts on two instances", () => {
   beforeAll(async () => {
     redis = await startRedis();
     h = await startAlertsHarness();
+    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
     await h.grant();
   });
 
   afterAll(async () => {
-    for (const { ctx, stores, leadership } of instances) {
-      await leadership.stop();
-      await ctx.close();
-      await stores.close().catch(() => {});
-    }
+    await instances.stopAll();
     await h.stop();
     await redis.stop();
   });

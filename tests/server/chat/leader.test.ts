@@ -5,40 +5,22 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
-import type { ChatLeadership } from "../../../server/chat/leader.ts";
-import { createLogger } from "../../../server/core/log.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
-import { startLiveLeadership } from "../../../server/live-runtime.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
-import { type Context, openContext } from "../../../server/runtime.ts";
 import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
-import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
+import { LeaseInstances } from "../../helpers/instances.ts";
 
 explainSkip("redis");
 
 const TTL_MS = 600;
 
-interface Instance {
-  ctx: Context;
-  stores: SharedStores;
-  leadership: ChatLeadership;
-}
-
 describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   let redis: RedisServer;
   let h: ChatHarness;
-  const instances: Instance[] = [];
+  let instances: LeaseInstances;
 
-  async function instance(ttlMs = TTL_MS): Promise<Instance> {
-    const log = createLogger({ level: "error", format: "json", write: () => {} });
-    const stores = await connectSharedStores(redis.url, log);
-    const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs });
-    const started = { ctx, stores, leadership };
-    instances.push(started);
-    return started;
-  }
+  const instance = (ttlMs?: number) => instances.start(ttlMs);
 
   const repliesTo = (messageId: string) =>
     h.sim.chat.sent().filter((s) => s.replyParentMessageId === messageId && s.isSent).length;
@@ -46,6 +28,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   beforeAll(async () => {
     redis = await startRedis();
     h = await startChatHarness();
+    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
     const scopes = [...BASE_SCOPES, READ_CHAT_SCOPE];
     const issued = h.sim.issueUserToken("cuebotdemo", scopes);
     await saveProviderTokens(h.ctx, h.account.id, { ...issued, scopes, expiresIn: 14_400 });
@@ -53,11 +36,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   });
 
   afterAll(async () => {
-    for (const { ctx, stores, leadership } of instances) {
-      await leadership.stop();
-      await ctx.close();
-      await stores.close().catch(() => {});
-    }
+    await instances.stopAll();
     await h.stop();
     await redis.stop();
   });
@@ -102,7 +81,7 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
   }, 20_000);
 
   test("a holder that stops hands chat over at once; with Redis away it stops and says why", async () => {
-    for (const { leadership } of instances) await leadership.stop();
+    for (const { leadership } of instances.started) await leadership.stop();
     // A long lease: without a release, a successor would wait for it to run out (6 s).
     const c = await instance(6000);
     expect(await waitFor(() => c.leadership.leading(), 3000)).toBe(true);

@@ -6,42 +6,24 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeChatEnabled } from "../../../db/chat.ts";
 import { listModerationLog, setModerationEnabled } from "../../../db/moderation.ts";
-import type { ChatLeadership } from "../../../server/chat/leader.ts";
-import { createLogger } from "../../../server/core/log.ts";
 import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts";
-import { startLiveLeadership } from "../../../server/live-runtime.ts";
-import { connectSharedStores, type SharedStores } from "../../../server/redis/shared-stores.ts";
-import { type Context, openContext } from "../../../server/runtime.ts";
 import { BASE_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
-import { CHAT_SECOND_MS, type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
+import { type LeaseInstance, LeaseInstances } from "../../helpers/instances.ts";
 
 explainSkip("redis");
 
 const TTL_MS = 600;
 
-interface Instance {
-  ctx: Context;
-  stores: SharedStores;
-  leadership: ChatLeadership;
-}
-
 describe.skipIf(!redisAvailable)("moderation on two instances", () => {
   let redis: RedisServer;
   let h: ChatHarness;
-  const instances: Instance[] = [];
+  let instances: LeaseInstances;
 
-  async function instance(): Promise<Instance> {
-    const log = createLogger({ level: "error", format: "json", write: () => {} });
-    const stores = await connectSharedStores(redis.url, log);
-    const ctx = await openContext(h.ctx.config, { log, shared: stores });
-    const leadership = startLiveLeadership(ctx, stores.store, { secondMs: CHAT_SECOND_MS, ttlMs: TTL_MS });
-    const started = { ctx, stores, leadership };
-    instances.push(started);
-    return started;
-  }
+  const instance = (ttlMs?: number) => instances.start(ttlMs);
 
-  const connectedOn = (i: Instance) => async () =>
+  const connectedOn = (i: LeaseInstance) => async () =>
     i.leadership.leading() && (await i.ctx.chat.status(h.account.id)).state === "connected";
 
   const log = () => listModerationLog(h.ctx.db, h.account.id, { before: null, limit: 50 });
@@ -49,6 +31,7 @@ describe.skipIf(!redisAvailable)("moderation on two instances", () => {
   beforeAll(async () => {
     redis = await startRedis();
     h = await startChatHarness();
+    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
     const scopes = [...BASE_SCOPES, READ_CHAT_SCOPE, ...MODERATION_EXTRA_SCOPES];
     const issued = h.sim.issueUserToken("cuebotdemo", scopes);
     await saveProviderTokens(h.ctx, h.account.id, { ...issued, scopes, expiresIn: 14_400 });
@@ -57,11 +40,7 @@ describe.skipIf(!redisAvailable)("moderation on two instances", () => {
   });
 
   afterAll(async () => {
-    for (const { ctx, stores, leadership } of instances) {
-      await leadership.stop();
-      await ctx.close();
-      await stores.close().catch(() => {});
-    }
+    await instances.stopAll();
     await h.stop();
     await redis.stop();
   });

@@ -6,7 +6,7 @@ import { errorMessage, sendData } from "./api.ts";
 import { STATE_TEXT } from "./connection-states.ts";
 import { type Attrs, fill, h, uid } from "./dom.ts";
 import { dateTime } from "./format.ts";
-import type { Sequence } from "./poll.ts";
+import { every, type Poll, type Sequence } from "./poll.ts";
 import { announce } from "./states.ts";
 
 /** What every switched feature's GET answers. */
@@ -129,4 +129,26 @@ export function consentLine(url: string, id: string, label: string, note: string
     h("a", { class: "button", href: url, id }, label),
     h("span", { class: "muted" }, ` ${note}`),
   );
+}
+
+/**
+ * Keeps a switch card current while its view is open: `load` every `interval()` ms (asked again each
+ * time), the card updated with each answer and marked stale while loading fails.
+ */
+export function pollSwitch<T extends SwitchInfo>(
+  root: HTMLElement,
+  card: SwitchCard<T>,
+  interval: () => number,
+  load: () => Promise<T | null>,
+): Poll {
+  return every(root, interval, async () => {
+    try {
+      const next = await load();
+      card.stale(false);
+      if (next) card.update(next);
+    } catch (error) {
+      card.stale(true);
+      throw error;
+    }
+  });
 }

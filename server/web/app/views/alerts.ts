@@ -4,8 +4,9 @@
 // event. Each section is its own module under alerts/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { every, newestWins, type Poll, Sequence } from "../lib/poll.ts";
+import { newestWins, type Poll, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
+import { pollSwitch } from "../lib/switch-card.ts";
 import type { App, View } from "../view.ts";
 import { AssetStore } from "./alerts/assets.ts";
 import { demoCard } from "./alerts/demo.ts";
@@ -51,20 +52,7 @@ function liveSwitch(root: HTMLElement, info: AlertsInfo): HTMLElement {
     poll?.reschedule();
   });
   const load = newestWins(() => getData<AlertsInfo>("/api/dashboard/alerts"), sequence);
-  poll = every(
-    root,
-    () => switchInterval(state),
-    async () => {
-      try {
-        const next = await load();
-        card.stale(false);
-        if (next) card.update(next);
-      } catch (error) {
-        card.stale(true);
-        throw error;
-      }
-    },
-  );
+  poll = pollSwitch(root, card, () => switchInterval(state), load);
   return card.element;
 }
 

@@ -3,8 +3,9 @@
 // section is its own module under moderation/.
 import { getData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { every, newestWins, type Poll, Sequence } from "../lib/poll.ts";
+import { newestWins, type Poll, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
+import { pollSwitch } from "../lib/switch-card.ts";
 import type { ModerationInfo } from "../lib/types.ts";
 import type { View } from "../view.ts";
 import { filterCard } from "./moderation/filter-card.ts";
@@ -34,20 +35,7 @@ function liveState(root: HTMLElement, info: ModerationInfo, shield: ShieldCard):
     if (pollInterval(next) !== interval) poll?.reschedule();
   });
   const ask = newestWins(() => getData<ModerationInfo>(PATH), sequence);
-  poll = every(
-    root,
-    () => pollInterval(shown),
-    async () => {
-      try {
-        const next = await ask();
-        card.stale(false);
-        if (next) card.update(next);
-      } catch (error) {
-        card.stale(true);
-        throw error;
-      }
-    },
-  );
+  poll = pollSwitch(root, card, () => pollInterval(shown), ask);
   return card.element;
 }
 
