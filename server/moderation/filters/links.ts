@@ -52,10 +52,12 @@ const BARE_LINK_TLDS = new Set([
 /** What makes a found link more than a bare host: `www.` first, or a path, query or fragment. */
 const NOT_BARE = /^www\.|[/?#]/;
 /**
- * Seen text without any of these cannot hold a link, written plainly or disguised (a dot of another
- * script is one once folded, so any non-ASCII character lets the line through to the full look).
+ * Seen text without any of these cannot hold a link, written plainly or disguised: a dot, colon or @
+ * between letters or digits (spaces around it allowed), `://`, a bracketed dot, the word "dot", or
+ * any non-ASCII character (a dot of another script is one once folded). A mention (` @name`) or a
+ * sentence's end (`close.`) is none of them.
  */
-const MAY_HOLD_LINK = /[.:@]|dot|[^ -~]/;
+const MAY_HOLD_LINK = /[a-z0-9]\s*[.:@]\s*[a-z0-9]|:\/\/|[([{<] ?\. ?[)\]}>]|dot|[^ -~]/;
 /** Text without any of these cannot hold a link (a fast answer for most chat). */
 const LINK_SIGNS = /[.:@]/;
 
@@ -75,7 +77,7 @@ export function undisguisedDots(text: string): string {
 /** The host names of the links in `text` (folded: lower case, look-alikes folded), each once, in order. */
 export function linkHosts(text: string): string[] {
   const visible = visibleText(text);
-  // Most chat has no dot, colon or @ at all, disguised or not: no link, and no rewriting to find one.
+  // Most chat has no dot, colon or @ between words, disguised or not: no link, and no rewriting to find one.
   if (!MAY_HOLD_LINK.test(visible)) return [];
   const folded = foldVisible(visible);
   const hosts = hostsIn(undisguisedDots(folded));
