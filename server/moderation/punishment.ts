@@ -26,8 +26,8 @@ export function loggedAction(punishment: Punishment, warned: boolean): Moderatio
 
 /** The reason Twitch records with a timeout or ban: which filter, never the chatter's words. */
 export function punishmentReason(filter: ModerationFilter, punishment: Punishment): string {
-  const what = punishment.kind === "ban" ? "a blocked term" : `the ${filter} filter, again within the hour`;
-  return `cuebot moderation: ${what}`;
+  const why = punishment.kind === "ban" ? "a blocked term" : "again within the hour";
+  return `cuebot moderation: the ${filter} filter, ${why}`;
 }
 
 /** The warning line: the chatter named, then the filter's message (never their words). */

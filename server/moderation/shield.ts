@@ -20,13 +20,25 @@ export interface ShieldDeps {
 /** A lift that failed is tried again after this long. */
 const RETRY_MS = 30_000;
 
-/** The same text counts only from lines this long (folded): "GG", "F" or "1" waves are cheering, not a raid. */
-const SAME_TEXT_MIN = 10;
+/** The same text counts only from lines this long: a "GG", "F", "W" or "LUL" wave is cheering, not a raid. */
+const SAME_TEXT_MIN = 5;
 
 /** The line that says the shield went up. */
 export function shieldLine(minutes: number): string {
   const span = minutes === 1 ? "minute" : `${minutes} minutes`;
   return `Followers-only chat is on for the next ${span}: too many spam lines at once.`;
+}
+
+/**
+ * Whether a line counts toward "the same text from many": not a command (`!join` waves), not a
+ * cheer of a few characters, not only Twitch emotes (a PogChamp wave).
+ */
+function sameTextCounts(event: ChatMessageEvent): boolean {
+  const text = event.text.trim();
+  if (text.length < SAME_TEXT_MIN || text.startsWith("!")) return false;
+  if (event.emotes.length === 0) return true;
+  const emotes = new Set(event.emotes);
+  return text.split(/\s+/).some((word) => !emotes.has(word));
 }
 
 /**
@@ -56,7 +68,7 @@ export class ShieldControl {
     event: ChatMessageEvent,
     now: number,
   ): void {
-    if (!rules.shield.enabled || event.text.length < SAME_TEXT_MIN || event.text.startsWith("!")) return;
+    if (!rules.shield.enabled || !sameTextCounts(event)) return;
     if (this.#watch(account.id).said(event.chatterId, event.text, now, rules.shield))
       this.#raise(channel, account, rules, now);
   }

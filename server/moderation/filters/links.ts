@@ -11,7 +11,7 @@
 // - the same written to dodge a filter, once folded (text-fold.ts): full-width or look-alike letters,
 //   invisible characters, a right-to-left override; `(dot)`, `[dot]`, `{dot}`, `[.]`, `(.)`;
 //   a dot with a space before it (`example . com`, `example .com`); a dot with spaces after it when a
-//   path follows (`discord. gg/abc`).
+//   path follows (`discord. gg/abc`) or before com, net, org, xyz, ru or gg (`evil. com`).
 // Not links: `1.5 hours`, `node.js`, `kappa.png`, `i.e.`, `lol.ok` (no such TLD), a sentence's
 // full stop followed by a space and a word (`good game. live now` is not `game.live`), and words
 // joined by a dot or a spaced dot (`wait .no way`, `lol . no`): their last word is no bare-link TLD.
@@ -32,6 +32,11 @@ const BRACKETED_DOT = /[([{<] ?(?:dot|\.) ?[)\]}>]/g;
 const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
 /** A dot with spaces only after it, when a path follows the next label (`discord. gg/abc`). */
 const DOT_BEFORE_PATH = /(?<=[\p{L}\p{N}])\.\s+(?=[\p{L}\p{N}-]+\/)/gu;
+/**
+ * A dot with spaces only after it, before one of the TLDs spam uses most (`evil. com`); not before any
+ * word (`good game. live now` stays a sentence).
+ */
+const DOT_BEFORE_SPAM_TLD = /(?<=[\p{L}\p{N}])\.\s+(?=(?:com|net|org|xyz|ru|gg)(?![\p{L}\p{N}-]))/gu;
 /** A port after a host (`evil.com:8080`), which linkify-it misses: read as a path (`evil.com/`). */
 const PORT = /(?<=[\p{L}\p{N}]):\d{1,5}(?=$|[\s/?#])/gu;
 /**
@@ -71,6 +76,7 @@ export function undisguisedDots(text: string): string {
     .replace(BRACKETED_DOT, " . ")
     .replace(SPACED_DOT, ".")
     .replace(DOT_BEFORE_PATH, ".")
+    .replace(DOT_BEFORE_SPAM_TLD, ".")
     .replace(PORT, "/");
 }
 
