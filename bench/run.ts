@@ -421,7 +421,7 @@ async function main(): Promise<void> {
   if (wanted("moderation")) rows.push(...(await moderationRows(MODERATION)));
   // Footprint: binary size, RSS and CPU of an idle server on an empty data folder.
   if (wanted("footprint")) rows.push(...footprintRows(await measureIdle(BINARY)));
-  // RSS over the demo's traffic: only when asked (`--soak-minutes 60` for the README's hour).
+  // RSS over the demo's traffic: only when asked (`--soak-minutes 60` for the hour in docs/benchmarks.md).
   if (SOAK_MINUTES > 0 && wanted("soak")) rows.push(...soakRows(await soak(BINARY, SOAK_MINUTES)));
   const machine = await machineLine(startedAt);
   console.log(formatTable(rows));

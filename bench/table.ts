@@ -1,4 +1,4 @@
-/** One row of a benchmark table, as `npm run bench` prints it (and README shows it). */
+/** One row of a benchmark table, as `npm run bench` prints it (and docs/benchmarks.md shows it). */
 export interface TableRow {
   bench: string;
   measure: string;
