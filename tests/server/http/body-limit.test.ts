@@ -210,10 +210,10 @@ describe("a chunked body is capped whatever the route does with it", () => {
 
 /**
  * What Bun's own HTTP parser refuses before any cuebot code runs: the status comes with an empty body
- * (and the connection closes), so the contract's error body cannot be given. README lists these; this
- * keeps the list true when Bun changes.
+ * (and the connection closes), so the contract's error body cannot be given. docs/limits.md lists these;
+ * this keeps the list true when Bun changes.
  */
-describe("requests Bun refuses before cuebot sees them (README, Limits)", () => {
+describe("requests Bun refuses before cuebot sees them (docs/limits.md)", () => {
   const refusals: [string, string, number][] = [
     [
       "a ~70 KB URL (over Bun's 16 KiB for the request line and headers)",

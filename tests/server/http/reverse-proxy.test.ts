@@ -8,11 +8,11 @@ import { TEST_CLIENT_IP_HEADER } from "../../helpers/context.ts";
 import { cookieHeader, type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";
 
 /**
- * Login behind real reverse proxies (issue 22 §4): nginx and Caddy run the README's own blocks, with
+ * Login behind real reverse proxies (issue 22 §4): nginx and Caddy run docs/reverse-proxy.md's own blocks, with
  * only names and ports replaced, in front of a listening cuebot. CI installs both (.ci/run); a
  * developer machine without them skips these tests, CI never does.
  */
-const README = readFileSync(join(import.meta.dir, "../../../README.md"), "utf8");
+const GUIDE = readFileSync(join(import.meta.dir, "../../../docs/reverse-proxy.md"), "utf8");
 /** Where a program is: on PATH, or in the sbin folders a non-root PATH lacks (Debian puts nginx there). */
 function findProgram(name: string): string | null {
   return Bun.which(name, { PATH: [process.env.PATH ?? "", "/usr/sbin", "/sbin"].join(":") });
@@ -21,10 +21,10 @@ const NGINX = findProgram("nginx");
 const CADDY = findProgram("caddy");
 const MUST_RUN = process.env.CI === "true";
 
-/** The first fenced block of this language in the README, exactly as a reader copies it. */
-function readmeBlock(language: string): string {
-  const match = README.match(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``));
-  if (!match?.[1]) throw new Error(`README has no \`\`\`${language} block`);
+/** The first fenced block of this language in the guide, exactly as a reader copies it. */
+function guideBlock(language: string): string {
+  const match = GUIDE.match(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``));
+  if (!match?.[1]) throw new Error(`docs/reverse-proxy.md has no \`\`\`${language} block`);
   return match[1];
 }
 
@@ -171,11 +171,11 @@ describe("login behind a reverse proxy (issue 22 §4)", () => {
   });
 
   test.skipIf(!NGINX && !MUST_RUN)(
-    "the README's nginx block: login straight to Twitch, no detour",
+    "the guide's nginx block: login straight to Twitch, no detour",
     async () => {
       const proxyPort = freePort();
       const { port } = await startCuebot(`http://localhost:${proxyPort}`);
-      proxy = await startNginx(nginxBlock(readmeBlock("nginx"), proxyPort, port), proxyPort);
+      proxy = await startNginx(nginxBlock(guideBlock("nginx"), proxyPort, port), proxyPort);
       const { movedTimes, session } = await loginThroughProxy(proxy.origin);
       expect(movedTimes).toBe(0);
       expect(session).toBeDefined();
@@ -196,11 +196,11 @@ describe("login behind a reverse proxy (issue 22 §4)", () => {
   );
 
   test.skipIf(!CADDY && !MUST_RUN)(
-    "the README's Caddy block: login straight to Twitch, no detour",
+    "the guide's Caddy block: login straight to Twitch, no detour",
     async () => {
       const proxyPort = freePort();
       const { port } = await startCuebot(`http://localhost:${proxyPort}`);
-      const site = readmeBlock("caddyfile")
+      const site = guideBlock("caddyfile")
         .replace("cue.example.com", `http://localhost:${proxyPort}`)
         .replace("127.0.0.1:8080", `127.0.0.1:${port}`);
       proxy = await startCaddy(site, proxyPort);

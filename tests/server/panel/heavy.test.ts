@@ -116,7 +116,7 @@ describe("quotas follow the role at once", () => {
   });
 });
 
-describe("a query parameter given twice counts with its first value (README), on dashboard routes too", () => {
+describe("a query parameter given twice counts with its first value (docs/chat-bots.md), on dashboard routes too", () => {
   test("analytics, activity, get-clips and chatters read the first value", async () => {
     const days = async (query: string) => {
       const res = await h.panel(`/api/dashboard/analytics?${query}`);

@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { CommandName } from "../../../../../server/vocabulary.ts";
-import { BOTS, botCall, botLines, isLocalUrl } from "../../../../../server/web/app/lib/bot-lines.ts";
+import {
+  BOTS,
+  type BotId,
+  botCall,
+  botLines,
+  isLocalUrl,
+} from "../../../../../server/web/app/lib/bot-lines.ts";
 
 const KEY = "11111111-2222-4333-8444-555555555555";
 const ALL: CommandName[] = [
@@ -15,7 +23,7 @@ const ALL: CommandName[] = [
 ];
 
 describe("the chat-bot lines the dashboard offers", () => {
-  test("Nightbot: README's lines with the public URL and key filled in, text mode left to its headers", () => {
+  test("Nightbot: the documented lines with the public URL and key filled in, text mode left to its headers", () => {
     expect(
       botLines("nightbot", "https://bot.example.com/", KEY, ALL).map((l) => `${l.chat} ${l.line}`),
     ).toEqual([
@@ -76,5 +84,47 @@ describe("the chat-bot lines the dashboard offers", () => {
     for (const url of ["https://bot.example.com", "http://203.0.113.5:8080"])
       expect(isLocalUrl(url)).toBe(false);
     expect(BOTS.filter((b) => !b.cloud).map((b) => b.name)).toEqual(["Streamer.bot"]);
+  });
+});
+
+const ROOT = join(import.meta.dir, "../../../../..");
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+/** The lines of the first fenced block after `heading`, each with its runs of spaces made one. */
+function blockAfter(text: string, heading: string): string[] {
+  const start = text.indexOf(heading);
+  if (start < 0) throw new Error(`no "${heading}" in the document`);
+  const block = text.slice(start).match(/```\n([\s\S]*?)```/)?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.replace(/\s+/g, " ").trim());
+}
+
+/** What the dashboard offers a bot, written as the docs write it: `!chat line`, or the URL alone. */
+function offered(bot: BotId): string[] {
+  return botLines(bot, "HOST", "KEY", ALL).map((l) =>
+    bot === "streamerbot" ? l.line : `${l.chat} ${l.line}`,
+  );
+}
+
+describe("the lines the docs show are the ones the dashboard offers", () => {
+  // The game commands' lines (`!rank`) are the game API's, not a bot command's: the dashboard has none.
+  const notGame = (line: string) => !line.includes("/api/game/");
+
+  test("docs/chat-bots.md: every bot's block, command by command", () => {
+    for (const bot of BOTS) {
+      expect(blockAfter(read("docs/chat-bots.md"), `## ${bot.name} `).filter(notGame)).toEqual(
+        offered(bot.id),
+      );
+    }
+  });
+
+  test("README: each bot's one line is among them", () => {
+    for (const bot of BOTS) {
+      const lines = blockAfter(read("README.md"), `**${bot.name}**`);
+      expect(lines).toHaveLength(1);
+      expect(offered(bot.id)).toContain(lines[0] as string);
+    }
   });
 });
