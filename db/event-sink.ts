@@ -25,7 +25,7 @@ export interface WriteBehindOptions {
   onDropped?: (count: number, error: unknown) => void;
 }
 
-/** The bound of the write-behind buffer (README, "Analytics"): at most this many events or this long. */
+/** The bound of the write-behind buffer (docs/api.md, "Analytics"): at most this many events or this long. */
 export const EVENT_BUFFER_MAX_ROWS = 512;
 export const EVENT_BUFFER_MAX_DELAY_MS = 20;
 

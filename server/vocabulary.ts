@@ -8,7 +8,7 @@
 
 // ---- Accounts ----
 
-/** An account's role, which sets its quotas (README "Roles"). */
+/** An account's role, which sets its quotas (docs/limits.md, "Roles"). */
 export const ROLES = ["Default", "Pro", "VIP", "Partner"] as const;
 export type Role = (typeof ROLES)[number];
 

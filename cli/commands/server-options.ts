@@ -15,7 +15,7 @@ export function addSettingsOptions(command: Command): Command {
     )
     .option(
       "--database-url <url>",
-      "postgres://… : keep the data in PostgreSQL, for several machines (see README)",
+      "postgres://… : keep the data in PostgreSQL, for several machines (docs/several-instances.md)",
     )
     .option("--redis-url <url>", "redis://… shared by several instances: limits, overlay updates")
     .option("--log <level>", "debug, info, warn or error (default info)")

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: StreamElements' ${…} variables are literal line text.
-// The copy-paste lines for each chat bot (README "Point your chat bot at cuebot"), built for this
+// The copy-paste lines for each chat bot (docs/chat-bots.md, the README's first line of each), built for this
 // server's public URL and the streamer's key, and the same call made "as the bot would" for a test:
 // the bot's variables filled with sample values and the bot's identifying headers sent. Pure.
 
