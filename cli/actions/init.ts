@@ -1,6 +1,7 @@
-import { readStoredConfig, type StoredConfig } from "../../server/core/config.ts";
+import { readStoredConfig, type StoredConfig, twitchLoginOf } from "../../server/core/config.ts";
 import { openCore } from "../../server/core/context.ts";
 import { prepareDataDir, writeConfigFile } from "../../server/core/data-dir.ts";
+import { configureCommand, currentInvocation } from "../../server/core/invocation.ts";
 import { createLogger } from "../../server/core/log.ts";
 import { asCliFailure, loadCliConfig } from "../cli-context.ts";
 import { flagValues, type SettingsOptions } from "../commands/server-options.ts";
@@ -29,13 +30,14 @@ export async function initDataFolder(
   const next: StoredConfig = { ...stored };
   const written: string[] = [];
   const kept: string[] = [];
-  for (const [key, value] of Object.entries(flags) as [keyof StoredConfig, string][]) {
+  for (const [key, given] of Object.entries(flags) as [keyof StoredConfig, string][]) {
+    const value = storedValue(key, given);
     const current = stored[key];
-    if (current !== undefined && String(current) !== value && !options.force) {
+    if (current !== undefined && String(current) !== String(value) && !options.force) {
       kept.push(key);
       continue;
     }
-    (next as Record<string, unknown>)[key] = storedValue(key, value);
+    (next as Record<string, unknown>)[key] = value;
     written.push(key);
   }
   writeConfigFile(config.dataDir, next);
@@ -80,16 +82,25 @@ export async function initDataFolder(
     "Register this OAuth redirect URL with your Twitch application:",
     `  ${redirectUrl}`,
     "",
-    effective.twitch.clientId && effective.twitch.clientSecret
-      ? "Next: cuebot serve (npm start in a source checkout)"
-      : "Next: cuebot init --twitch-client-id <id> --twitch-client-secret <secret>, then cuebot serve (npm start in a source checkout)",
+    nextStep(effective.twitch.clientId !== null && effective.twitch.clientSecret !== null),
   );
   io.out(lines.join("\n"));
 }
 
-/** config.json keeps numbers as numbers and flags as booleans, as a person would write it. */
+/** What to run next, in the form that works where cuebot was started (core/invocation.ts). */
+function nextStep(twitchConfigured: boolean): string {
+  const invocation = currentInvocation();
+  if (twitchConfigured) return `Next: ${invocation.serve}`;
+  return `Next: ${invocation.serve}, then open the setup link it prints in a browser to connect Twitch (or run ${configureCommand(invocation)} first). To try everything without a Twitch account: ${invocation.demo}`;
+}
+
+/**
+ * config.json keeps numbers as numbers and flags as booleans, as a person would write it, and the
+ * owner as a login (`@` dropped, lower case; loadCliConfig has checked it is one).
+ */
 function storedValue(key: keyof StoredConfig, value: string): string | number | boolean {
   if (key === "trustProxy" && (value === "true" || value === "false")) return value === "true";
   if (key === "port") return Number(value);
+  if (key === "owner") return twitchLoginOf(value) ?? value;
   return value;
 }

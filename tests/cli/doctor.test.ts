@@ -106,7 +106,7 @@ describe("cuebot doctor", () => {
     const { code, check } = await doctor(dataDir, cwd, twitchEnv());
     expect(code).toBe(1);
     expect(check("data folder")?.status).toBe("fail");
-    expect(check("data folder")?.detail).toContain("run `cuebot init`");
+    expect(check("data folder")?.detail).toContain("run npm run cuebot -- init");
     expect(existsSync(dataDir)).toBe(false);
   });
 

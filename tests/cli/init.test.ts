@@ -60,7 +60,7 @@ describe("cuebot init", () => {
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("https://bot.example.com/auth/callback");
-    expect(result.stdout).toContain("Next: cuebot serve");
+    expect(result.stdout).toContain("Next: npm start\n");
     expect(result.stdout).not.toContain("shh-1");
     expect(readJson(join(dataDir, "config.json"))).toEqual({
       twitchClientId: "client-1",
