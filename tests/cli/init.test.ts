@@ -140,3 +140,44 @@ describe("cuebot init", () => {
     expect(JSON.parse(readFileSync(join(dataDir, "config.json"), "utf8"))).toEqual({ port: 9000 });
   });
 });
+
+describe("cuebot init --owner", () => {
+  test("stores the login without @, lower case; kept on a re-run without --force, replaced with it", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const first = await scratch.run(["init", "--data-dir", dataDir, "--owner", "@StreamerOne"], { cwd });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("saved owner");
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "streamerone" });
+
+    const same = await scratch.run(["init", "--data-dir", dataDir, "--owner", "streamerONE"], { cwd });
+    expect(same.stdout).not.toContain("kept existing owner");
+    const other = await scratch.run(["init", "--data-dir", dataDir, "--owner", "someone_else"], { cwd });
+    expect(other.code).toBe(0);
+    expect(other.stdout).toContain("kept existing owner (use --force to replace)");
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "streamerone" });
+
+    const forced = await scratch.run(["init", "--force", "--data-dir", dataDir, "--owner", "someone_else"], {
+      cwd,
+    });
+    expect(forced.code).toBe(0);
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "someone_else" });
+  });
+
+  test("a value that is not a Twitch login: exit 1 naming --owner, nothing written", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const bad = await scratch.run(["init", "--data-dir", dataDir, "--owner", "no spaces allowed"], { cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toStartWith("cuebot: invalid setting --owner");
+    expect(existsSync(join(dataDir, "config.json"))).toBe(false);
+  });
+
+  test("Next: names the commands as they work in a source checkout, the setup link and the demo", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["init", "--data-dir", join(cwd, "data")], { cwd });
+    expect(result.stdout).toContain(
+      "Next: npm start, then open the setup link it prints in a browser to connect Twitch (or run npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret> first). To try everything without a Twitch account: npm start -- --demo",
+    );
+  });
+});
