@@ -25,13 +25,7 @@ const HEAD = (title: string, script: string) =>
 <title>${escapeHtml(title)} · cuebot</title><link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/style.css">${script}</head>`;
 
 /** A field of the form, with its problem (if it is the one named) read out beside it. */
-function field(
-  input: SetupPageInput,
-  name: FieldName,
-  label: string,
-  attributes: string,
-  hint = "",
-): string {
+function field(input: SetupPageInput, name: FieldName, label: string, attributes: string, hint = ""): string {
   const problem = input.problem?.field === name ? input.problem.message : "";
   const value = name === "client_secret" ? "" : (input.form?.[name] ?? "");
   const described = [hint ? `${name}-hint` : "", problem ? `${name}-error` : ""].filter(Boolean).join(" ");
