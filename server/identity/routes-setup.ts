@@ -13,6 +13,7 @@ import {
   checkSetupForm,
   finishSetup,
   isSetupProblem,
+  problemMessage,
   type SetupContext,
   type SetupForm,
   type SetupProblem,
@@ -84,7 +85,7 @@ function badForm(
   form: SetupForm,
   problem: SetupProblem,
 ): Response {
-  if (!wantsHtml(request)) return jsonError(400, "bad_request", problem.message);
+  if (!wantsHtml(request)) return jsonError(400, "bad_request", problemMessage(problem));
   return setupPage({ ...pageInput(ctx, form.token ?? ""), form, problem }, 400);
 }
 

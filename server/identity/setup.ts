@@ -48,8 +48,12 @@ export interface SetupValues {
 /** Why the form was refused: the field, and a sentence for the person who filled it in. */
 export interface SetupProblem {
   field: SetupFieldName;
-  message: string;
+  /** Shown beside the field. */
+  reason: string;
 }
+
+/** The problem in one sentence that names the field (the `bad_request` message). */
+export const problemMessage = (problem: SetupProblem): string => `${problem.field}: ${problem.reason}`;
 
 /** Twitch's ids and secrets are 30 characters; anything far beyond is a paste gone wrong. */
 const MAX_CREDENTIAL_LENGTH = 128;
@@ -71,10 +75,10 @@ function credentialProblem(
   raw: string | undefined,
 ): SetupProblem | null {
   const value = raw?.trim() ?? "";
-  if (value === "") return { field, message: `${field}: paste the ${label} from the Twitch console.` };
-  if (/\s/.test(value)) return { field, message: `${field}: the ${label} has no spaces; copy it again.` };
+  if (value === "") return { field, reason: `paste the ${label} from the Twitch console.` };
+  if (/\s/.test(value)) return { field, reason: `a ${label} has no spaces; copy it again.` };
   if (value.length > MAX_CREDENTIAL_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
-    return { field, message: `${field}: this is not a ${label}; copy it again from the Twitch console.` };
+    return { field, reason: `this is not a ${label}; copy it again from the Twitch console.` };
   }
   return null;
 }
@@ -90,7 +94,7 @@ export function checkSetupForm(form: SetupForm): SetupValues | SetupProblem {
   if (ownerText !== "" && !owner) {
     return {
       field: "owner",
-      message: "owner: a Twitch login is 1 to 25 letters, digits or underscores (leave it empty for none).",
+      reason: "a Twitch login is 1 to 25 letters, digits or underscores (leave it empty for none).",
     };
   }
   return { clientId: form.client_id!.trim(), clientSecret: form.client_secret!.trim(), owner };

@@ -17,7 +17,7 @@ export interface SetupPageInput {
   /** What was typed, shown again with the problem (never the secret). */
   form?: Partial<Record<FieldName, string>>;
   /** The field the setup refused (identity/setup.ts), and why. */
-  problem?: { field: string; message: string };
+  problem?: { field: string; reason: string };
 }
 
 const HEAD = (title: string, script: string) =>
@@ -26,7 +26,8 @@ const HEAD = (title: string, script: string) =>
 
 /** A field of the form, with its problem (if it is the one named) read out beside it. */
 function field(input: SetupPageInput, name: FieldName, label: string, attributes: string, hint = ""): string {
-  const problem = input.problem?.field === name ? input.problem.message : "";
+  const reason = input.problem?.field === name ? input.problem.reason : "";
+  const problem = reason.charAt(0).toUpperCase() + reason.slice(1);
   const value = name === "client_secret" ? "" : (input.form?.[name] ?? "");
   const described = [hint ? `${name}-hint` : "", problem ? `${name}-error` : ""].filter(Boolean).join(" ");
   return `<div class="field"><label for="${name}">${label}</label>
@@ -40,12 +41,12 @@ const PLAIN = 'type="text" autocomplete="off" autocapitalize="off" spellcheck="f
 export function setupPage(input: SetupPageInput, status = 200): Response {
   const redirect = escapeHtml(input.redirectUrl);
   const problem = input.problem
-    ? `<p class="notice warn" role="alert">Nothing was saved: ${escapeHtml(input.problem.message)}</p>`
+    ? '<p class="notice warn" role="alert">Nothing was saved yet: correct the field marked below, and paste the Client Secret again.</p>'
     : "";
   const html = `${HEAD("Connect Twitch", '<script src="/assets/setup.js" defer></script>')}
 <body><main class="narrow setup">
 <h1>Connect cuebot to Twitch</h1>
-<p class="lead">Your streamers log in with Twitch through an application you register once on Twitch. It takes a few minutes, and nothing needs a restart.</p>
+<p class="lead">You log in to cuebot with Twitch, through a Twitch application you register once. It takes a few minutes, and cuebot needs no restart afterwards.</p>
 ${problem}
 <ol class="steps">
 <li>Open <a href="${TWITCH_CONSOLE_URL}" target="_blank" rel="noopener noreferrer">Twitch's developer console</a> (log in with your Twitch account) and register an application.</li>

@@ -182,7 +182,7 @@ describe("POST /setup", () => {
       const page = await post(goodFields(change));
       expect(page.status).toBe(400);
       const html = await page.text();
-      expect(html).toContain(`${field}:`);
+      expect(html).toContain(`id="${field}-error"`);
       expect(html).toContain('<form method="post" action="/setup"');
       expect(html).toContain(`id="${field}"`);
       expect(html).not.toContain("<script>");
