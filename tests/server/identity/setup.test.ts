@@ -265,3 +265,11 @@ describe("the landing page", () => {
     expect(page).not.toContain("`");
   });
 });
+
+test("/docs lists the setup page and its post", async () => {
+  await firstRun();
+  const docs = (await (await h.request("/docs/json")).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  expect(Object.keys(docs.paths["/setup"] ?? {}).sort()).toEqual(["get", "post"]);
+});
