@@ -81,8 +81,10 @@ const LOGIN_ROW = /<p id="login-row">[\s\S]*?<\/p>/;
 export function landingWithoutTwitch(landing: string, invocation: Invocation): string {
   const notice = `<div class="notice warn" id="not-configured">
 <p><strong>Twitch login is not set up yet.</strong></p>
-<p>Open the setup link cuebot printed in the terminal where it started (it ends in /setup?token=…) and follow its steps. Or run <code>${escapeHtml(configureCommand(invocation))}</code> and restart cuebot.</p>
-<p>Just looking? The demo tries everything without a Twitch account: <code>${escapeHtml(invocation.demo)}</code></p>
+<p>Open the setup link cuebot printed in the terminal where it started (it ends in /setup?token=…) and follow its steps. Or configure it from the terminal, then restart cuebot:</p>
+<code class="line">${escapeHtml(configureCommand(invocation))}</code>
+<p>Just looking? The demo tries everything without a Twitch account:</p>
+<code class="line">${escapeHtml(invocation.demo)}</code>
 </div>`;
   return landing.replace(LOGIN_ROW, notice);
 }
