@@ -1,3 +1,5 @@
+import { findAccountByLogin } from "../../db/accounts.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import { readStoredConfig, type StoredConfig, twitchLoginOf } from "../../server/core/config.ts";
 import { openCore } from "../../server/core/context.ts";
 import { prepareDataDir, writeConfigFile } from "../../server/core/data-dir.ts";
@@ -43,6 +45,7 @@ export async function initDataFolder(
   writeConfigFile(config.dataDir, next);
 
   let schemaVersion = 0;
+  let ownerRole: Role | null = null;
   try {
     const log = createLogger({
       level: "warn",
@@ -52,6 +55,8 @@ export async function initDataFolder(
     // On PostgreSQL (CUEBOT_DATABASE_URL) this reaches it, migrates it and checks secret.key.
     const ctx = await openCore(loadCliConfig(globals), { log });
     schemaVersion = ctx.schema.applied;
+    const owner = ctx.config.owner;
+    if (owner) ownerRole = (await findAccountByLogin(ctx.db, owner))?.role ?? null;
     await ctx.close();
   } catch (error) {
     asCliFailure(error);
@@ -84,6 +89,12 @@ export async function initDataFolder(
     "",
     nextStep(effective.twitch.clientId !== null && effective.twitch.clientSecret !== null),
   );
+  // The owner becomes Partner when their account is created; one that exists already keeps its role.
+  if (effective.owner && ownerRole && ownerRole !== "Partner") {
+    lines.push(
+      `${effective.owner} already has an account (role ${ownerRole}); to make it Partner: ${currentInvocation().command(`role set ${effective.owner} partner`)}`,
+    );
+  }
   io.out(lines.join("\n"));
 }
 

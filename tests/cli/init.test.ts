@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { expectPostgresRefused, SCHEMA, Scratch } from "../helpers/cli.ts";
+import { expectPostgresRefused, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -162,6 +162,18 @@ describe("cuebot init --owner", () => {
     });
     expect(forced.code).toBe(0);
     expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "someone_else" });
+  });
+
+  test("an owner whose account exists already keeps its role, and init says how to make it Partner", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    expect((await scratch.run(["init", "--data-dir", dataDir], { cwd })).code).toBe(0);
+    await seedAccount(dataDir, "streamerone");
+    const result = await scratch.run(["init", "--data-dir", dataDir, "--owner", "StreamerOne"], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "streamerone already has an account (role Default); to make it Partner: npm run cuebot -- role set streamerone partner",
+    );
   });
 
   test("a value that is not a Twitch login: exit 1 naming --owner, nothing written", async () => {
