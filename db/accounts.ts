@@ -18,7 +18,12 @@ export function normalizeLogin(login: string): string {
   return login.trim().replace(/^@/, "").toLowerCase();
 }
 
-export async function insertAccount(s: DataStore, profile: AccountProfile, now: number): Promise<Account> {
+export async function insertAccount(
+  s: DataStore,
+  profile: AccountProfile,
+  now: number,
+  role: Role = "Default",
+): Promise<Account> {
   const row = await s.first((db, t) =>
     db
       .insert(t.accounts)
@@ -28,6 +33,7 @@ export async function insertAccount(s: DataStore, profile: AccountProfile, now: 
         displayName: profile.displayName,
         profileImageUrl: profile.profileImageUrl ?? "",
         timezone: profile.timezone ?? "UTC",
+        role,
         createdAt: now,
         updatedAt: now,
       })

@@ -7,6 +7,7 @@ import { readSchemaStatus } from "../db/sqlite/migrate.ts";
 import type { Config } from "./core/config.ts";
 import { DATABASE_FILE } from "./core/data-dir.ts";
 import { runningInstances } from "./core/instance-registry.ts";
+import { currentInvocation, howToConfigure } from "./core/invocation.ts";
 import { readSecretKey, SECRET_KEY_FILE } from "./core/secrets.ts";
 import { redactUrl } from "./core/store-urls.ts";
 import type { RedisClient } from "./redis/client.ts";
@@ -42,7 +43,7 @@ export function checkDataFolder(config: Config): CheckResult {
     return result(
       name,
       "fail",
-      `${config.dataDir} does not exist: run \`cuebot init\` (or \`cuebot serve\`, which creates it)`,
+      `${config.dataDir} does not exist: run ${currentInvocation().command("init")} (or ${currentInvocation().serve}, which creates it)`,
     );
   }
   const secretPath = join(config.dataDir, SECRET_KEY_FILE);
@@ -57,7 +58,7 @@ export function checkDataFolder(config: Config): CheckResult {
       : result(
           name,
           "warn",
-          `${config.dataDir} has no ${SECRET_KEY_FILE} yet (\`cuebot init\` or the first \`serve\` creates it)`,
+          `${config.dataDir} has no ${SECRET_KEY_FILE} yet (${currentInvocation().command("init")} or the first ${currentInvocation().serve} creates it)`,
         );
   }
   try {
@@ -156,11 +157,7 @@ export async function checkTwitch(config: Config, fetchImpl: typeof fetch = fetc
   const name = "Twitch application";
   const { clientId, clientSecret, authUrl } = config.twitch;
   if (!clientId || !clientSecret) {
-    return result(
-      name,
-      "warn",
-      "not configured, so nobody can log in: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>`",
-    );
+    return result(name, "warn", `not configured, so nobody can log in. ${howToConfigure()}`);
   }
   const { IdentityProviderClient, IdentityProviderError } = await import("./identity/idp-client.ts");
   const client = new IdentityProviderClient({

@@ -13,7 +13,9 @@ import type { Logger } from "./core/log.ts";
 import { ChatBotCache } from "./custom/cache.ts";
 import { ChatLines } from "./custom/chat-lines.ts";
 import { createGameService, type GameService, type GameServiceOptions } from "./game/service.ts";
-import { type IdentityProviderClient, identityProviderFor } from "./identity/idp-client.ts";
+import type { IdentityProviderClient } from "./identity/idp-client.ts";
+import { SetupLink } from "./identity/setup.ts";
+import { TwitchApp } from "./identity/twitch-app.ts";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { LiveHandle } from "./live/handle.ts";
 import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts";
@@ -26,8 +28,8 @@ import { sharedGameOn } from "./redis/game-cache.ts";
 import { createSharedRateLimits } from "./redis/limits/rate-limits.ts";
 import { RedisModerationBook } from "./redis/moderation-book.ts";
 import type { SharedStores } from "./redis/shared-stores.ts";
-import { HelixApi } from "./twitch/helix-api.ts";
-import { HelixClient } from "./twitch/helix-client.ts";
+import type { HelixApi } from "./twitch/helix-api.ts";
+import type { HelixClient } from "./twitch/helix-client.ts";
 
 /**
  * Where users reach this server: the configured public URL, else http://localhost:<port>. With port 0
@@ -54,19 +56,29 @@ export class PublicAddress {
 /**
  * The server's runtime on top of the core (core/context.ts): limits, caches, clients, overlays, chat.
  * Every field is set when it is built (createContext, openContext) and never replaced; the pieces that
- * start later (chat, listening) change state inside the objects they own (ChatHandle, PublicAddress).
+ * start later (chat, listening, the setup page) change state inside the objects they own (ChatHandle,
+ * PublicAddress, TwitchApp).
  */
 export interface Context extends Readonly<CoreContext> {
   /** Per-account quotas, per-IP limits, failed-authentication counting and client addresses. */
   readonly limits: RateLimits;
   /** Role-aware caches of upstream answers; flushed when the CLI changes something. */
   readonly caches: RoleCaches;
-  /** The OAuth client, or null when no provider credentials are configured. */
+  /** The Twitch application and the owner: from the config, or from the setup page while running. */
+  readonly twitchApp: TwitchApp;
+  /** `twitchApp.identityProvider`: the OAuth client, or null when no provider credentials are configured. */
   readonly identityProvider: IdentityProviderClient | null;
-  /** The Helix client (it needs the application's Client-Id), or null without provider credentials. */
+  /** `twitchApp.helix`: the Helix client (it needs the application's Client-Id), or null without one. */
   readonly helix: HelixClient | null;
-  /** Typed Helix calls for features, over `helix`. */
+  /** `twitchApp.helixApi`: typed Helix calls for features, over `helix`. */
   readonly helixApi: HelixApi | null;
+  /** `twitchApp.owner`: the install owner's login, created as Partner (CONTRACT §4). */
+  readonly owner: string | null;
+  /**
+   * The one-time setup link's token while Twitch is not configured (identity/setup.ts); null in the
+   * demo and when Twitch was configured at start.
+   */
+  readonly setupLink: SetupLink | null;
   /** Live overlay connections, told about every publish. */
   readonly overlays: OverlayHub;
   /** Live alert streams of the overlays, told about every alert (server/overlay/alert-hub.ts). */
@@ -183,13 +195,7 @@ function rateLimitsFor(core: CoreContext, options: ContextOptions): RateLimits {
 
 function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   const { config, clock, log, db: store, externalChanges } = core;
-  const helix = config.twitch.clientId
-    ? new HelixClient({
-        baseUrl: config.twitch.apiUrl,
-        clientId: config.twitch.clientId,
-        now: () => clock.now(),
-      })
-    : null;
+  const twitchApp = new TwitchApp(config, () => clock.now());
   const caches = new RoleCaches({ clock });
   externalChanges.subscribe(() => caches.flush());
   const settingsCache = new ReadCache<object>();
@@ -202,7 +208,20 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     ...core,
     limits: rateLimitsFor(core, options),
     caches,
-    identityProvider: identityProviderFor(config),
+    twitchApp,
+    get identityProvider() {
+      return twitchApp.identityProvider;
+    },
+    get helix() {
+      return twitchApp.helix;
+    },
+    get helixApi() {
+      return twitchApp.helixApi;
+    },
+    get owner() {
+      return twitchApp.owner;
+    },
+    setupLink: twitchApp.configured || config.demo ? null : new SetupLink(),
     settingsCache,
     chatBot,
     chatLines: new ChatLines(),
@@ -231,8 +250,6 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     ),
     shared: shared ?? null,
     random: options.random ?? Math.random,
-    helix,
-    helixApi: helix ? new HelixApi(helix) : null,
     game: createGameService(
       {
         config,

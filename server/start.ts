@@ -10,7 +10,8 @@ import {
   registerInstance,
   runFolder,
 } from "./core/instance-registry.ts";
-import { createLogger } from "./core/log.ts";
+import { currentInvocation, howToConfigure } from "./core/invocation.ts";
+import { createLogger, unredactedLine } from "./core/log.ts";
 import { redactUrl } from "./core/store-urls.ts";
 import type { DemoEnvironment } from "./demo.ts";
 import { startTokenUpkeep } from "./identity/provider-tokens.ts";
@@ -154,10 +155,11 @@ function logStart(
     log.info(
       `demo mode: simulated Twitch at ${demo.twitch.authUrl} and game provider at ${demo.game.url}; open ${ctx.publicUrl}/ and log in as any simulated user (demo data is kept in ${config.dataDir})`,
     );
-  } else if (!ctx.identityProvider) {
+  } else if (!ctx.twitchApp.configured) {
     log.warn(
-      "Twitch login is not configured: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart",
+      `Twitch login is not configured. ${howToConfigure(currentInvocation(), "this one-time setup link (printed on the next line)")}`,
     );
+    printSetupLink(ctx);
   }
   log.info(`listening on ${server.url}`, {
     publicUrl: ctx.publicUrl,
@@ -168,6 +170,17 @@ function logStart(
   });
   // Scripts wait for this line (CONTRACT §3), so a quieter log level must not swallow it.
   if (config.logLevel === "warn" || config.logLevel === "error") announce(`listening on ${server.url}`);
+}
+
+/**
+ * The one-time setup link, in full on a line of its own on stdout, whatever the log level: the one
+ * secret cuebot prints (the log redacts every `token=`).
+ */
+function printSetupLink(ctx: Context): void {
+  const token = ctx.setupLink?.token;
+  if (!token) return;
+  const link = `${ctx.publicUrl}/setup?token=${token}`;
+  process.stdout.write(`${unredactedLine(ctx.config.logFormat, link, ctx.clock.now())}\n`);
 }
 
 /** What runs beside the listening server: token upkeep, chat (or the bid for it), maintenance. */

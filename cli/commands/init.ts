@@ -8,6 +8,7 @@ export function registerInitCommand(program: Command, io: CliIo, globals: () => 
       .command("init")
       .description("create the data folder, secret key, config and database; safe to run again"),
   )
+    .option("--owner <login>", "your Twitch login: your account is created with role Partner at first login")
     .option("--force", "replace stored config values with the ones given as flags")
     .action(async (options: SettingsOptions & { force?: boolean }) => {
       const { initDataFolder } = await import("../actions/init.ts");

@@ -33,6 +33,8 @@ export interface SettingsOptions {
   redisUrl?: string;
   log?: string;
   logFormat?: string;
+  /** `init --owner` only. */
+  owner?: string;
 }
 
 export function flagValues(options: SettingsOptions): FlagValues {
@@ -47,6 +49,7 @@ export function flagValues(options: SettingsOptions): FlagValues {
     redisUrl: options.redisUrl,
     log: options.log,
     logFormat: options.logFormat,
+    owner: options.owner,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as FlagValues;
 }

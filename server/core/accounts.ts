@@ -58,18 +58,31 @@ export interface ProvisionedAccount {
   overlayToken: string;
 }
 
-/** First login: the account, its API key (UUID v4) and its overlay token, all or nothing. */
-export async function provisionAccount(store: Store, profile: AccountProfile): Promise<ProvisionedAccount> {
+/**
+ * First login: the account (with `role`: Default, or Partner for the install's owner), its API key
+ * (UUID v4) and its overlay token, all or nothing.
+ */
+export async function provisionAccount(
+  store: Store,
+  profile: AccountProfile,
+  role: Role = "Default",
+): Promise<ProvisionedAccount> {
   const now = store.clock.now();
   const apiKey = newApiKey();
   const overlayToken = newOverlayToken();
   const account = await store.db.transaction(async (tx) => {
-    const created = await insertAccount(tx, profile, now);
+    const created = await insertAccount(tx, profile, now, role);
     await storeCredential(tx, store.secrets, "api-key", created.id, apiKey, now);
     await storeCredential(tx, store.secrets, "overlay-token", created.id, overlayToken, now);
     await recordAudit(
       tx,
-      { accountId: created.id, login: created.login, actor: "system", action: "account.create" },
+      {
+        accountId: created.id,
+        login: created.login,
+        actor: "system",
+        action: "account.create",
+        ...(role === "Default" ? {} : { detail: { role } }),
+      },
       now,
     );
     return created;

@@ -50,6 +50,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Redis for state shared by instances, or null (in process). Holds a password: log `redactUrl` of it. */
   redisUrl: string | null;
+  /** The install owner's Twitch login (lower case, no `@`): their account is created as Partner. */
+  owner: string | null;
 }
 
 /** A bad setting: start-up stops with exit 1 and this one line. */
@@ -89,6 +91,7 @@ export interface StoredConfig {
   eventRetentionDays?: number | string;
   databaseUrl?: string;
   redisUrl?: string;
+  owner?: string;
 }
 
 const SETTINGS: SettingSpec[] = [
@@ -110,6 +113,7 @@ const SETTINGS: SettingSpec[] = [
   { key: "eventRetentionDays", env: "CUEBOT_EVENT_RETENTION_DAYS" },
   { key: "databaseUrl", env: "CUEBOT_DATABASE_URL", flag: "--database-url" },
   { key: "redisUrl", env: "CUEBOT_REDIS_URL", flag: "--redis-url" },
+  { key: "owner", env: "CUEBOT_OWNER", flag: "--owner" },
 ];
 
 export const STORED_KEYS: ReadonlySet<string> = new Set(SETTINGS.map((s) => s.key));
@@ -227,7 +231,29 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     demo: sources.demo ?? false,
     databaseUrl: parseStoreUrl(pick("databaseUrl"), checkDatabaseUrl),
     redisUrl: parseStoreUrl(pick("redisUrl"), checkRedisUrl),
+    owner: parseOwner(pick("owner")),
   };
+}
+
+/** A Twitch login as people type it: a leading `@` dropped, 1–25 letters, digits or underscores. */
+const TWITCH_LOGIN = /^[A-Za-z0-9_]{1,25}$/;
+
+/** `text` as a Twitch login (lower case, without `@`), or null when it cannot be one. */
+export function twitchLoginOf(text: string): string | null {
+  const login = text.trim().replace(/^@/, "");
+  return TWITCH_LOGIN.test(login) ? login.toLowerCase() : null;
+}
+
+function parseOwner(setting: { value: string; name: string } | undefined): string | null {
+  if (!setting || setting.value.trim() === "") return null;
+  const login = twitchLoginOf(setting.value);
+  if (!login) {
+    throw new ConfigError(
+      setting.name,
+      `"${setting.value}" is not a Twitch login (letters, digits and _, up to 25)`,
+    );
+  }
+  return login;
 }
 
 /** A store URL, checked without ever putting it (or its password) into the error. */

@@ -118,6 +118,16 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/**
+ * A line in the log's format that is written whatever the level and never redacted: only for the one
+ * secret cuebot ever prints, the setup link (CONTRACT §2). Pretty: the message alone on its line, to
+ * copy; json: one object like every other line, so stdout stays one object per line.
+ */
+export function unredactedLine(format: LogFormat, msg: string, now: number = Date.now()): string {
+  if (format === "pretty") return msg;
+  return JSON.stringify({ level: "warn", time: new Date(now).toISOString(), msg });
+}
+
 export interface LoggerOptions {
   level: LogLevel;
   format: LogFormat;

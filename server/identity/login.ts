@@ -8,6 +8,7 @@ import {
 } from "../../db/accounts.ts";
 import { recordAudit } from "../../db/audit.ts";
 import { isUniqueViolation } from "../../db/data-store.ts";
+import type { Role } from "../../db/schema-enums.ts";
 import { provisionAccount, type Store } from "../core/accounts.ts";
 import { createSession, type IssuedSession } from "../core/sessions.ts";
 import type { HelixUser } from "../twitch/helix-client.ts";
@@ -30,13 +31,21 @@ export function normalizeTimezone(zone: string | undefined | null): string {
   }
 }
 
+/** What a login reads besides the stores: the install's owner (CONTRACT §4), read live. */
+export type LoginStore = Store & { readonly owner: string | null };
+
+/** The role a first login creates the account with: Partner for the install's owner, else Default. */
+export function firstRoleOf(owner: string | null, login: string): Role {
+  return owner !== null && normalizeLogin(login) === owner.toLowerCase() ? "Partner" : "Default";
+}
+
 /**
  * Everything a successful login writes, in one transaction: the account (created at first login with
  * its key and overlay token; later logins refresh the profile and keep key and role), the provider
  * tokens, and a fresh session. Nothing is half-written if any step fails.
  */
 export async function completeLogin(
-  ctx: Store,
+  ctx: LoginStore,
   user: HelixUser,
   tokens: ProviderTokenSet,
   timezone: string,
@@ -77,7 +86,7 @@ export async function completeLogin(
           );
         }
       } else {
-        account = (await provisionAccount(store, profile)).account;
+        account = (await provisionAccount(store, profile, firstRoleOf(ctx.owner, user.login))).account;
         created = true;
       }
       // A narrower grant than the stored one (a plain login after a re-consent) keeps the stored one.

@@ -283,9 +283,11 @@ export async function validateStoredTokens(ctx: TokenContext): Promise<UpkeepRep
 
 const HOUR_MS = 60 * 60_000;
 
-/** Validates at start and then hourly until the context closes. */
+/**
+ * Validates at start and then hourly until the context closes. It runs without Twitch configured too
+ * (finding nothing to do) so that a setup finished in the browser is kept up with no restart.
+ */
 export function startTokenUpkeep(ctx: TokenContext & Pick<CoreContext, "onClose">): void {
-  if (!ctx.identityProvider) return;
   const run = () => {
     validateStoredTokens(ctx)
       .then((report) => {

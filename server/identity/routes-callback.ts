@@ -32,10 +32,12 @@ import {
 
 /**
  * What the callback reads: what linking a bot reads, the Helix client (who logged in), the stores a
- * login writes, both features' connections, and what the demo's seeding reads.
+ * login writes and the owner, both features' connections, and what the demo's seeding reads.
  */
 export interface CallbackContext extends BotLinkContext, Store, FeatureConnections, DemoSeedContext {
   readonly helix: HelixClient | null;
+  /** The install's owner, whose first login creates a Partner account. */
+  readonly owner: string | null;
 }
 
 /**

@@ -2,6 +2,7 @@
 // browser, the redirect to the identity provider, and the pages of a refused login. The routes that
 // use them: routes-login.ts, routes-bot-link.ts and routes-callback.ts, composed in routes.ts.
 
+import { howToConfigure } from "../core/invocation.ts";
 import { serializeCookie } from "../http/cookies.ts";
 import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { isSecureOrigin } from "../http/session-auth.ts";
@@ -77,8 +78,7 @@ export function clearLoginCookies(ctx: LoginFlowContext): string[] {
 export const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
 
 export function loginNotConfigured(request: Request): Response {
-  const message =
-    "Twitch login is not configured on this server: run `cuebot init --twitch-client-id <id> --twitch-client-secret <secret>` (or set CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET) and restart cuebot.";
+  const message = `Twitch login is not configured on this server. ${howToConfigure()}`;
   return pageOrError(request, 503, "login_not_configured", {
     title: "Login is not configured",
     message,

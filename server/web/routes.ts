@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
 import { notFound } from "../core/errors.ts";
+import { currentInvocation } from "../core/invocation.ts";
 import { notAuthenticated } from "../http/auth.ts";
 import { failedAuthentication } from "../http/quota.ts";
 import type { Context } from "../runtime.ts";
 import { embedFolder } from "./assets.macro.ts" with { type: "macro" };
 import type { EmbeddedAsset } from "./assets.macro.ts";
 import { bundleBrowserScript } from "./bundle.macro.ts" with { type: "macro" };
+import { landingWithoutTwitch } from "./first-run.ts";
 import { DEMO_BANNER, htmlResponse, OVERLAY_PAGE_CSP } from "./page.ts";
 
 const PAGES = embedFolder("pages");
@@ -38,9 +40,18 @@ function asset(found: EmbeddedAsset): Response {
 export function webRoutes(ctx: Context) {
   const page = (name: string, headers: Record<string, string> = {}) =>
     htmlResponse(withDemoBanner(embeddedPage(name), ctx.config.demo), 200, headers);
+  // Read per request: the setup page configures Twitch while the server runs.
+  const landing = () => {
+    const html = embeddedPage("landing.html");
+    const shown = ctx.twitchApp.configured ? html : landingWithoutTwitch(html, currentInvocation());
+    return htmlResponse(withDemoBanner(shown, ctx.config.demo));
+  };
   return new Elysia({ name: "cuebot.web" })
-    .get("/", () => page("landing.html"), {
-      detail: { summary: "Landing page (log in with Twitch)", tags: ["pages"] },
+    .get("/", landing, {
+      detail: {
+        summary: "Landing page (log in with Twitch; until Twitch is configured, how to configure it)",
+        tags: ["pages"],
+      },
     })
     .get("/dashboard", () => page("dashboard.html"), {
       detail: { summary: "The dashboard (needs the session cookie)", tags: ["pages"] },

@@ -14,9 +14,11 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { startTwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
 import { REPO_ROOT, runCuebot, SCHEMA, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
 import { createTestDatabase, postgresAvailable, redisAvailable, startRedis } from "../helpers/engines.ts";
+import { cookieHeader } from "../helpers/twitch.ts";
 
 const SKIP = process.env.CUEBOT_SKIP_BINARY === "1";
 if (SKIP) console.warn("binary: CUEBOT_SKIP_BINARY=1, skipping the tests of the compiled dist/cuebot");
@@ -198,6 +200,75 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await server.stop()).toBe(0);
   });
+
+  test("the first run finished in the browser: setup link → page → form → logged in, no restart", async () => {
+    const sim = startTwitchSimulator({});
+    try {
+      const cwd = scratch.dir();
+      const server = await scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], {
+        cwd: home,
+        command: [binary],
+        env: { CUEBOT_TWITCH_AUTH_URL: sim.authUrl, CUEBOT_TWITCH_API_URL: sim.helixUrl },
+      });
+      // The binary names itself as it was started from here, never `npm`.
+      expect(server.stdout()).toContain("./cuebot init --twitch-client-id <id>");
+      expect(server.stdout()).toContain("./cuebot serve --demo");
+      const link = /"msg":"(http:\/\/localhost:\d+\/setup\?token=[A-Za-z0-9_-]{43})"/.exec(
+        server.stdout(),
+      )![1]!;
+      const base = new URL(link).origin;
+      const page = await fetch(link, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`${base}/auth/callback`);
+      expect((await fetch(`${base}/auth/login`, { redirect: "manual" })).status).toBe(503);
+
+      const form = {
+        token: new URL(link).searchParams.get("token")!,
+        client_id: sim.client.id,
+        client_secret: sim.client.secret,
+        owner: "@CuebotDemo",
+      };
+      const posted = await fetch(`${base}/setup`, {
+        method: "POST",
+        headers: { accept: "text/html", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+        redirect: "manual",
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get("location")).toBe("/");
+      expect(await (await fetch(`${base}/`)).text()).toContain('id="login"');
+
+      const login = await fetch(`${base}/auth/login`, { redirect: "manual" });
+      expect(login.status).toBe(302);
+      expect(login.headers.get("location")).toStartWith(`${sim.authUrl}/oauth2/authorize?`);
+      const approved = await fetch(`${login.headers.get("location")}&as=cuebotdemo&decision=approve`, {
+        redirect: "manual",
+      });
+      const callback = await fetch(approved.headers.get("location")!, {
+        headers: { cookie: cookieHeader(login.headers.getSetCookie()) },
+        redirect: "manual",
+      });
+      expect(callback.headers.get("location")).toBe("/dashboard");
+      const roles = await cuebot(["role", "list", "--json", "--data-dir", join(cwd, "data")]);
+      expect(JSON.parse(roles.stdout)).toEqual([
+        { login: "cuebotdemo", role: "Partner", panelLimitOverride: null },
+      ]);
+
+      // The link is spent, and a wrong token never worked.
+      for (const token of [form.token, "wrong"]) {
+        const again = await fetch(`${base}/setup`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ ...form, token }).toString(),
+        });
+        expect(again.status).toBe(403);
+        expect(((await again.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+      }
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await sim.stop();
+    }
+  }, 30_000);
 
   test("cold start: exec → first /healthz 200", async () => {
     const dataDir = join(scratch.dir(), "data");

@@ -100,13 +100,26 @@ describe("cuebot doctor", () => {
     expect(check("Twitch application")?.detail).toStartWith("http://127.0.0.1:9 did not answer");
   });
 
+  test("Twitch not configured: a warning naming the setup link, the command as it works here, and the demo", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
+    const { check } = await doctor(dataDir, cwd, { CUEBOT_PORT: "1" });
+    const twitchCheck = check("Twitch application");
+    expect(twitchCheck?.status).toBe("warn");
+    expect(twitchCheck?.detail).toContain("the setup link printed when cuebot started");
+    expect(twitchCheck?.detail).toContain(
+      "npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret>",
+    );
+    expect(twitchCheck?.detail).toContain("npm start -- --demo");
+  });
+
   test("no data folder: a failure, and doctor does not create it", async () => {
     const cwd = scratch.dir();
     const dataDir = join(cwd, "nowhere");
     const { code, check } = await doctor(dataDir, cwd, twitchEnv());
     expect(code).toBe(1);
     expect(check("data folder")?.status).toBe("fail");
-    expect(check("data folder")?.detail).toContain("run `cuebot init`");
+    expect(check("data folder")?.detail).toContain("run npm run cuebot -- init");
     expect(existsSync(dataDir)).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { expectPostgresRefused, SCHEMA, Scratch } from "../helpers/cli.ts";
+import { expectPostgresRefused, SCHEMA, Scratch, seedAccount } from "../helpers/cli.ts";
 
 const scratch = new Scratch();
 afterEach(() => scratch.cleanup());
@@ -60,7 +60,7 @@ describe("cuebot init", () => {
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("https://bot.example.com/auth/callback");
-    expect(result.stdout).toContain("Next: cuebot serve");
+    expect(result.stdout).toContain("Next: npm start\n");
     expect(result.stdout).not.toContain("shh-1");
     expect(readJson(join(dataDir, "config.json"))).toEqual({
       twitchClientId: "client-1",
@@ -138,5 +138,58 @@ describe("cuebot init", () => {
     });
     // Stored the way a person would write it: a number, not "9000".
     expect(JSON.parse(readFileSync(join(dataDir, "config.json"), "utf8"))).toEqual({ port: 9000 });
+  });
+});
+
+describe("cuebot init --owner", () => {
+  test("stores the login without @, lower case; kept on a re-run without --force, replaced with it", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const first = await scratch.run(["init", "--data-dir", dataDir, "--owner", "@StreamerOne"], { cwd });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("saved owner");
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "streamerone" });
+
+    const same = await scratch.run(["init", "--data-dir", dataDir, "--owner", "streamerONE"], { cwd });
+    expect(same.stdout).not.toContain("kept existing owner");
+    const other = await scratch.run(["init", "--data-dir", dataDir, "--owner", "someone_else"], { cwd });
+    expect(other.code).toBe(0);
+    expect(other.stdout).toContain("kept existing owner (use --force to replace)");
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "streamerone" });
+
+    const forced = await scratch.run(["init", "--force", "--data-dir", dataDir, "--owner", "someone_else"], {
+      cwd,
+    });
+    expect(forced.code).toBe(0);
+    expect(readJson(join(dataDir, "config.json"))).toEqual({ owner: "someone_else" });
+  });
+
+  test("an owner whose account exists already keeps its role, and init says how to make it Partner", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    expect((await scratch.run(["init", "--data-dir", dataDir], { cwd })).code).toBe(0);
+    await seedAccount(dataDir, "streamerone");
+    const result = await scratch.run(["init", "--data-dir", dataDir, "--owner", "StreamerOne"], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "streamerone already has an account (role Default); to make it Partner: npm run cuebot -- role set streamerone partner",
+    );
+  });
+
+  test("a value that is not a Twitch login: exit 1 naming --owner, nothing written", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const bad = await scratch.run(["init", "--data-dir", dataDir, "--owner", "no spaces allowed"], { cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toStartWith("cuebot: invalid setting --owner");
+    expect(existsSync(join(dataDir, "config.json"))).toBe(false);
+  });
+
+  test("Next: names the commands as they work in a source checkout, the setup link and the demo", async () => {
+    const cwd = scratch.dir();
+    const result = await scratch.run(["init", "--data-dir", join(cwd, "data")], { cwd });
+    expect(result.stdout).toContain(
+      "Next: npm start, then open the setup link it prints in a browser to connect Twitch (or run npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret> first). To try everything without a Twitch account: npm start -- --demo",
+    );
   });
 });

@@ -157,6 +157,8 @@ describe("cuebot serve", () => {
       {
         cwd,
         timeoutMs: 3_000,
+        // Configured: without Twitch the setup link is printed whatever the level (serve-setup.test.ts).
+        env: { CUEBOT_TWITCH_CLIENT_ID: "cid", CUEBOT_TWITCH_CLIENT_SECRET: "secret" },
       },
     );
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -217,3 +217,25 @@ describe("a bad value names where it came from", () => {
     bad("300.1.1.1", "300.1.1.1");
   });
 });
+
+describe("the owner (CUEBOT_OWNER, init --owner, config.json)", () => {
+  test("a Twitch login, @ dropped and lower-cased; flag > environment > config.json; none by default", () => {
+    const dir = dataDirWith({ owner: "FromFile" });
+    expect(loadConfig({ dataDir: dataDirWith({}), env: {} }).owner).toBeNull();
+    expect(loadConfig({ dataDir: dir, env: {} }).owner).toBe("fromfile");
+    expect(loadConfig({ dataDir: dir, env: { CUEBOT_OWNER: "@Env_1" } }).owner).toBe("env_1");
+    expect(loadConfig({ dataDir: dir, env: { CUEBOT_OWNER: "env" }, flags: { owner: "@Flag" } }).owner).toBe(
+      "flag",
+    );
+  });
+
+  test("anything that cannot be a login names where it came from", () => {
+    const dir = dataDirWith({});
+    expect(errorOf(() => loadConfig({ dataDir: dir, env: { CUEBOT_OWNER: "two words" } }))).toBe(
+      'invalid setting CUEBOT_OWNER: "two words" is not a Twitch login (letters, digits and _, up to 25)',
+    );
+    expect(errorOf(() => loadConfig({ dataDir: dir, env: {}, flags: { owner: "x".repeat(26) } }))).toContain(
+      "invalid setting --owner",
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { LogFormat } from "../../../server/core/config.ts";
-import { createLogger, REDACTED, redactUrl } from "../../../server/core/log.ts";
+import { createLogger, REDACTED, redactUrl, unredactedLine } from "../../../server/core/log.ts";
 
 const API_KEY = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const OVERLAY_TOKEN = "ovl_8Fh2kQ9xZr3LmN7pW1sT";
@@ -91,5 +91,27 @@ describe("log redaction", () => {
     const { log, lines } = capture("json");
     log.debug("request", { method: "GET", path: `/overlay/${OVERLAY_TOKEN}`, status: 200 });
     expect(lines.join("\n")).not.toContain(OVERLAY_TOKEN);
+  });
+});
+
+describe("the setup link's line (the one secret printed)", () => {
+  const link = "http://localhost:8080/setup?token=AbC-_0123456789abcdefghijklmnopqrstuvwxyzAB";
+
+  test("pretty: the bare link alone, to copy", () => {
+    expect(unredactedLine("pretty", link, 0)).toBe(link);
+  });
+
+  test("json: one object like every other line, msg the link in full", () => {
+    expect(JSON.parse(unredactedLine("json", link, 0))).toEqual({
+      level: "warn",
+      time: "1970-01-01T00:00:00.000Z",
+      msg: link,
+    });
+  });
+
+  test("the logger itself still redacts it", () => {
+    const { log, lines } = capture("pretty");
+    log.warn(link);
+    expect(lines[0]).toContain(`token=${REDACTED}`);
   });
 });

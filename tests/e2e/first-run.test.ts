@@ -1,0 +1,135 @@
+// The first run without --demo, in a real browser (CONTRACT §2): the landing page says what to do, the
+// setup link's page shows the steps and takes the Twitch application's credentials, and the owner then
+// logs in (against the Twitch simulator) to a dashboard where they are Partner, with no restart.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { startTwitchSimulator, type TwitchSimulator } from "../../server/sim/twitch/server.ts";
+import {
+  axeViolations,
+  haveChromium,
+  horizontalOverflow,
+  launchChromium,
+  SCREENS,
+  screenshotPath,
+  watchPage,
+} from "../helpers/browser.ts";
+import { Scratch, type ServeProcess } from "../helpers/cli.ts";
+
+const scratch = new Scratch();
+let sim: TwitchSimulator;
+let server: ServeProcess;
+let browser: Browser;
+/** The setup link as serve printed it, and the public URL it starts with. */
+let link: string;
+let base: string;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  sim = startTwitchSimulator({});
+  const cwd = scratch.dir("cuebot-first-run-");
+  [server, browser] = await Promise.all([
+    scratch.serve(["serve", "--port", "0", "--data-dir", join(cwd, "data")], {
+      cwd,
+      env: {
+        CUEBOT_TWITCH_AUTH_URL: sim.authUrl,
+        CUEBOT_TWITCH_API_URL: sim.helixUrl,
+        CUEBOT_TWITCH_EVENTSUB_URL: sim.eventsubUrl,
+        CUEBOT_LOG_FORMAT: "json",
+      },
+    }),
+    launchChromium(),
+  ]);
+  link = /"msg":"(http:\/\/localhost:\d+\/setup\?token=[A-Za-z0-9_-]{43})"/.exec(server.stdout())![1]!;
+  base = new URL(link).origin;
+}, 40_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sim?.stop();
+  await scratch.cleanup();
+});
+
+/** Every screen: no sideways scrolling, axe clean, and a screenshot named `name-<screen>`. */
+async function checkScreens(page: Page, name: string): Promise<void> {
+  for (const screen of SCREENS) {
+    await page.setViewportSize({ width: screen.width, height: screen.height });
+    await page.emulateMedia({ colorScheme: screen.colorScheme });
+    expect({ screen: screen.name, overflow: await horizontalOverflow(page) }).toEqual({
+      screen: screen.name,
+      overflow: 0,
+    });
+    expect({ screen: screen.name, violations: await axeViolations(page) }).toEqual({
+      screen: screen.name,
+      violations: [],
+    });
+    await page.screenshot({ path: screenshotPath(`${name}-${screen.name}`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe.skipIf(!haveChromium)("the first run in a real browser", () => {
+  test("landing page → setup link → form (a mistake, then right) → login → dashboard as Partner", async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    const page = await context.newPage();
+    const watch = watchPage(page, base);
+
+    // Nobody can log in yet: no dead button, but what to do instead.
+    await page.goto(`${base}/`);
+    expect(await page.locator("#login").count()).toBe(0);
+    const notice = (await page.locator("#not-configured").textContent()) ?? "";
+    expect(notice).toContain("setup link");
+    expect(notice).toContain(
+      "npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret>",
+    );
+    expect(notice).toContain("npm start -- --demo");
+    expect(notice).not.toContain("`");
+    await checkScreens(page, "first-run-landing");
+
+    // The setup page: the exact redirect URL (copied by its button), Twitch's console, the form.
+    await page.goto(link);
+    expect(await page.locator("h1").textContent()).toBe("Connect cuebot to Twitch");
+    expect(await page.locator("#redirect-url").textContent()).toBe(`${base}/auth/callback`);
+    await page.getByRole("button", { name: "Copy the redirect URL" }).click();
+    await page.getByText("Copied.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/auth/callback`);
+    const consoleLink = page.getByRole("link", { name: "Twitch's developer console" });
+    expect(await consoleLink.getAttribute("href")).toBe("https://dev.twitch.tv/console/apps/create");
+    await checkScreens(page, "first-run-setup");
+    expect(watch.problems).toEqual([]);
+
+    // A mistake is shown beside its field and nothing is saved; the link still works.
+    await page.getByLabel("Client ID").fill(sim.client.id);
+    await page.getByLabel("Client Secret").fill(sim.client.secret);
+    await page.getByLabel("Your Twitch login (optional)").fill("not a login");
+    await page.getByRole("button", { name: "Save and connect" }).click();
+    await page.locator("#owner-error").waitFor();
+    expect(await page.getByLabel("Your Twitch login (optional)").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Client ID").inputValue()).toBe(sim.client.id);
+    expect(await page.getByLabel("Client Secret").inputValue()).toBe("");
+    await checkScreens(page, "first-run-setup-error");
+
+    await page.getByLabel("Client Secret").fill(sim.client.secret);
+    await page.getByLabel("Your Twitch login (optional)").fill("@CuebotDemo");
+    await page.getByRole("button", { name: "Save and connect" }).click();
+    await page.waitForURL(`${base}/`);
+
+    // No restart: login works at once, and the owner's account is Partner.
+    await page.click("#login");
+    await page.getByRole("link", { name: "Authorize as CuebotDemo" }).click();
+    await page.waitForURL(`${base}/dashboard`);
+    const profile = await page.request.get(`${base}/api/dashboard/profile`);
+    expect(((await profile.json()) as { data: { role: string } }).data.role).toBe("Partner");
+    await page.getByText("120 per minute").first().waitFor();
+
+    // The link is spent.
+    const spent = await page.goto(link);
+    expect(spent?.status()).toBe(403);
+    expect(await page.locator("form").count()).toBe(0);
+    // From here on the 400, Twitch's (simulated) pages and the spent link's 403 were expected.
+    expect(watch.problems.filter((problem) => problem.startsWith("page error"))).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
