@@ -51,6 +51,8 @@ export function securityRoutes(ctx: Context) {
             profile_image_url: account.profileImageUrl,
             timezone: account.timezone,
             role: account.role,
+            // A one-streamer install shows no role: roles matter where several streamers share it.
+            several_accounts: (await ctx.accounts.accountCount()) > 1,
             created_at: new Date(account.createdAt).toISOString(),
             limits: {
               bot_per_minute: ROLE_QUOTAS[account.role].bot,

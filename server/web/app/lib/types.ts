@@ -29,6 +29,8 @@ export interface Profile {
   profile_image_url: string;
   timezone: string;
   role: Role;
+  /** Whether other streamers use this install too: only then is the role worth showing. */
+  several_accounts: boolean;
   created_at: string;
   limits: { bot_per_minute: number; heavy_per_minute: number; panel_per_minute: number };
   /** What a grant beyond the ten switches on: Twitch's own shoutout, listing the channel's moderators. */
