@@ -164,7 +164,7 @@ function shoutoutSection(info: CommandInfo, fields: Field[], consentUrl: string 
         consentUrl,
         "shoutout-consent",
         "Allow Twitch's shoutout",
-        "Twitch's own shoutout (the card on your channel page) needs your permission on Twitch. Until then !shoutout sends its chat line only.",
+        "Twitch's own shoutout (a card in your chat with a Follow button) needs your permission on Twitch. Until then !shoutout sends its chat line only.",
       ),
     ],
     options: () => ({ message: message.value, platformShoutout: consentUrl ? wanted : platform.checked }),
