@@ -208,7 +208,7 @@ function rouletteSection(info: CommandInfo, fields: Field[], consentUrl: string 
         consentUrl,
         "moderators-consent",
         "Allow listing moderators",
-        "cuebot needs your permission to list your moderators, so that none is timed out. Until then a loser is not timed out, and target=random is refused.",
+        "cuebot needs your permission to list your moderators, so that none is ever timed out. Until then !roulette random is refused, and a loser whose level chat does not tell is spared.",
       ),
     ],
     options: () => ({
