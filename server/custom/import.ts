@@ -141,6 +141,9 @@ function conflictOf(
   return null;
 }
 
+const CHANNEL_NOT_COMMANDS =
+  "This is your Nightbot channel, not its commands: paste the table from your commands page, or the JSON of the request named “commands” that page makes.";
+
 /** Text instead of JSON: Nightbot's command table as a browser copies it (import-table.ts). */
 function pastedTable(text: string, asked: ImportFormat | "detect"): unknown {
   if (asked === "streamelements") {
@@ -151,6 +154,9 @@ function pastedTable(text: string, asked: ImportFormat | "detect"): unknown {
 
 function formatOf(body: unknown, asked: ImportFormat | "detect"): ImportFormat {
   const nightbotShaped = isObject(body) && Object.hasOwn(body, "commands");
+  // Nightbot's public channel lookup (`/1/channels/t/<login>`), opened instead of the commands.
+  if (!nightbotShaped && isObject(body) && Object.hasOwn(body, "channel"))
+    throw badBody(CHANNEL_NOT_COMMANDS);
   if (asked === "nightbot" && !nightbotShaped) {
     throw badBody(
       Array.isArray(body)

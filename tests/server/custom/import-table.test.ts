@@ -17,7 +17,7 @@ function plan(text: string, existing: string[] = [], builtins: string[] = []): I
   return planImport({ body: text, format: "detect", existingNames: existing, builtinNamesOn: builtins });
 }
 
-function refusal(text: string, format: "detect" | "nightbot" | "streamelements" = "detect"): string {
+function refusal(text: unknown, format: "detect" | "nightbot" | "streamelements" = "detect"): string {
   try {
     planImport({ body: text, format, existingNames: [], builtinNamesOn: [] });
   } catch (error) {
@@ -96,6 +96,11 @@ describe("what a pasted table cannot be", () => {
       'Line 3: the cooldown "soon" is not a number of seconds (like 30 or 30s); nothing was imported.',
     );
     expect(refusal(table(`!bad\toops\tEveryone\t${"9".repeat(5000)}`))).toContain("…");
+  });
+
+  test("Nightbot's channel lookup pasted instead of its commands says so", () => {
+    const channel = { status: 200, channel: { _id: "567224fe9511a38f5114cae0", name: "cuebotdemo" } };
+    expect(refusal(channel)).toStartWith("This is your Nightbot channel, not its commands");
   });
 
   test("read as StreamElements, a table is refused saying why", () => {
