@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import type { DataStore } from "./data-store.ts";
 import type { Role } from "./schema-enums.ts";
 import type { accounts } from "./sqlite/schema.ts";
@@ -87,6 +87,12 @@ export function findAccountByTwitchId(s: DataStore, twitchUserId: string): Promi
 
 export function listAccounts(s: DataStore): Promise<Account[]> {
   return s.all((db, t) => db.select().from(t.accounts).orderBy(asc(t.accounts.login)));
+}
+
+/** How many accounts the install holds (one streamer's own install has one). */
+export async function countAccounts(s: DataStore): Promise<number> {
+  const row = await s.first((db, t) => db.select({ n: count() }).from(t.accounts));
+  return row?.n ?? 0;
 }
 
 export function setAccountRole(s: DataStore, id: number, role: Role, now: number): Promise<void> {

@@ -5,6 +5,7 @@ import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import type { HelixApi } from "../twitch/helix-api.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import { canListModerators } from "../twitch/scopes.ts";
 import { MAX_TIMEOUT_SECONDS } from "../vocabulary.ts";
 import { pickOne, rouletteLoses } from "./chance.ts";
 import type { ChannelOwnerContext, CommandContext, TwitchLookupContext } from "./context.ts";
@@ -43,8 +44,6 @@ interface RoleLists {
   subscribers: Set<string> | null;
 }
 
-const MOD_SCOPES = ["moderation:read", "channel:manage:moderators"];
-
 /** Moderators, VIPs and subscribers the grant lets us list, cached per §8.3 ("eligibility"). */
 async function roleLists(
   ctx: TwitchLookupContext & Pick<CommandContext, "db">,
@@ -62,11 +61,7 @@ async function roleLists(
       ? cache.getOrLoad(`${account.id}:${name}`, account.role, () => asChannelOwner(ctx, account, load))
       : Promise.resolve(null);
   const [moderators, vips, subscribers] = await Promise.all([
-    list(
-      "moderators",
-      MOD_SCOPES.some((s) => scopes.includes(s)),
-      (api, t) => api.moderatorIds(t, account.twitchUserId),
-    ),
+    list("moderators", canListModerators(scopes), (api, t) => api.moderatorIds(t, account.twitchUserId)),
     list("vips", scopes.includes("channel:read:vips"), (api, t) => api.vipIds(t, account.twitchUserId)),
     list("subscribers", withSubscribers && scopes.includes("channel:read:subscriptions"), (api, t) =>
       api.subscriberIds(t, account.twitchUserId),
@@ -218,7 +213,7 @@ async function randomRoulette(
     throw new ApiError(
       403,
       "forbidden",
-      "Random roulette needs the moderation:read permission so moderators are never picked: add it to CUEBOT_TWITCH_EXTRA_SCOPES and log in again.",
+      "Random roulette needs your permission to list moderators, so that none is picked: press Allow under !roulette in cuebot's dashboard (Commands).",
     );
   }
   const pool = (await chattersOf(ctx, account)).filter(

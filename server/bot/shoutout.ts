@@ -5,6 +5,7 @@ import { withoutCommandLead } from "../core/chat-lead.ts";
 import { chatName } from "../core/chat-text.ts";
 import { ApiError, badRequest } from "../core/errors.ts";
 import { HelixError } from "../twitch/helix-client.ts";
+import { SHOUTOUT_SCOPE } from "../twitch/scopes.ts";
 import type { ChannelOwnerContext, CommandContext, TwitchLookupContext } from "./context.ts";
 import { type CommandReply, defineCommand } from "./definition.ts";
 import { channelInfo, findUser } from "./lookups.ts";
@@ -23,7 +24,7 @@ const ShoutoutOptions = T.Object(
   {
     /** Chat line; {name}, {game}, {title} and {link} are replaced. */
     message: T.String({ minLength: 1, maxLength: 300 }),
-    /** Also send the platform's own shoutout when `moderator:manage:shoutouts` was granted. */
+    /** Also send the platform's own shoutout once the streamer allowed it (`moderator:manage:shoutouts`). */
     platformShoutout: T.Boolean(),
   },
   { additionalProperties: false },
@@ -71,7 +72,7 @@ export async function shoutout(
   const game = info?.game_name || "no category yet";
   let platform: PlatformShoutout = "disabled";
   if (options.platformShoutout) {
-    platform = (await grantedScopes(ctx.db, account.id)).includes("moderator:manage:shoutouts")
+    platform = (await grantedScopes(ctx.db, account.id)).includes(SHOUTOUT_SCOPE)
       ? await sendPlatformShoutout(ctx, account, user.id)
       : "not_granted";
   }

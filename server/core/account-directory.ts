@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { type Account, findAccountById } from "../../db/accounts.ts";
+import { type Account, countAccounts, findAccountById } from "../../db/accounts.ts";
 import {
   type CredentialKind,
   type CredentialMatch,
@@ -11,6 +11,9 @@ import {
 import type { DataStore } from "../../db/data-store.ts";
 import { sha256Hex } from "../../db/lookup-hash.ts";
 import type { MaybePromise } from "./maybe-promise.ts";
+
+/** How long the account count is believed without a change seen (another instance's new account). */
+const ACCOUNT_COUNT_TTL_MS = 60_000;
 
 /**
  * Cached lookups from a presented secret (API key, overlay token) to its account. Entries are keyed by
@@ -27,6 +30,8 @@ export class AccountDirectory {
   #missCache: LRUCache<string, true> | null = null;
   /** Bumped by `invalidate()`: a lookup that started before it does not fill the caches after it. */
   #generation = 0;
+  /** The number of accounts and when it was counted (ms), or null until asked or after `invalidate()`. */
+  #count: { n: number; at: number } | null = null;
   #touches: CredentialTouchWriter | null = null;
 
   constructor(
@@ -66,6 +71,20 @@ export class AccountDirectory {
   }
 
   /**
+   * How many accounts the install holds: counted once, then kept until an account change here or
+   * the CLI's (`invalidate()`), or for a minute (another instance's first login on a shared database).
+   */
+  accountCount(): MaybePromise<number> {
+    const now = this.now();
+    if (this.#count && now - this.#count.at < ACCOUNT_COUNT_TTL_MS) return this.#count.n;
+    const generation = this.#generation;
+    return countAccounts(this.db).then((n) => {
+      if (generation === this.#generation) this.#count = { n, at: now };
+      return n;
+    });
+  }
+
+  /**
    * From now on `last_used_at` is written through `writer` (a serving instance's database worker), so
    * no request waits for that write; `null` writes through the store again.
    */
@@ -78,6 +97,7 @@ export class AccountDirectory {
     this.#credentialCache?.clear();
     this.#accountCache?.clear();
     this.#missCache?.clear();
+    this.#count = null;
   }
 
   get #credentials(): LRUCache<string, CredentialMatch> {

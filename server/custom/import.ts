@@ -1,5 +1,6 @@
 import { ApiError } from "../core/errors.ts";
 import { type CustomCommand, DEFAULT_COOLDOWN_SECONDS, MAX_COMMANDS } from "./changes.ts";
+import { nightbotTableCommands } from "./import-table.ts";
 import { type ImportDialect, translateResponse } from "./import-variables.ts";
 import { CUSTOM_LEVELS, type CustomLevel, DEFAULT_LEVEL } from "./levels.ts";
 import { MAX_COOLDOWN_SECONDS, MAX_COUNT, MAX_RESPONSE_LENGTH, MIN_COOLDOWN_SECONDS } from "./management.ts";
@@ -13,7 +14,8 @@ import { parseCommandName } from "./names.ts";
  * Shapes (chat-bot-commands.md §4): Nightbot's `GET /1/commands` is `{commands: [{name, message,
  * coolDown, count, userLevel, alias?}]}`; StreamElements' `GET /bot/commands/{channel}` is a bare list
  * of `{command, reply, accessLevel, cooldown: {user, global}, enabled, aliases, keywords, …}`; neither
- * bot has a file export of its own. A field of the wrong type is the whole body's error (400 naming its
+ * bot has a file export of its own. Text is Nightbot's command table copied from its pages
+ * (import-table.ts), read into the API's shape first. A field of the wrong type is the whole body's error (400 naming its
  * path); a field of the right type that cuebot cannot express refuses that one command only.
  *
  * Decisions: a cooldown, global or StreamElements' per-user one, is clamped into 5–300 s (0 stays 0,
@@ -49,7 +51,7 @@ export interface ImportPlan {
 }
 
 export interface ImportRequest {
-  /** The parsed JSON body, as received. */
+  /** The parsed JSON body, as received; text is Nightbot's command table as a browser copies it. */
   body: unknown;
   format: ImportFormat | "detect";
   /** The channel's custom command names (with or without `!`, any case). */
@@ -85,8 +87,9 @@ const NIGHTBOT_LEVELS: ReadonlySet<string> = new Set(CUSTOM_LEVELS);
 
 /** The plan for importing `request.body`; throws a 400 `ApiError` naming the path of a malformed body. */
 export function planImport(request: ImportRequest): ImportPlan {
-  const format = formatOf(request.body, request.format);
-  const commands = format === "nightbot" ? readNightbot(request.body) : readStreamElements(request.body);
+  const body = typeof request.body === "string" ? pastedTable(request.body, request.format) : request.body;
+  const format = formatOf(body, request.format);
+  const commands = format === "nightbot" ? readNightbot(body) : readStreamElements(body);
   const existing = nameSet(request.existingNames);
   const builtins = nameSet(request.builtinNamesOn);
   const plan: ImportPlan = { format, add: [], adjusted: [], conflicts: [], unsupported: [] };
@@ -138,8 +141,22 @@ function conflictOf(
   return null;
 }
 
+const CHANNEL_NOT_COMMANDS =
+  "This is your Nightbot channel, not its commands: paste the table from your commands page, or the JSON of the request named “commands” that page makes.";
+
+/** Text instead of JSON: Nightbot's command table as a browser copies it (import-table.ts). */
+function pastedTable(text: string, asked: ImportFormat | "detect"): unknown {
+  if (asked === "streamelements") {
+    throw badBody("A StreamElements list is JSON, a list […]; a pasted table is read as Nightbot's.");
+  }
+  return nightbotTableCommands(text);
+}
+
 function formatOf(body: unknown, asked: ImportFormat | "detect"): ImportFormat {
   const nightbotShaped = isObject(body) && Object.hasOwn(body, "commands");
+  // Nightbot's public channel lookup (`/1/channels/t/<login>`), opened instead of the commands.
+  if (!nightbotShaped && isObject(body) && Object.hasOwn(body, "channel"))
+    throw badBody(CHANNEL_NOT_COMMANDS);
   if (asked === "nightbot" && !nightbotShaped) {
     throw badBody(
       Array.isArray(body)

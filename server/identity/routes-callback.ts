@@ -19,6 +19,7 @@ import { completeLogin, normalizeTimezone } from "./login.ts";
 import { type BotLinkContext, linkBot } from "./routes-bot-link.ts";
 import {
   ASKER_COOKIE,
+  type Consent,
   clearLoginCookies,
   consentOf,
   type LoginRefusal,
@@ -210,10 +211,20 @@ async function consentRefusal(
   return approvedByAnother(asker, approver, request, await stillLoggedInAs(ctx, request, asker));
 }
 
+/** The dashboard view each re-consent was asked from, where the browser goes back to. */
+const CONSENT_VIEWS: Readonly<Record<Consent, string>> = {
+  chat: "chat",
+  alerts: "alerts",
+  moderation: "moderation",
+  shoutout: "commands",
+  moderators: "commands",
+};
+
 /**
  * A re-consent (native chat's, the alerts') switches its feature on when Twitch granted what it
- * asked; any login brings new tokens, which the running chat and alert connections pick up. Answers
- * where the browser goes next.
+ * asked; Twitch's shoutout and the moderator list work from the grant alone (their commands read it).
+ * Any login brings new tokens, which the running chat and alert connections pick up. Answers where
+ * the browser goes next.
  */
 async function finishConsent(
   ctx: CallbackContext,
@@ -239,8 +250,8 @@ async function finishConsent(
   await ctx.chat.sync(accountId);
   await ctx.alertsStatus.sync(accountId);
   ctx.moderation.changed(accountId);
-  if (purpose === "chat" || purpose === "alerts" || purpose === "moderation") return `/dashboard#/${purpose}`;
-  return "/dashboard";
+  const consent = consentOf(purpose);
+  return consent ? `/dashboard#/${CONSENT_VIEWS[consent]}` : "/dashboard";
 }
 
 /** The streamer's login (or a re-consent): the account and a session, then back to the dashboard. */

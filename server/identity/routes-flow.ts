@@ -27,7 +27,8 @@ export const STATE_COOKIE = "cuebot_oauth_state";
 export const TIMEZONE_COOKIE = "cuebot_login_tz";
 /**
  * Why this login was started: "chat" is the re-consent that adds the chat scope, "alerts" the one that
- * adds the alerts' scopes (CONTRACT §6).
+ * adds the alerts' scopes, "shoutout" and "moderators" those that add Twitch's own shoutout and the
+ * moderator list (CONTRACT §6).
  */
 export const PURPOSE_COOKIE = "cuebot_login_purpose";
 /**
@@ -39,7 +40,7 @@ const LOGIN_COOKIES = [STATE_COOKIE, TIMEZONE_COOKIE, PURPOSE_COOKIE, ASKER_COOK
 const STATE_TTL_SECONDS = 600;
 
 /** The re-consents, each of which adds its feature's scopes to an account's grant. */
-export const CONSENTS = ["chat", "alerts", "moderation"] as const;
+export const CONSENTS = ["chat", "alerts", "moderation", "shoutout", "moderators"] as const;
 export type Consent = (typeof CONSENTS)[number];
 
 export const consentOf = (raw: string | null | undefined): Consent | null =>

@@ -1,6 +1,6 @@
 // GET /auth/login: the streamer's Twitch login, or (?consent=chat) the re-consent that adds the chat
-// scope, or (?consent=alerts) the one that adds the alerts' scopes. The callback that finishes them is
-// routes-callback.ts.
+// scope, (?consent=alerts) the one that adds the alerts' scopes, and so on for each of CONSENTS. The
+// callback that finishes them is routes-callback.ts.
 import { Elysia } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { readAlertChannel } from "../../db/alerts.ts";
@@ -11,7 +11,13 @@ import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import type { CoreContext } from "../core/context.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import type { SessionContext } from "../http/session-auth.ts";
-import { ALERT_EXTRA_SCOPES, MODERATION_EXTRA_SCOPES, READ_CHAT_SCOPE } from "../twitch/scopes.ts";
+import {
+  ALERT_EXTRA_SCOPES,
+  MODERATION_EXTRA_SCOPES,
+  MODERATOR_LIST_SCOPES,
+  READ_CHAT_SCOPE,
+  SHOUTOUT_SCOPE,
+} from "../twitch/scopes.ts";
 import {
   type Consent,
   consentOf,
@@ -23,11 +29,15 @@ import {
 /** What the login routes read: the login flow, the session (whose consent), the config's extra scopes. */
 export type LoginRoutesContext = LoginFlowContext & SessionContext & Pick<CoreContext, "config">;
 
-/** What each re-consent adds to the scopes already granted, and whether its feature is switched on. */
+/**
+ * What each re-consent adds to the scopes already granted, and whether its feature is switched on. A
+ * feature its grant alone switches on (Twitch's shoutout, the moderator list) has no switch: every
+ * consent keeps what was granted, so it is never dropped either.
+ */
 const CONSENT_FEATURES: Readonly<
   Record<
     Consent,
-    { scopes: readonly string[]; isOn(ctx: Pick<CoreContext, "db">, accountId: number): Promise<boolean> }
+    { scopes: readonly string[]; isOn?(ctx: Pick<CoreContext, "db">, accountId: number): Promise<boolean> }
   >
 > = {
   chat: {
@@ -43,6 +53,8 @@ const CONSENT_FEATURES: Readonly<
     scopes: [READ_CHAT_SCOPE, ...MODERATION_EXTRA_SCOPES],
     isOn: async (ctx, accountId) => (await readModerationChannel(ctx.db, accountId))?.enabled ?? false,
   },
+  shoutout: { scopes: [SHOUTOUT_SCOPE] },
+  moderators: { scopes: [MODERATOR_LIST_SCOPES[0]] },
 };
 
 /** The account whose session this browser holds, or null (none, expired, or the panel's allowance spent). */
@@ -59,7 +71,7 @@ async function sessionAccount(ctx: LoginRoutesContext, request: Request): Promis
 /** The scopes of the account's switched-on features, granted yet or not. */
 async function switchedOnScopes(ctx: LoginRoutesContext, accountId: number): Promise<string[]> {
   const features = Object.values(CONSENT_FEATURES);
-  const on = await Promise.all(features.map((feature) => feature.isOn(ctx, accountId)));
+  const on = await Promise.all(features.map((feature) => feature.isOn?.(ctx, accountId) ?? false));
   return features.filter((_, i) => on[i]).flatMap((feature) => feature.scopes);
 }
 

@@ -28,7 +28,7 @@ export const IMPORT_EXAMPLE = '{"format": "nightbot", "body": {"commands": […]
 
 export interface ImportRequest {
   format: ImportFormat | "detect";
-  /** The list as the bot's API returns it. */
+  /** The list as the bot's API returns it, or Nightbot's command table as text. */
   body: unknown;
   apply: boolean;
 }

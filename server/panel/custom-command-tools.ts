@@ -146,7 +146,7 @@ export function customCommandToolRoutes(ctx: Context) {
         body: t.Unknown({ description: IMPORT_EXAMPLE }),
         detail: panelDetail(
           "Import a Nightbot or StreamElements command list: the plan first, then (apply: true) the commands stored",
-          "`body` is the list as the bot's API returns it (Nightbot `GET /1/commands`: `{commands: […]}`; StreamElements `GET /bot/commands/{channel}`: `[…]`); `format` is nightbot, streamelements or detect (default). Without `apply` (or false) nothing is stored: `data: {format, add, adjusted, conflicts, unsupported, applied: false}`. With `apply: true` the `add` list is stored in one transaction, all or nothing, and `data.stored` lists the commands as stored. Existing and built-in commands are never replaced." +
+          "`body` is the list as the bot's API returns it (Nightbot `GET /1/commands`: `{commands: […]}`; StreamElements `GET /bot/commands/{channel}`: `[…]`), or as text Nightbot's command table as a browser copies it from `https://nightbot.tv/t/<login>/commands` (tab-separated rows; the header row Command, Message, Userlevel, Cooldown names the columns); `format` is nightbot, streamelements or detect (default). Without `apply` (or false) nothing is stored: `data: {format, add, adjusted, conflicts, unsupported, applied: false}`. With `apply: true` the `add` list is stored in one transaction, all or nothing, and `data.stored` lists the commands as stored. Existing and built-in commands are never replaced." +
             ` The body may be up to ${IMPORT_BODY_BYTES / 1024 / 1024} MiB (other routes: 64 KiB); a larger one is 413 \`payload_too_large\`.`,
         ),
       },

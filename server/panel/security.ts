@@ -8,6 +8,31 @@ import { clearSessionCookie } from "../http/session-auth.ts";
 import { removeAccount } from "../identity/account-removal.ts";
 import { panelLimit, ROLE_QUOTAS } from "../limits/tables.ts";
 import type { Context } from "../runtime.ts";
+import { canListModerators, SHOUTOUT_SCOPE } from "../twitch/scopes.ts";
+
+/** Where the streamer allows each feature that needs a scope beyond the ten (`/auth/login?consent=…`). */
+export const SCOPE_CONSENT_URLS = {
+  platform_shoutout: "/auth/login?consent=shoutout",
+  moderator_list: "/auth/login?consent=moderators",
+} as const;
+
+/**
+ * The features a grant switches on (CONTRACT §6: Twitch's own shoutout, listing moderators), and for
+ * each one not granted yet the consent that allows it (null once granted).
+ */
+function scopeFeatures(granted: readonly string[]) {
+  const features = {
+    platform_shoutout: granted.includes(SHOUTOUT_SCOPE),
+    moderator_list: canListModerators(granted),
+  };
+  return {
+    features,
+    consent_urls: {
+      platform_shoutout: features.platform_shoutout ? null : SCOPE_CONSENT_URLS.platform_shoutout,
+      moderator_list: features.moderator_list ? null : SCOPE_CONSENT_URLS.moderator_list,
+    },
+  };
+}
 
 /** The dashboard's profile and Security tab: reveal/regenerate the key, rotate the overlay token, export, delete. */
 export function securityRoutes(ctx: Context) {
@@ -26,6 +51,8 @@ export function securityRoutes(ctx: Context) {
             profile_image_url: account.profileImageUrl,
             timezone: account.timezone,
             role: account.role,
+            // A one-streamer install shows no role: roles matter where several streamers share it.
+            several_accounts: (await ctx.accounts.accountCount()) > 1,
             created_at: new Date(account.createdAt).toISOString(),
             limits: {
               bot_per_minute: ROLE_QUOTAS[account.role].bot,
@@ -37,11 +64,7 @@ export function securityRoutes(ctx: Context) {
             // Chat-bot lines and overlay links are built on it; a loopback URL is out of reach of cloud bots.
             public_url: ctx.publicUrl,
             demo: ctx.config.demo,
-            features: {
-              platform_shoutout: scopes.includes("moderator:manage:shoutouts"),
-              moderator_list:
-                scopes.includes("moderation:read") || scopes.includes("channel:manage:moderators"),
-            },
+            ...scopeFeatures(scopes),
           },
         };
       },

@@ -39,3 +39,16 @@ export const BOT_LINK_SCOPES = [...CHAT_BOT_SCOPES, "user:read:moderated_channel
 
 /** Stream alerts: the scopes they add to the ten asked at login (CONTRACT §6). */
 export const ALERT_EXTRA_SCOPES = ["bits:read", "channel:read:redemptions"] as const;
+
+/** Twitch's own shoutout, sent beside the shoutout command's chat line (CONTRACT §6). */
+export const SHOUTOUT_SCOPE = "moderator:manage:shoutouts";
+/**
+ * Listing the channel's moderators (the roulette never times one out): either scope lets cuebot read
+ * the list; the consent asks for the first, the narrower one.
+ */
+export const MODERATOR_LIST_SCOPES = ["moderation:read", "channel:manage:moderators"] as const;
+
+/** Whether a grant lets cuebot list the channel's moderators. */
+export function canListModerators(granted: readonly string[]): boolean {
+  return MODERATOR_LIST_SCOPES.some((scope) => granted.includes(scope));
+}

@@ -24,6 +24,20 @@ const NIGHTBOT_LIST = readFileSync(
   "utf8",
 );
 
+/** Nightbot's public commands page, reduced to what a copy of it holds: menus, the table, a footer. */
+const NIGHTBOT_PAGE = `<!doctype html><html><body>
+<nav><a href="#">Dashboard</a> <a href="#">Commands</a></nav>
+<h1>CuebotDemo's Commands</h1>
+<table>
+<thead><tr><th>Command</th><th>Message</th><th>Userlevel</th><th>Cooldown</th></tr></thead>
+<tbody>
+<tr><td>!tbl_discord</td><td>Join us on Discord: https://discord.gg/example</td><td>Everyone</td><td>30s</td></tr>
+<tr><td>!tbl_mods</td><td>Moderators, to the lounge.</td><td>Moderator</td><td>5s</td></tr>
+<tr><td>!discord</td><td>Our older Discord</td><td>Everyone</td><td>5s</td></tr>
+</tbody></table>
+<footer>© NightDev</footer>
+</body></html>`;
+
 let server: DemoServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -229,6 +243,42 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     expect(await item("socials").isVisible()).toBe(true);
     await page.getByLabel("Find a command").fill("");
     expect(await page.locator("#cc-commands li.cc-item:visible").count()).toBe(before + planned.length);
+  }, 30_000);
+
+  test("import the table copied from Nightbot's commands page: the dialog links the page, the paste is previewed and imported", async () => {
+    // Nightbot's public commands page, as a table the browser copies (select all, copy).
+    const nightbot = await context.newPage();
+    await nightbot.setContent(NIGHTBOT_PAGE);
+    await nightbot.keyboard.press("Control+A");
+    await nightbot.keyboard.press("Control+C");
+    const copied = await nightbot.evaluate(() => window.getSelection()?.toString() ?? "");
+    await nightbot.close();
+    expect(copied).toContain("!tbl_discord\tJoin us on Discord");
+
+    await page.click("#cc-import");
+    const dialog = page.locator("dialog[open]");
+    expect(await dialog.locator(".cc-import-steps a").getAttribute("href")).toBe(
+      "https://nightbot.tv/t/cuebotdemo/commands",
+    );
+    await input(dialog, "body").focus();
+    await page.keyboard.press("Control+V");
+    // Headless Chromium may keep its clipboard to itself: then the copied text is typed in as pasted.
+    if ((await input(dialog, "body").inputValue()) === "") await input(dialog, "body").fill(copied);
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await dialog.locator(".cc-import-add li").first().waitFor();
+    expect(await dialog.locator(".cc-import-summary").textContent()).toStartWith("Read as a Nightbot list.");
+    const planned = await dialog.locator(".cc-import-add li").allTextContents();
+    expect(planned.map((line) => line.split(" ")[0])).toEqual(["!tbl_discord", "!tbl_mods"]);
+    expect(planned[1]).toContain("moderators+");
+    expect(await dialog.locator(".cc-import-conflicts").textContent()).toContain("!discord");
+    await page.screenshot({ path: screenshotPath("custom-commands-import-table-1280") });
+    await dialog.locator(".cc-import-apply").click();
+    expect(await textOf(dialog.locator(".cc-import-summary"), (t) => t.startsWith("Imported"))).toBe(
+      "Imported 2 commands from Nightbot.",
+    );
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await item("tbl_mods").waitFor();
+    expect(await item("tbl_discord").textContent()).toContain("Join us on Discord");
   }, 30_000);
 
   test("regulars: an unknown login is refused at the field; a viewer is added, then removed", async () => {

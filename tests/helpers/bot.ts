@@ -1,5 +1,6 @@
 import { type Account, findAccountByLogin } from "../../db/accounts.ts";
 import { revealCredential } from "../../db/credentials.ts";
+import type { Consent } from "../../server/identity/routes-flow.ts";
 import type { TestContextOptions } from "./context.ts";
 import { cookieHeader, type IdentityHarness, startIdentityHarness } from "./twitch.ts";
 
@@ -59,7 +60,7 @@ export interface ConsentRoundTrip {
  */
 export async function consentAs(
   h: BotHarness,
-  kind: "chat" | "alerts",
+  kind: Consent,
   as: string,
   options: { session?: boolean; accept?: string } = {},
 ): Promise<ConsentRoundTrip> {

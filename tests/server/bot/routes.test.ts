@@ -237,7 +237,7 @@ describe("roulette", () => {
     h = await startBotHarness();
     const res = await h.bot("/api/bot/roulette?target=random");
     expect(res.status).toBe(403);
-    expect((await error(res)).message).toContain("CUEBOT_TWITCH_EXTRA_SCOPES");
+    expect((await error(res)).message).toContain("press Allow under !roulette");
   });
 });
 

@@ -458,7 +458,9 @@ describe("responses", () => {
 
 describe("malformed bodies are one clear error naming the path", () => {
   test("the wrong kind of file", () => {
-    for (const body of [null, undefined, "text", 42, true, {}]) {
+    // Text is read as Nightbot's table copied from its page (import-table.test.ts).
+    expect(refusal("text")).toStartWith("This is neither JSON nor a table copied from Nightbot");
+    for (const body of [null, undefined, 42, true, {}]) {
       expect(refusal(body)).toStartWith("The file is neither Nightbot's");
     }
     expect(refusal([], "nightbot")).toBe(
@@ -467,7 +469,8 @@ describe("malformed bodies are one clear error naming the path", () => {
     expect(refusal({ commands: [] }, "streamelements")).toBe(
       'This is {"commands": […]}, as Nightbot sends it; a StreamElements file is a list […].',
     );
-    expect(refusal("x", "nightbot")).toBe('A Nightbot file is {"commands": […]}, not text.');
+    expect(refusal(42, "nightbot")).toBe('A Nightbot file is {"commands": […]}, not a number.');
+    expect(refusal("x", "nightbot")).toStartWith("This is neither JSON nor a table copied from Nightbot");
   });
 
   test("a wrong type anywhere", () => {

@@ -17,6 +17,11 @@ export interface Session {
   user: { id: string; login: string; display_name: string; profile_image_url: string; timezone: string };
 }
 
+export interface ScopeFeatures<T> {
+  platform_shoutout: T;
+  moderator_list: T;
+}
+
 export interface Profile {
   id: string;
   login: string;
@@ -24,9 +29,14 @@ export interface Profile {
   profile_image_url: string;
   timezone: string;
   role: Role;
+  /** Whether other streamers use this install too: only then is the role worth showing. */
+  several_accounts: boolean;
   created_at: string;
   limits: { bot_per_minute: number; heavy_per_minute: number; panel_per_minute: number };
-  features: { platform_shoutout: boolean; moderator_list: boolean };
+  /** What a grant beyond the ten switches on: Twitch's own shoutout, listing the channel's moderators. */
+  features: ScopeFeatures<boolean>;
+  /** Where the streamer allows each of them: null once granted. */
+  consent_urls: ScopeFeatures<string | null>;
   public_url: string;
   demo: boolean;
 }

@@ -15,7 +15,7 @@ import {
   validLocally,
 } from "../lib/form-fields.ts";
 import { announce, load } from "../lib/states.ts";
-import type { CommandInfo } from "../lib/types.ts";
+import type { CommandInfo, Profile } from "../lib/types.ts";
 import type { View } from "../view.ts";
 
 const SHOUTOUT_PLACEHOLDERS: [string, string][] = [
@@ -99,7 +99,7 @@ function answersEditor(
 
 /** A command's own settings in its card: their inputs, and how to read them back as the API's `options`. */
 interface OptionsSection {
-  parts: Node[];
+  parts: (Node | null)[];
   options: () => Record<string, unknown>;
   /** The input whose edits refresh the preview while one types (the shoutout's template). */
   livePreview?: HTMLTextAreaElement;
@@ -107,14 +107,34 @@ interface OptionsSection {
 
 const NO_OPTIONS: OptionsSection = { parts: [], options: () => ({}) };
 
-/** !shoutout: the chat message template (placeholders listed) and Twitch's own shoutout. */
-function shoutoutSection(info: CommandInfo, fields: Field[], platformShoutout: boolean): OptionsSection {
+/**
+ * "Allow" for a feature that needs a Twitch permission beyond the login's (CONTRACT §6): the consent
+ * link and what it changes; nothing once granted.
+ */
+function allowNotice(consentUrl: string | null, id: string, label: string, what: string): HTMLElement | null {
+  if (!consentUrl) return null;
+  return h(
+    "p",
+    { class: "notice allow", id },
+    h("span", { class: "block" }, what),
+    h("a", { class: "button small", href: consentUrl }, label),
+    h("span", { class: "muted" }, " Twitch asks you to confirm; everything cuebot may do now stays."),
+  );
+}
+
+/**
+ * !shoutout: the chat message template (placeholders listed) and Twitch's own shoutout, which works
+ * only once allowed: until then the option shows as off with its Allow, and its stored choice is kept.
+ */
+function shoutoutSection(info: CommandInfo, fields: Field[], consentUrl: string | null): OptionsSection {
   const message = h(
     "textarea",
     { rows: 3, maxlength: 300, required: true },
     String(info.options.message ?? ""),
   );
-  const platform = checkbox(Boolean(info.options.platformShoutout));
+  const wanted = Boolean(info.options.platformShoutout);
+  const platform = checkbox(wanted && !consentUrl);
+  platform.disabled = consentUrl !== null;
   return {
     parts: [
       field(
@@ -137,13 +157,17 @@ function shoutoutSection(info: CommandInfo, fields: Field[], platformShoutout: b
           "span",
           {},
           "Also send Twitch's own shoutout",
-          platformShoutout
-            ? null
-            : h("span", { class: "hint block" }, "needs the moderator:manage:shoutouts scope at login"),
+          consentUrl ? h("span", { class: "hint block" }, "Off until you allow it below.") : null,
         ),
       ),
+      allowNotice(
+        consentUrl,
+        "shoutout-consent",
+        "Allow Twitch's shoutout",
+        "Twitch's own shoutout (a card in your chat with a Follow button) needs your permission on Twitch. Until then !shoutout sends its chat line only.",
+      ),
     ],
-    options: () => ({ message: message.value, platformShoutout: platform.checked }),
+    options: () => ({ message: message.value, platformShoutout: consentUrl ? wanted : platform.checked }),
     livePreview: message,
   };
 }
@@ -154,8 +178,8 @@ function magic8Section(info: CommandInfo, fields: Field[], changed: () => void):
   return { parts: [answers.element], options: () => ({ answers: answers.value() }) };
 }
 
-/** !roulette: the timeout, the chambers, whether subscribers are safe. */
-function rouletteSection(info: CommandInfo, fields: Field[]): OptionsSection {
+/** !roulette: the timeout, the chambers, whether subscribers are safe; Allow while moderators cannot be listed. */
+function rouletteSection(info: CommandInfo, fields: Field[], consentUrl: string | null): OptionsSection {
   const timeout = numberInput(Number(info.options.timeoutSeconds), 1, MAX_TIMEOUT_SECONDS);
   const chambers = numberInput(Number(info.options.chambers), 2, 12);
   const protect = checkbox(Boolean(info.options.protectSubscribers));
@@ -180,6 +204,12 @@ function rouletteSection(info: CommandInfo, fields: Field[]): OptionsSection {
         ),
       ),
       h("label", { class: "check" }, protect, " Subscribers are safe too (never timed out)"),
+      allowNotice(
+        consentUrl,
+        "moderators-consent",
+        "Allow listing moderators",
+        "cuebot needs your permission to list your moderators, so that none is ever timed out. Until then !roulette random is refused, and a loser whose level chat does not tell is spared.",
+      ),
     ],
     options: () => ({
       timeoutSeconds: timeout.valueAsNumber,
@@ -234,16 +264,22 @@ function playerSection(info: CommandInfo, fields: Field[], demo: boolean): Optio
   };
 }
 
+/** What a card reads of the profile: the demo flag, and the consents a command's feature still needs. */
+interface CardProfile {
+  demo: boolean;
+  consents: Profile["consent_urls"];
+}
+
 function optionsSection(
   info: CommandInfo,
   fields: Field[],
-  demo: boolean,
-  platformShoutout: boolean,
+  profile: CardProfile,
   changed: () => void,
 ): OptionsSection {
-  if (info.command === "shoutout") return shoutoutSection(info, fields, platformShoutout);
+  const { demo, consents } = profile;
+  if (info.command === "shoutout") return shoutoutSection(info, fields, consents.platform_shoutout);
   if (info.command === "magic8") return magic8Section(info, fields, changed);
-  if (info.command === "roulette") return rouletteSection(info, fields);
+  if (info.command === "roulette") return rouletteSection(info, fields, consents.moderator_list);
   if ("region" in info.defaults) return playerSection(info, fields, demo);
   return NO_OPTIONS;
 }
@@ -332,7 +368,8 @@ function saveOnSubmit(
 }
 
 /** One command's card: on/off, cooldown, its own settings, the test run, Save and "Try it". */
-function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean): HTMLElement {
+function commandCard(info: CommandInfo, profile: CardProfile): HTMLElement {
+  const { demo } = profile;
   const fields: Field[] = [];
   const status = h("p", { class: "save-status", role: "status" });
   const preview = h("div", { class: "preview", role: "status", "aria-live": "polite" });
@@ -342,7 +379,7 @@ function commandCard(info: CommandInfo, demo: boolean, platformShoutout: boolean
   };
   const enabled = checkbox(info.enabled);
   const cooldown = numberInput(info.cooldownSeconds, 0, MAX_COOLDOWN_SECONDS);
-  const own = optionsSection(info, fields, demo, platformShoutout, changed);
+  const own = optionsSection(info, fields, profile, changed);
   const hasOptions = Object.keys(info.defaults).length > 0;
   const card: CardContext = {
     command: info.command,
@@ -406,7 +443,7 @@ export const commandsView: View = {
           h(
             "div",
             { class: "cards" },
-            commands.map((c) => commandCard(c, profile.demo, profile.features.platform_shoutout)),
+            commands.map((c) => commandCard(c, { demo: profile.demo, consents: profile.consent_urls })),
           ),
         ),
     );

@@ -14,7 +14,7 @@ import { API, type CommandList } from "./custom-commands/model.ts";
 import { regularsCard } from "./custom-commands/regulars.ts";
 
 /** The list card: the commands, reloaded after every change, and the import button. */
-function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string) => void } {
+function listCard(viewer: string, channel: string): { card: HTMLElement; reload: (focus?: string) => void } {
   const headingId = uid("cc-list");
   const heading = h("h2", { id: headingId, tabindex: -1 }, "Your commands");
   const box = h("div", { class: "cc-list-box" });
@@ -46,7 +46,7 @@ function listCard(viewer: string): { card: HTMLElement; reload: (focus?: string)
           type: "button",
           class: "secondary small",
           id: "cc-import",
-          onclick: () => importDialog(() => reload()),
+          onclick: () => importDialog(channel, () => reload()),
         },
         "Import from Nightbot or StreamElements",
       ),
@@ -71,8 +71,8 @@ function addCard(viewer: string, reload: () => void): HTMLElement {
   );
 }
 
-function render(root: HTMLElement, viewer: string): void {
-  const list = listCard(viewer);
+function render(root: HTMLElement, viewer: string, channel: string): void {
+  const list = listCard(viewer, channel);
   fill(
     root,
     h(
@@ -104,7 +104,7 @@ export const customCommandsView: View = {
     void load(
       root,
       () => app.profile(),
-      (profile) => render(root, profile.demo ? "viewer_anna" : profile.login),
+      (profile) => render(root, profile.demo ? "viewer_anna" : profile.login, profile.login),
     );
   },
 };

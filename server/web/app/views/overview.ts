@@ -1,4 +1,4 @@
-// Overview: who is logged in and their plan, whether the stream is live, command usage as a chart
+// Overview: who is logged in (and their role, where several streamers share the install), whether the stream is live, command usage as a chart
 // (period 1/7/30/90 days) with a table alternative, top callers, the activity feed, chat and clips.
 import { getData, shared } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
@@ -31,18 +31,22 @@ function profileCard(app: App): HTMLElement {
             "div",
             {},
             h("strong", {}, p.display_name),
-            h("div", { class: "muted" }, `@${p.login} · ${p.role} plan`),
+            h(
+              "div",
+              { class: "muted", id: "profile-who" },
+              p.several_accounts ? `@${p.login} · role ${p.role}` : `@${p.login}`,
+            ),
           ),
         ),
         h(
           "dl",
           { class: "facts" },
           h("dt", {}, "Bot commands"),
-          h("dd", {}, `${p.limits.bot_per_minute} per minute`),
+          h("dd", {}, `${p.limits.bot_per_minute} a minute`),
           h("dt", {}, "Clips and chatters"),
-          h("dd", {}, `${p.limits.heavy_per_minute} per minute`),
+          h("dd", {}, `${p.limits.heavy_per_minute} a minute`),
           h("dt", {}, "Dashboard"),
-          h("dd", {}, `${p.limits.panel_per_minute} per minute`),
+          h("dd", {}, `${p.limits.panel_per_minute} a minute`),
           h("dt", {}, "Time zone"),
           h("dd", {}, app.session.user.timezone),
           h("dt", {}, "Session until"),

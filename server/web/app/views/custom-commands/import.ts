@@ -1,4 +1,5 @@
-// The import dialog: a Nightbot or StreamElements command list, pasted or read from a file, is
+// The import dialog: a Nightbot or StreamElements command list, pasted or read from a file (the JSON
+// of the bot's API, or Nightbot's command table copied from its page, which the server reads), is
 // previewed first (what will be added, adjusted, in conflict, not expressible: POST
 // /custom-commands/import without `apply`), and stored only when the streamer presses Import, all of
 // it or nothing. Changing the list after a preview asks for a new preview.
@@ -20,9 +21,44 @@ import {
 
 const FORMATS: [string, string][] = [
   ["detect", "Recognise it from the list"],
-  ["nightbot", "Nightbot (GET /1/commands)"],
+  ["nightbot", "Nightbot (the table from its page, or GET /1/commands)"],
   ["streamelements", "StreamElements (GET /bot/commands)"],
 ];
+
+/**
+ * How to get the list from Nightbot with a browser alone: its public commands page shows the table
+ * (copied as tab-separated rows), and the page's own request returns the exact JSON (counts, aliases).
+ */
+function nightbotSteps(channel: string): HTMLElement {
+  const page = `https://nightbot.tv/t/${encodeURIComponent(channel)}/commands`;
+  return h(
+    "details",
+    { class: "cc-import-steps", open: true },
+    h("summary", {}, "How to get your list from Nightbot"),
+    h(
+      "ol",
+      {},
+      h(
+        "li",
+        {},
+        "Open your Nightbot commands page: ",
+        h("a", { href: page, target: "_blank", rel: "noopener noreferrer" }, page),
+        " (the page !commands links to in your chat).",
+      ),
+      h(
+        "li",
+        {},
+        "Select the table from “Command” down to its last row (or the whole page: Ctrl+A, ⌘A on a Mac), copy it (Ctrl+C, ⌘C) and paste it into the box below. If Nightbot shows the list in pages, paste each page below the last.",
+      ),
+      h("li", {}, "Press Preview: nothing is stored until you press Import."),
+    ),
+    h(
+      "p",
+      { class: "muted" },
+      "The table has no counts or aliases. To keep them, paste the JSON the same page loads: press F12 on it, open Network, reload the page, click the request named “commands”, open Response, copy all of it and paste it here.",
+    ),
+  );
+}
 
 /** One group of the plan: a heading with its size and a line per command. */
 function group(title: string, className: string, lines: Node[]): HTMLElement | null {
@@ -76,7 +112,11 @@ function planView(plan: ImportResult): Node[] {
 
 /** Reads the chosen file into the textarea. */
 function fileInput(target: HTMLTextAreaElement): HTMLElement {
-  const input = h("input", { type: "file", accept: ".json,application/json", id: uid("cc-file") });
+  const input = h("input", {
+    type: "file",
+    accept: ".json,.txt,application/json,text/plain",
+    id: uid("cc-file"),
+  });
   input.addEventListener("change", async () => {
     const file = input.files?.[0];
     if (!file) return;
@@ -86,10 +126,15 @@ function fileInput(target: HTMLTextAreaElement): HTMLElement {
   return h("div", { class: "field" }, h("label", { for: input.id }, "Or choose a file"), input);
 }
 
-/** The pasted text as JSON, or an error at the field. */
+/**
+ * The pasted list: JSON when it looks like JSON (an error at the field when it is not), else the text
+ * as it is, which the server reads as Nightbot's command table.
+ */
 function parsed(list: Field): { ok: true; value: unknown } | { ok: false } {
+  const text = list.input.value;
+  if (!/^\s*[[{]/.test(text)) return { ok: true, value: text };
   try {
-    return { ok: true, value: JSON.parse(list.input.value) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     errorAt(list, `This is not JSON: ${errorMessage(error)} Paste the list as the bot's API returns it.`);
     return { ok: false };
@@ -103,10 +148,14 @@ interface Previewed {
 }
 
 /** Opens the import dialog; `onImported` runs as soon as commands were stored (the dialog stays open). */
-export function importDialog(onImported: () => void): void {
+export function importDialog(channel: string, onImported: () => void): void {
   const modal = openModal("Import commands", () => {}, "cc-dialog cc-import");
   const fields: Field[] = [];
-  const text = h("textarea", { rows: 8, spellcheck: "false", placeholder: '{"commands": [ … ]}' });
+  const text = h("textarea", {
+    rows: 8,
+    spellcheck: "false",
+    placeholder: "Command  Message  Userlevel  Cooldown\n!discord  Join us: …  Everyone  30s",
+  });
   text.required = true;
   const format = h(
     "select",
@@ -117,10 +166,12 @@ export function importDialog(onImported: () => void): void {
   const apply = h("button", { type: "button", hidden: true, class: "cc-import-apply" }, "Import");
   const listField = field(
     "body",
-    "Command list (JSON)",
+    "Command list",
     text,
     fields,
-    document.createTextNode("Paste what Nightbot's or StreamElements' API returns for your channel."),
+    document.createTextNode(
+      "The table copied from Nightbot's page, or the JSON of Nightbot's or StreamElements' API for your channel.",
+    ),
   );
   let previewed: Previewed | null = null;
   // Each request is numbered; a change of the list or the format makes the answers on their way stale.
@@ -180,6 +231,7 @@ export function importDialog(onImported: () => void): void {
     preview();
   });
   modal.body.append(
+    nightbotSteps(channel),
     h(
       "p",
       { class: "muted" },
