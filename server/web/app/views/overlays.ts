@@ -3,6 +3,7 @@
 import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { copyText } from "../lib/copy.ts";
 import { fill, h, uid } from "../lib/dom.ts";
+import { obsHint } from "../lib/obs.ts";
 import { announce, load } from "../lib/states.ts";
 import type { OverlayInfo } from "../lib/types.ts";
 import type { View } from "../view.ts";
@@ -77,8 +78,8 @@ function render(root: HTMLElement, info: OverlayInfo, reload: () => void): void 
             {},
             h(
               "p",
-              {},
-              "In OBS add a Browser Source with this URL (width 800, height 200 is a good start). Anyone with the link can see the overlay, nothing else.",
+              { id: "overlay-obs-hint" },
+              obsHint("It shows the card you publish here and your alerts (Alerts)."),
             ),
             h("code", { class: "line", id: "overlay-url" }, url),
             h(

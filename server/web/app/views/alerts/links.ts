@@ -1,11 +1,13 @@
 // The overlay links OBS takes (the full overlay and the alerts-only one, each with Copy) and a live
-// preview of the alerts-only page, scaled from 1920×1080 to the card's width, so a test alert shows
+// preview of the alerts-only page, scaled from the browser source's size (1920×1080) to the card's width, so a test alert shows
 // here as it will in OBS.
+import { OVERLAY_SOURCE_SIZE } from "../../../../vocabulary.ts";
 import { copyText } from "../../lib/copy.ts";
 import { h, uid } from "../../lib/dom.ts";
+import { obsHint } from "../../lib/obs.ts";
 import type { AlertsInfo } from "./types.ts";
 
-const STAGE = { width: 1920, height: 1080 };
+const STAGE = OVERLAY_SOURCE_SIZE;
 
 function linkRow(id: string, label: string, url: string, what: string): HTMLElement {
   return h(
@@ -31,7 +33,9 @@ export function linksCard(info: AlertsInfo): HTMLElement {
           h(
             "p",
             { class: "hint", id: "alerts-obs-hint" },
-            "Add to OBS: Browser source, width 1920, height 1080. The full overlay also shows the card you publish under Overlays; the alerts-only link shows nothing but alerts. Anyone with a link can see the overlay, nothing else.",
+            obsHint(
+              "The full overlay also shows the card you publish under Overlays; the alerts-only link shows nothing but alerts.",
+            ),
           ),
         ]
       : [h("p", {}, "There is no overlay link yet. Create one under Security → New overlay link.")];
@@ -43,7 +47,7 @@ export function linksCard(info: AlertsInfo): HTMLElement {
   );
 }
 
-/** Scales the 1920×1080 frame to the box's width whenever the box changes size. */
+/** Scales the browser source's frame to the box's width whenever the box changes size. */
 function scaleToFit(box: HTMLElement, frame: HTMLIFrameElement): void {
   const observer = new ResizeObserver(() => {
     if (!box.isConnected) {
