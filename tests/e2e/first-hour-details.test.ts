@@ -66,10 +66,16 @@ const SIZE = `width ${OVERLAY_SOURCE_SIZE.width}, height ${OVERLAY_SOURCE_SIZE.h
 
 describe.skipIf(!haveChromium)("issue 36's smaller items (a real browser, serve --demo)", () => {
   test("both overlay links give OBS the size the overlay page is made for", async () => {
+    // Each preview lays the page out at that size, shrunk to its card, as OBS will show it.
+    const previewSize = () =>
+      page.locator(".preview-frame iframe").evaluate((f) => [f.clientWidth, f.clientHeight]);
+    const size = [OVERLAY_SOURCE_SIZE.width, OVERLAY_SOURCE_SIZE.height];
     await open(page, "overlays", "#overlay-url");
     const overlays = (await page.locator("#overlay-obs-hint").textContent()) ?? "";
+    expect(await previewSize()).toEqual(size);
     await open(page, "alerts", "#alerts-obs-hint");
     const alerts = (await page.locator("#alerts-obs-hint").textContent()) ?? "";
+    expect(await previewSize()).toEqual(size);
     for (const hint of [overlays, alerts]) {
       expect(hint).toContain(`Browser source, ${SIZE}`);
       expect(hint).not.toContain("800");
