@@ -351,7 +351,7 @@ function listeningHere(found: FolderInstances): URL[] {
  */
 export async function checkServer(
   config: Config,
-  found: FolderInstances = { data: [], demo: [], demoDir: "" },
+  found: FolderInstances,
   fetchImpl: typeof fetch = fetch,
 ): Promise<CheckResult> {
   const recorded = listeningHere(found).map((u) => healthUrl(u.hostname, u.port));
