@@ -1,7 +1,8 @@
 /**
  * `serve --demo`: the demo channel's chat bot starts with a few examples (issue 24), so a visitor sees
  * custom commands, a counter, a timer and quotes answer in the simulated chat before adding their own,
- * and moderation on (issue 35), so the demo's spam lines are caught once chat is on.
+ * moderation on (issue 35), so the demo's spam lines are caught once chat is on, and the game
+ * commands' player set to one the simulated game provider knows (issue 36), so `!rank` answers a rank.
  * They are stored when the demo streamer's account has no custom command, timer or quote yet (its
  * first login; a later login, or one after the visitor emptied a list, adds nothing again).
  */
@@ -11,6 +12,8 @@ import { setModerationEnabled } from "../db/moderation.ts";
 import { addQuote, countQuotes } from "../db/quotes.ts";
 import type { NewTimer } from "../db/timers.ts";
 import { addTimer, listTimers } from "../db/timers.ts";
+import type { CommandContext } from "./bot/context.ts";
+import { type GamePlayer, setGamePlayer } from "./bot/game-player.ts";
 import type { CoreContext } from "./core/context.ts";
 import type { ChatBotCache } from "./custom/cache.ts";
 import { DEMO_STREAMER_LOGIN } from "./sim/twitch/world.ts";
@@ -37,8 +40,13 @@ export const DEMO_QUOTES: readonly { text: string; game: string }[] = [
   { text: "One more game, then I'll sleep.", game: "Just Chatting" },
 ];
 
-/** What seeding reads: the config (is this the demo), the data, and the chat bot's cache to clear. */
-export interface DemoSeedContext extends Pick<CoreContext, "config" | "db" | "clock"> {
+/** The demo streamer's VALORANT player: the simulated game provider's first seeded one (sim/game/players.ts). */
+export const DEMO_PLAYER: GamePlayer = { region: "eu", name: "Kestrel", tag: "EUW" };
+
+/** What seeding reads: the config (is this the demo), the data, and the caches to clear. */
+export interface DemoSeedContext
+  extends Pick<CoreContext, "config" | "db" | "clock">,
+    Pick<CommandContext, "settingsCache"> {
   readonly chatBot: ChatBotCache;
 }
 
@@ -57,6 +65,7 @@ export async function seedDemoChatBot(ctx: DemoSeedContext, account: Account): P
   for (const quote of DEMO_QUOTES) await addQuote(ctx.db, account.id, quote, now);
   // The demo's spam bot and caps shouter (server/demo.ts) meet the filters once chat is on.
   await setModerationEnabled(ctx.db, account.id, true, now);
+  await setGamePlayer(ctx, account.id, DEMO_PLAYER);
   ctx.chatBot.clear();
   ctx.chatBot.timersChanged(account.id);
   return true;

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { DemoChat } from "./chat/demo-chat.ts";
 import type { Config } from "./core/config.ts";
+import { demoDataDir } from "./core/data-dir.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game/server.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch/server.ts";
 import { DEMO_STREAMER_LOGIN, seedWorld } from "./sim/twitch/world.ts";
@@ -74,7 +74,7 @@ export function startDemo(config: Config): DemoEnvironment {
   // An "Advanced" provider key (90 a minute): someone trying the game API without a key gets up to
   // the anonymous half, 45 provider calls a minute (an equal part of it when other addresses ask too).
   const game = startGameSimulator({ anchor: "request", rateLimitPerMinute: 90 });
-  const dataDir = join(config.dataDir, "demo");
+  const dataDir = demoDataDir(config.dataDir);
   // The simulators start empty, so tokens and sessions from an earlier demo run cannot work any more:
   // the demo starts from fresh data every time (deterministic, and nobody is told to log in again).
   rmSync(dataDir, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { PgHandle } from "../db/pg/connection.ts";
 import { openDatabase } from "../db/sqlite/connection.ts";
 import { readSchemaStatus } from "../db/sqlite/migrate.ts";
 import type { Config } from "./core/config.ts";
-import { DATABASE_FILE } from "./core/data-dir.ts";
-import { runningInstances } from "./core/instance-registry.ts";
+import { DATABASE_FILE, demoDataDir } from "./core/data-dir.ts";
+import { type RunningInstance, runningInstances } from "./core/instance-registry.ts";
 import { currentInvocation, howToConfigure } from "./core/invocation.ts";
 import { readSecretKey, SECRET_KEY_FILE } from "./core/secrets.ts";
 import { redactUrl } from "./core/store-urls.ts";
@@ -130,10 +130,13 @@ function countAccounts(sqlite: ReturnType<typeof openDatabase>["sqlite"]): numbe
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
 
-/** Which address the chat bots and the Twitch redirect use; cloud bots cannot reach a local one. */
-export function checkPublicUrl(config: Config): CheckResult {
+/**
+ * Which address the chat bots and the Twitch redirect use; cloud bots cannot reach a local one.
+ * Without a public URL it is localhost on the port the server listens on (`port`, when one runs).
+ */
+export function checkPublicUrl(config: Config, port: number = config.port): CheckResult {
   const name = "public URL";
-  const url = new URL(config.publicUrl ?? `http://localhost:${config.port}`);
+  const url = new URL(config.publicUrl ?? `http://localhost:${port}`);
   const origin = url.origin;
   if (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith(".localhost")) {
     return result(
@@ -301,12 +304,62 @@ export async function checkRedis(config: Config): Promise<CheckResult | null> {
   }
 }
 
-/** Whether a cuebot answers on the configured address (informational: doctor runs either way). */
-export async function checkServer(config: Config, fetchImpl: typeof fetch = fetch): Promise<CheckResult> {
+/**
+ * The servers a doctor run is about: those serving the folder's own data, and a `serve --demo` started
+ * on it (which registers in the folder it was started on, and keeps its data in that folder's demo
+ * folder, so the demo is found from either).
+ */
+export interface FolderInstances {
+  data: RunningInstance[];
+  demo: RunningInstance[];
+  /** Where the demo keeps its data. */
+  demoDir: string;
+}
+
+export function folderInstances(dataDir: string): FolderInstances {
+  const here = runningInstances(dataDir);
+  const parent = dirname(dataDir);
+  const isDemoFolder = basename(dataDir) === "demo" && parent !== dataDir;
+  const startedOn = isDemoFolder ? runningInstances(parent) : here;
+  return {
+    data: here.filter((i) => i.folder === "data"),
+    demo: startedOn.filter((i) => i.folder === "demo"),
+    demoDir: isDemoFolder ? dataDir : demoDataDir(dataDir),
+  };
+}
+
+/** The address a server on this host answers /healthz on, for a host it binds (any address → loopback). */
+function healthUrl(host: string, port: number | string): string {
+  const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const target = bracketed === "0.0.0.0" ? "127.0.0.1" : bracketed === "[::]" ? "[::1]" : bracketed;
+  return `http://${target}:${port}/healthz`;
+}
+
+/** The /healthz addresses of the folder's servers running on this host, as each recorded it. */
+function listeningHere(found: FolderInstances): URL[] {
+  return [...found.data, ...found.demo].flatMap((i) =>
+    i.url && i.host === hostname() ? [new URL(i.url)] : [],
+  );
+}
+
+/**
+ * Whether a cuebot answers (informational: doctor runs either way): where the folder's running
+ * servers listen, else on the configured address.
+ */
+export async function checkServer(
+  config: Config,
+  found: FolderInstances,
+  fetchImpl: typeof fetch = fetch,
+): Promise<CheckResult> {
+  const recorded = listeningHere(found).map((u) => healthUrl(u.hostname, u.port));
+  const urls = recorded.length > 0 ? recorded : [healthUrl(config.host, config.port)];
+  const results = await Promise.all(urls.map((url) => askHealth(url, fetchImpl)));
+  const worst = results.find((r) => r.status === "warn") ?? results[0]!;
+  return result("server", worst.status, results.map((r) => r.detail).join("; "));
+}
+
+async function askHealth(url: string, fetchImpl: typeof fetch): Promise<CheckResult> {
   const name = "server";
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  const target = host === "0.0.0.0" ? "127.0.0.1" : host === "[::]" ? "[::1]" : host;
-  const url = `http://${target}:${config.port}/healthz`;
   try {
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(2_000) });
     await response.arrayBuffer();
@@ -321,21 +374,29 @@ export async function checkServer(config: Config, fetchImpl: typeof fetch = fetc
   }
 }
 
-/** Which `cuebot serve` processes run on this data folder now (informational). */
-export function checkInstances(config: Config): CheckResult {
+/** "pid 12 at http://127.0.0.1:8080 on other-host with Redis": one running server. */
+function describeInstance(i: RunningInstance): string {
+  const at = i.url ? ` at ${i.url}` : "";
+  return `pid ${i.pid}${at}${i.host === hostname() ? "" : ` on ${i.host}`}${i.withRedis ? " with Redis" : ""}`;
+}
+
+/** Which `cuebot serve` processes run on this data folder now, the demo's too (informational). */
+export function checkInstances(found: FolderInstances): CheckResult {
   const name = "instances";
-  const running = runningInstances(config.dataDir).filter((i) => i.folder === "data");
-  if (running.length === 0) return result(name, "info", "no cuebot serve runs on this data folder");
-  const list = running
-    .map(
-      (i) => `pid ${i.pid}${i.host === hostname() ? "" : ` on ${i.host}`}${i.withRedis ? " with Redis" : ""}`,
-    )
-    .join(", ");
-  return result(
-    name,
-    "info",
-    `${running.length} cuebot serve ${running.length === 1 ? "runs" : "run"} on this data folder: ${list}`,
-  );
+  const parts: string[] = [];
+  const { data, demo } = found;
+  if (data.length > 0) {
+    parts.push(
+      `${data.length} cuebot serve ${data.length === 1 ? "runs" : "run"} on this data folder: ${data.map(describeInstance).join(", ")}`,
+    );
+  }
+  if (demo.length > 0) {
+    parts.push(
+      `cuebot serve --demo runs on this data folder (its demo data in ${found.demoDir}): ${demo.map(describeInstance).join(", ")}`,
+    );
+  }
+  if (parts.length === 0) return result(name, "info", "no cuebot serve runs on this data folder");
+  return result(name, "info", parts.join("; "));
 }
 
 async function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> {
@@ -352,17 +413,19 @@ async function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> 
 
 /** Every check, in the order an operator reads them. */
 export async function runDoctor(config: Config): Promise<CheckResult[]> {
+  const found = folderInstances(config.dataDir);
+  const serving = listeningHere(found)[0];
   // With CUEBOT_DATABASE_URL the data is in PostgreSQL (its own check below), not in the folder's file.
   const local = [
     checkDataFolder(config),
     ...(config.databaseUrl ? [] : [checkDatabase(config)]),
-    checkPublicUrl(config),
+    checkPublicUrl(config, serving ? Number(serving.port) : config.port),
   ];
   const [twitch, postgres, redis, server] = await Promise.all([
     checkTwitch(config),
     checkPostgres(config),
     checkRedis(config),
-    checkServer(config),
+    checkServer(config, found),
   ]);
   return [
     ...local,
@@ -371,7 +434,7 @@ export async function runDoctor(config: Config): Promise<CheckResult[]> {
     ...(postgres ? [postgres] : []),
     ...(redis ? [redis] : []),
     server,
-    checkInstances(config),
+    checkInstances(found),
   ];
 }
 

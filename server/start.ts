@@ -64,6 +64,8 @@ function listenForNoticesWhenAlone(
 /** What `startServer` starts from: the runtime, and what it says about the demo and the notices. */
 interface OpenedRuntime {
   ctx: Context;
+  /** This instance's record in the data folder's run folder. */
+  instance: RegisteredInstance;
   demo: DemoEnvironment | null;
   /** The admin commands announce their changes to this server: no per-request look. */
   changesAnnounced: boolean;
@@ -136,7 +138,7 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
   if (environment) ctx.onClose(() => environment.stop());
   const notices = listenForNoticesWhenAlone(ctx, instance, demoMode);
   if (notices) ctx.onClose(() => notices.stop());
-  return { ctx, demo, changesAnnounced: notices !== null };
+  return { ctx, instance, demo, changesAnnounced: notices !== null };
 }
 
 /** The lines an admin reads at start: what is missing, where the demo is, where the server listens. */
@@ -211,6 +213,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
     if (error instanceof ListenError) throw new StartError(error.message);
     throw error;
   }
+  // `cuebot doctor` looks for the server where it really listens (`--port 0`, or another port).
+  opened.instance.listening(server.url);
   let leadership: ChatLeadership | null;
   try {
     leadership = startServices(ctx, opened.changesAnnounced);

@@ -49,6 +49,10 @@ export const GAME_COMMANDS = [
 ] as const satisfies readonly CommandName[];
 export type GameCommandName = (typeof GAME_COMMANDS)[number];
 
+/** The game's regions (the provider's shards), as a player is set and the game API's path takes them. */
+export const GAME_REGIONS = ["na", "eu", "ap", "kr", "latam", "br"] as const;
+export type GameRegion = (typeof GAME_REGIONS)[number];
+
 // ---- A channel's own commands, quotes and timers ----
 
 /**
@@ -177,6 +181,13 @@ export interface Alert {
   /** 0–100. */
   volume: number;
 }
+
+/**
+ * The size the overlay page is laid out for (web/assets/overlay.css: the card and the alerts), which
+ * its OBS browser source should have: the usual canvas. Both overlay links (the full overlay and the
+ * alerts-only one) take the same size.
+ */
+export const OVERLAY_SOURCE_SIZE = { width: 1920, height: 1080 } as const;
 
 // ---- Chat moderation (issue 35) ----
 

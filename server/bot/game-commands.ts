@@ -53,7 +53,7 @@ export async function gameCommand(
     throw new ApiError(
       400,
       "player_not_set",
-      `The streamer has not set the player for !${command} yet (dashboard → Commands → !${command}).`,
+      `The streamer has not set their VALORANT player for !${command} yet (dashboard → Commands → Your VALORANT player).`,
     );
   }
   const q = parsePlayer(options.region, options.name, options.tag, ENDPOINT[command]);
@@ -84,28 +84,28 @@ function gameCommandDefinition<const N extends GameCommandName, O extends TSchem
 }
 
 export const rankCommand = gameCommandDefinition("rank", {
-  description: "The streamer's game rank (set the player once here)",
+  description: "The streamer's VALORANT rank",
   options: TypedPlayerOptions,
   defaults: { ...NO_PLAYER, type: 2 },
   aliases: [],
 });
 
 export const lastmatchCommand = gameCommandDefinition("lastmatch", {
-  description: "The streamer's last competitive match",
+  description: "The streamer's last competitive VALORANT match",
   options: PlayerOptions,
   defaults: { ...NO_PLAYER },
   aliases: ["lastgame"],
 });
 
 export const todayCommand = gameCommandDefinition("today", {
-  description: "The streamer's competitive session over the last 24 hours",
+  description: "The streamer's competitive VALORANT session over the last 24 hours",
   options: TypedPlayerOptions,
   defaults: { ...NO_PLAYER, type: 2 },
   aliases: [],
 });
 
 export const statsCommand = gameCommandDefinition("stats", {
-  description: "The streamer's statistics over the last 10 competitive matches",
+  description: "The streamer's VALORANT statistics over the last 10 competitive matches",
   options: TypedPlayerOptions,
   defaults: { ...NO_PLAYER, type: 3 },
   aliases: [],

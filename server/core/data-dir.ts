@@ -14,6 +14,11 @@ import { loadOrCreateSecretKey, SECRET_KEY_FILE } from "./secrets.ts";
 
 export const DATABASE_FILE = "cuebot.db";
 
+/** Where `serve --demo` keeps the demo's own data, inside the data folder it is started on. */
+export function demoDataDir(dataDir: string): string {
+  return join(dataDir, "demo");
+}
+
 export class DataDirError extends Error {}
 
 export interface DataDirState {

@@ -50,6 +50,8 @@ interface InstanceRecord {
   startedAt: number;
   /** Where an admin command tells this instance that it changed the database (change-notices.ts). */
   notice?: NoticeAddress;
+  /** `http://host:port` with the port really bound (`--port 0` picks one), once it listens. */
+  url?: string;
 }
 
 /** A Unix socket in the run folder and the token a notice must carry (the run file is its owner's only). */
@@ -65,6 +67,8 @@ export interface RunningInstance {
   folder: "data" | "demo";
   withRedis: boolean;
   startedAt: number;
+  /** `http://host:port` it listens on, or null before it listens (or when started by an older cuebot). */
+  url: string | null;
 }
 
 export class InstanceConflictError extends Error {}
@@ -74,6 +78,8 @@ export interface RegisteredInstance {
   heartbeat(): void;
   /** Records where this instance takes change notices from admin commands; false when it could not. */
   announce(notice: NoticeAddress): boolean;
+  /** Records the address it listens on (`cuebot doctor` asks it there); false when it could not. */
+  listening(url: string): boolean;
   release(): void;
 }
 
@@ -175,6 +181,7 @@ export function runningInstances(dataDir: string): RunningInstance[] {
     folder: r.folder,
     withRedis: r.redis !== null,
     startedAt: r.startedAt,
+    url: r.url ?? null,
   }));
 }
 
@@ -207,8 +214,18 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
     // Written first, then the others read: two instances starting at once both see each other.
     writeFileSync(ownFile, JSON.stringify(own), { mode: 0o600 });
   } catch {
-    return { heartbeat() {}, announce: () => false, release() {} };
+    return { heartbeat() {}, announce: () => false, listening: () => false, release() {} };
   }
+  const rewrite = (): boolean => {
+    try {
+      // Whole or not at all: a command reading the folder meanwhile sees the old record or the new.
+      writeFileSync(`${ownFile}.new`, JSON.stringify(own), { mode: 0o600 });
+      renameSync(`${ownFile}.new`, ownFile);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const registered: RegisteredInstance = {
     heartbeat() {
       const now = new Date();
@@ -225,14 +242,11 @@ export function registerInstance(dataDir: string, claim: InstanceClaim): Registe
     },
     announce(notice) {
       own.notice = notice;
-      try {
-        // Whole or not at all: a command reading the folder meanwhile sees the old record or the new.
-        writeFileSync(`${ownFile}.new`, JSON.stringify(own), { mode: 0o600 });
-        renameSync(`${ownFile}.new`, ownFile);
-        return true;
-      } catch {
-        return false;
-      }
+      return rewrite();
+    },
+    listening(url) {
+      own.url = url;
+      return rewrite();
     },
     release: () => rmSync(ownFile, { force: true }),
   };

@@ -1,4 +1,5 @@
 import type { Logger } from "../core/log.ts";
+import { GAME_REGIONS, type GameRegion } from "../vocabulary.ts";
 import type { AnonymousAddress, CallBudget } from "./budget.ts";
 import { ProviderError, type ProviderFailureKind } from "./provider-error.ts";
 
@@ -9,8 +10,8 @@ import { ProviderError, type ProviderFailureKind } from "./provider-error.ts";
  * spends more than its budget (budget.ts), whose size it learns from the provider's headers.
  */
 
-export const REGIONS = ["na", "eu", "ap", "kr", "latam", "br"] as const;
-export type Region = (typeof REGIONS)[number];
+export const REGIONS = GAME_REGIONS;
+export type Region = GameRegion;
 
 /** The provider converts br and latam to na for rank data: they share one shard. */
 export function shardOf(region: string): string {

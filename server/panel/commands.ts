@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { COMMAND_NAMES, COMMANDS, isCommandName } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
+import { readGamePlayer, setGamePlayer } from "../bot/game-player.ts";
 import { commandInputOf } from "../bot/routes-input.ts";
 import { applySettingsPatch, commandSettings, updateCommandSettings } from "../bot/settings.ts";
 import { notFound } from "../core/errors.ts";
@@ -19,7 +20,13 @@ const SettingsBody = t.Object({
   ),
 });
 
-/** The Commands tab: enable/disable, cooldowns, options, and test runs. */
+const GamePlayerBody = t.Object({
+  region: t.Unknown({ description: "na, eu, ap, kr, latam or br" }),
+  name: t.Unknown({ description: "the Riot ID's name, before the #" }),
+  tag: t.Unknown({ description: "the Riot ID's tag, after the #" }),
+});
+
+/** The Commands tab: enable/disable, cooldowns, options, the game commands' player, and test runs. */
 export function commandRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-commands", prefix: "/api/dashboard" })
     .derive(async ({ request, set }) => ({ principal: await authenticatePanel(ctx, request, set) }))
@@ -57,6 +64,43 @@ export function commandRoutes(ctx: Context) {
         body: SettingsBody,
         detail: {
           summary: "Change a command's settings (partial update)",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .get(
+      "/game-player",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: {
+          ...(await readGamePlayer(ctx, account.id)),
+          // The game commands answer an error until the server has the provider's key.
+          providerKey: ctx.config.game.apiKey !== null,
+        },
+      }),
+      {
+        detail: {
+          summary:
+            "The VALORANT player the game commands report on, whether they differ, and whether the server has the game provider's key",
+          tags: ["panel"],
+          security: PANEL_SECURITY,
+          description: ORIGIN_NOTE,
+        },
+      },
+    )
+    .put(
+      "/game-player",
+      async ({ principal: { account }, body }) => ({
+        status: 200 as const,
+        data: await setGamePlayer(ctx, account.id, body),
+      }),
+      {
+        body: GamePlayerBody,
+        detail: {
+          summary:
+            "Set the VALORANT player every game command (rank, lastmatch, today, stats) reports on, each command's detail level kept",
           tags: ["panel"],
           security: PANEL_SECURITY,
           description: ORIGIN_NOTE,

@@ -63,13 +63,13 @@ describe("cuebot doctor", () => {
     });
   });
 
-  test("names the cuebot serve processes running on the folder", async () => {
+  test("names the cuebot serve processes running on the folder, with the address each listens on", async () => {
     const cwd = scratch.dir();
     const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
     const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
     const { check } = await doctor(dataDir, cwd, twitchEnv());
     expect(check("instances")?.detail).toBe(
-      `1 cuebot serve runs on this data folder: pid ${server.proc.pid}`,
+      `1 cuebot serve runs on this data folder: pid ${server.proc.pid} at ${server.url}`,
     );
     expect(await server.stop()).toBe(0);
     expect((await doctor(dataDir, cwd, twitchEnv())).check("instances")?.detail).toBe(
@@ -160,6 +160,39 @@ describe("cuebot doctor", () => {
     const foreign = await doctor(dataDir, cwd, twitchEnv());
     expect(foreign.check("database")).toMatchObject({ status: "fail" });
     expect(foreign.check("database")?.detail).toContain("is not an SQLite database");
+  });
+
+  test("the server is looked for on the port it really listens on, not the configured one", async () => {
+    const cwd = scratch.dir();
+    const dataDir = await initDataDir(cwd, undefined, { database: "sqlite" });
+    // Configured for 8080 (the default), started on a free port.
+    const server = await scratch.serve(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
+    const port = new URL(server.url).port;
+    const { check } = await doctor(dataDir, cwd, { ...twitchEnv(), CUEBOT_PORT: "8080" });
+    expect(check("server")).toEqual({
+      check: "server",
+      status: "info",
+      detail: `a server answers on http://127.0.0.1:${port}/healthz`,
+    });
+    expect(check("public URL")?.detail).toStartWith(`http://localhost:${port}: `);
+  });
+
+  test("a running demo is recognised, from its data folder and from the demo's own folder", async () => {
+    const cwd = scratch.dir();
+    const dataDir = join(cwd, "data");
+    const demo = await scratch.serve(["serve", "--demo", "--port", "0", "--data-dir", dataDir], { cwd });
+    const port = new URL(demo.url).port;
+    const expected = `cuebot serve --demo runs on this data folder (its demo data in ${join(dataDir, "demo")}): pid ${demo.proc.pid} at ${demo.url}`;
+    const fromData = await doctor(dataDir, cwd, twitchEnv());
+    expect(fromData.check("instances")?.detail).toBe(expected);
+    expect(fromData.check("server")?.detail).toBe(`a server answers on http://127.0.0.1:${port}/healthz`);
+    const fromDemo = await doctor(join(dataDir, "demo"), cwd, twitchEnv());
+    expect(fromDemo.check("instances")?.detail).toBe(expected);
+    expect(fromDemo.check("server")?.detail).toBe(`a server answers on http://127.0.0.1:${port}/healthz`);
+    expect(await demo.stop()).toBe(0);
+    expect((await doctor(dataDir, cwd, twitchEnv())).check("instances")?.detail).toBe(
+      "no cuebot serve runs on this data folder",
+    );
   });
 
   test("a running server is noticed", async () => {

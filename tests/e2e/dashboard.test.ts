@@ -64,7 +64,7 @@ const VIEWS = [
     id: "overview",
     ready: ["#usage svg.chart", "#activity-list li", "#live-state .badge", "#top-callers li"],
   },
-  { id: "commands", ready: ["#command-shoutout textarea", "#command-magic8 .answers input"] },
+  { id: "commands", ready: ["#command-shoutout textarea", "#command-magic8 .answers textarea"] },
   { id: "custom-commands", ready: ["#cc-commands .cc-list", "#cc-regulars ul, #cc-regulars .state-empty"] },
   { id: "timers-quotes", ready: ["#timer-count:not(:empty)", "#quote-count:not(:empty)"] },
   { id: "alerts", ready: ["#alerts-state", "#alerts-history ol, #alerts-history .state-empty"] },
@@ -166,7 +166,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser (serve --demo)",
   }, 60_000);
 
   test("the magic 8-ball's answers: remove all but one, edit it, and the bot answers with it", async () => {
-    await openView(page, "commands", ["#command-magic8 .answers input"]);
+    await openView(page, "commands", ["#command-magic8 .answers textarea"]);
     const card = page.locator("#command-magic8");
     while ((await card.locator(".answers li").count()) > 1) {
       await card.locator(".answers li").first().getByRole("button", { name: "Remove" }).click();

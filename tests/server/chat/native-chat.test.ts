@@ -427,7 +427,7 @@ describe("native chat: game commands for the streamer's player", () => {
       return reply!.text;
     };
     expect(await ask("!rank")).toBe(
-      "The streamer has not set the player for !rank yet (dashboard → Commands → !rank).",
+      "The streamer has not set their VALORANT player for !rank yet (dashboard → Commands → Your VALORANT player).",
     );
     for (const command of ["rank", "lastmatch", "today", "stats"] as const) {
       await updateCommandSettings(h.ctx, h.account.id, command, {

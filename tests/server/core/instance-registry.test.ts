@@ -118,3 +118,16 @@ describe("instance registry", () => {
     first.release();
   });
 });
+
+describe("where an instance listens", () => {
+  test("recorded once it listens (cuebot doctor asks it there); unknown before, and for an older cuebot's record", () => {
+    const dir = dataDir();
+    const own = registerInstance(dir, { folder: "data", redisUrl: null });
+    expect(runningInstances(dir).map((i) => i.url)).toEqual([null]);
+    expect(own.listening("http://127.0.0.1:41234")).toBe(true);
+    expect(runningInstances(dir).map((i) => i.url)).toEqual(["http://127.0.0.1:41234"]);
+    own.release();
+    foreign(dir, { host: "elsewhere", pid: 4242 });
+    expect(runningInstances(dir).map((i) => i.url)).toEqual([null]);
+  });
+});

@@ -8,15 +8,18 @@ import { listCustomCommands } from "../../../db/custom-commands.ts";
 import { listTimers } from "../../../db/timers.ts";
 import type { Config } from "../../../server/core/config.ts";
 import { DEMO_COMMANDS, DEMO_QUOTES, DEMO_TIMER, seedDemoChatBot } from "../../../server/demo-seed.ts";
+import { type GameSimulator, startGameSimulator } from "../../../server/sim/game/server.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
 import { type IdentityHarness, startIdentityHarness } from "../../helpers/twitch.ts";
 
 let h: IdentityHarness | undefined;
 let chat: ChatHarness | undefined;
+let game: GameSimulator | undefined;
 afterEach(async () => {
   await h?.stop();
   await chat?.stop();
-  h = chat = undefined;
+  await game?.stop();
+  h = chat = game = undefined;
 });
 
 interface Listed<T> {
@@ -90,5 +93,28 @@ describe("the demo's chat-bot examples", () => {
     expect(await ask("!quote 2", "viewer_bob")).toMatch(
       /^Quote #2: "That was the plan all along\." \(VALORANT, /,
     );
+  });
+
+  test("the game commands report on a player the simulated provider knows: !rank answers a rank", async () => {
+    const provider = startGameSimulator({ anchor: "request" });
+    game = provider;
+    chat = await startChatHarness({
+      configure: (config) => {
+        inDemo(config);
+        config.game.apiUrl = provider.url;
+        config.game.apiKey = provider.apiKey;
+      },
+    });
+    await seedDemoChatBot(chat.ctx, chat.account);
+    await chat.startChat();
+    const c = chat;
+    await waitFor(async () => (await c.ctx.chat.status(c.account.id)).state === "connected");
+    const ask = async (text: string) =>
+      (await c.replyTo(c.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text }), 3000))?.text ??
+      null;
+    const api = async (path: string) =>
+      ((await (await c.request(`/api/game/${path}`)).json()) as { data: { text: string } }).data.text;
+    expect(await ask("!rank")).toBe(await api("rank/eu/Kestrel/EUW?type=2"));
+    expect(await ask("!stats")).toBe(await api("stats/eu/Kestrel/EUW?type=3"));
   });
 });

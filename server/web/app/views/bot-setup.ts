@@ -3,7 +3,7 @@
 // which calls cuebot exactly as that bot would and shows the chat reply.
 import type { CommandName } from "../../../vocabulary.ts";
 import { getData } from "../lib/api.ts";
-import { KEY_MASK, revealKey, showForAWhile } from "../lib/api-key.ts";
+import { KEY_MASK, type RevealButton, revealButton, revealKey, showForAWhile } from "../lib/api-key.ts";
 import { BOTS, type Bot, type BotId, botCall, botLines, isLocalUrl, type Sample } from "../lib/bot-lines.ts";
 import { copyText } from "../lib/copy.ts";
 import { fill, h, uid } from "../lib/dom.ts";
@@ -179,26 +179,28 @@ function render(root: HTMLElement, profile: Profile, commands: CommandInfo[]): v
       panel,
       lineList(current, profile, commands, () => key, samples.sample),
     );
-  const keyButton = h(
-    "button",
-    { type: "button", class: "secondary small", id: "show-key-in-lines" },
-    "Show my key in the lines",
+  let hide = () => {};
+  const keyButton: RevealButton = revealButton(
+    { class: "secondary small", id: "show-key-in-lines" },
+    { reveal: "Show my key in the lines", hide: "Hide my key in the lines" },
+    {
+      reveal: async () => {
+        try {
+          key = await revealKey();
+          keyButton.shown();
+          draw();
+          hide = showForAWhile(h("span", {}), keyState, key, () => {
+            key = null;
+            keyButton.hidden();
+            draw();
+          });
+        } catch (error) {
+          showError(keyState, error, () => keyButton.element.click());
+        }
+      },
+      hide: () => hide(),
+    },
   );
-  keyButton.addEventListener("click", async () => {
-    try {
-      key = await revealKey();
-      keyButton.disabled = true;
-      draw();
-      const target = h("span", {});
-      showForAWhile(target, keyState, key, () => {
-        key = null;
-        keyButton.disabled = false;
-        draw();
-      });
-    } catch (error) {
-      showError(keyState, error, () => keyButton.click());
-    }
-  });
   const tabs = h(
     "div",
     { class: "tabs", role: "tablist", "aria-label": "Chat bot" },
@@ -254,7 +256,7 @@ function render(root: HTMLElement, profile: Profile, commands: CommandInfo[]): v
         {},
         "Each line has this server's address and your API key in it. The key stays hidden until you ask for it; Copy always copies the real key.",
       ),
-      h("div", { class: "row" }, keyButton, keyState),
+      h("div", { class: "row" }, keyButton.element, keyState),
       samples.element,
       tabs,
       panel,

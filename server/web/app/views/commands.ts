@@ -2,7 +2,13 @@
 // (placeholders listed, live preview through the test-run endpoint), the magic 8-ball's answers, the
 // roulette's settings. Errors appear at the field; a failed save keeps what was typed.
 
-import { type CommandName, MAX_COOLDOWN_SECONDS, MAX_TIMEOUT_SECONDS } from "../../../vocabulary.ts";
+import {
+  type CommandName,
+  GAME_COMMANDS,
+  type GameCommandName,
+  MAX_COOLDOWN_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+} from "../../../vocabulary.ts";
 import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import {
@@ -11,12 +17,16 @@ import {
   field,
   numberInput,
   showServerError,
-  textInput,
   validLocally,
 } from "../lib/form-fields.ts";
 import { announce, load } from "../lib/states.ts";
 import type { CommandInfo, Profile } from "../lib/types.ts";
 import type { View } from "../view.ts";
+import { gameSection, loadGamePlayer, playerCard } from "./commands/game.ts";
+
+function isGameInfo(info: CommandInfo): info is CommandInfo & { command: GameCommandName } {
+  return (GAME_COMMANDS as readonly CommandName[]).includes(info.command);
+}
 
 const SHOUTOUT_PLACEHOLDERS: [string, string][] = [
   ["{name}", "their display name"],
@@ -34,13 +44,28 @@ const TEST_INPUT: Partial<Record<CommandName, { param: string; label: string; de
   dice: { param: "sides", label: "Sides", demo: "20" },
 };
 
+/**
+ * One answer: a box that wraps and grows with its text, so a long answer reads whole at any width.
+ * An answer is one chat line: Enter adds no line break, and a pasted one becomes a space.
+ */
+function answerInput(text: string): HTMLTextAreaElement {
+  const input = h("textarea", { rows: 1, maxlength: 200, required: true, class: "answer-text" }, text);
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") event.preventDefault();
+  });
+  input.addEventListener("input", () => {
+    if (/[\r\n]/.test(input.value)) input.value = input.value.replace(/\s*[\r\n]+\s*/g, " ");
+  });
+  return input;
+}
+
 function answersEditor(
   initial: string[],
   fields: Field[],
   changed: () => void,
 ): { element: HTMLElement; value: () => string[] } {
   const list = h("ol", { class: "answers" });
-  const rows: { input: HTMLInputElement; row: HTMLElement }[] = [];
+  const rows: { input: HTMLTextAreaElement; row: HTMLElement }[] = [];
   const renumber = () => {
     // Fields are re-registered so server errors ("answers.3") still find the right input.
     for (let i = fields.length - 1; i >= 0; i--)
@@ -53,12 +78,12 @@ function answersEditor(
     });
   };
   const addRow = (text: string) => {
-    const input = h("input", { type: "text", value: text, maxlength: 200, required: true });
+    const input = answerInput(text);
     const error = h("span", { class: "field-error", id: uid("err") });
     input.setAttribute("aria-describedby", error.id);
     input.addEventListener("input", changed);
-    const row = h("li", { class: "answer" }, input);
     const remove = h("button", { type: "button", class: "secondary small" }, "Remove");
+    const row = h("li", { class: "answer" }, h("div", { class: "answer-row" }, input, remove));
     remove.addEventListener("click", () => {
       if (rows.length === 1) {
         error.textContent = "The 8-ball needs at least one answer.";
@@ -71,7 +96,7 @@ function answersEditor(
       changed();
       rows[Math.min(index, rows.length - 1)]?.input.focus();
     });
-    row.append(remove, error);
+    row.append(error);
     rows.push({ input, row });
     list.append(row);
     renumber();
@@ -219,51 +244,6 @@ function rouletteSection(info: CommandInfo, fields: Field[], consentUrl: string 
   };
 }
 
-/** A game command: the streamer's player, set once (the game API's region, name and tag; some a detail type). */
-function playerSection(info: CommandInfo, fields: Field[], demo: boolean): OptionsSection {
-  const listId = uid("regions");
-  const region = textInput(info.options.region, 5, { list: listId, required: true });
-  const name = textInput(info.options.name, 16);
-  const tag = textInput(info.options.tag, 5);
-  const type = "type" in info.defaults ? numberInput(Number(info.options.type), 1, 3) : null;
-  const parts: Node[] = [
-    h(
-      "datalist",
-      { id: listId },
-      ["na", "eu", "ap", "kr", "latam", "br"].map((r) => h("option", { value: r })),
-    ),
-    h(
-      "div",
-      { class: "field-row" },
-      field("options.name", "Player name", name, fields),
-      field(
-        "options.tag",
-        "Tag",
-        tag,
-        fields,
-        document.createTextNode(demo ? "demo: Kestrel #EUW in eu" : "after the #"),
-      ),
-      field(
-        "options.region",
-        "Region",
-        region,
-        fields,
-        document.createTextNode("na, eu, ap, kr, latam or br"),
-      ),
-    ),
-  ];
-  if (type) parts.push(field("options.type", "Detail (1–3, as the game API's type)", type, fields));
-  return {
-    parts,
-    options: () => ({
-      region: region.value.trim().toLowerCase(),
-      name: name.value.trim(),
-      tag: tag.value.trim(),
-      ...(type ? { type: type.valueAsNumber } : {}),
-    }),
-  };
-}
-
 /** What a card reads of the profile: the demo flag, and the consents a command's feature still needs. */
 interface CardProfile {
   demo: boolean;
@@ -276,11 +256,11 @@ function optionsSection(
   profile: CardProfile,
   changed: () => void,
 ): OptionsSection {
-  const { demo, consents } = profile;
+  const { consents } = profile;
   if (info.command === "shoutout") return shoutoutSection(info, fields, consents.platform_shoutout);
   if (info.command === "magic8") return magic8Section(info, fields, changed);
   if (info.command === "roulette") return rouletteSection(info, fields, consents.moderator_list);
-  if ("region" in info.defaults) return playerSection(info, fields, demo);
+  if (isGameInfo(info)) return gameSection(info);
   return NO_OPTIONS;
 }
 
@@ -431,8 +411,8 @@ export const commandsView: View = {
   render(root, app) {
     void load(
       root,
-      () => Promise.all([getData<CommandInfo[]>("/api/dashboard/commands"), app.profile()]),
-      ([commands, profile]) =>
+      () => Promise.all([getData<CommandInfo[]>("/api/dashboard/commands"), app.profile(), loadGamePlayer()]),
+      ([commands, profile, player]) =>
         fill(
           root,
           h(
@@ -443,7 +423,11 @@ export const commandsView: View = {
           h(
             "div",
             { class: "cards" },
-            commands.map((c) => commandCard(c, { demo: profile.demo, consents: profile.consent_urls })),
+            commands.flatMap((c) => [
+              // The game commands' player, once, ahead of the first of them.
+              c.command === GAME_COMMANDS[0] ? playerCard(player, profile.demo) : null,
+              commandCard(c, { demo: profile.demo, consents: profile.consent_urls }),
+            ]),
           ),
         ),
     );

@@ -3,6 +3,7 @@
 import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { copyText } from "../lib/copy.ts";
 import { fill, h, uid } from "../lib/dom.ts";
+import { obsHint, sourcePreview } from "../lib/obs.ts";
 import { announce, load } from "../lib/states.ts";
 import type { OverlayInfo } from "../lib/types.ts";
 import type { View } from "../view.ts";
@@ -77,8 +78,8 @@ function render(root: HTMLElement, info: OverlayInfo, reload: () => void): void 
             {},
             h(
               "p",
-              {},
-              "In OBS add a Browser Source with this URL (width 800, height 200 is a good start). Anyone with the link can see the overlay, nothing else.",
+              { id: "overlay-obs-hint" },
+              obsHint("It shows the card you publish here and your alerts (Alerts)."),
             ),
             h("code", { class: "line", id: "overlay-url" }, url),
             h(
@@ -113,13 +114,13 @@ function render(root: HTMLElement, info: OverlayInfo, reload: () => void): void 
         { class: "card", "aria-labelledby": previewId },
         h("h2", { id: previewId }, "Live preview"),
         previewPath
-          ? h(
-              "div",
-              { class: "preview-frame" },
-              h("iframe", { src: previewPath, title: "The overlay page as OBS shows it", loading: "lazy" }),
-            )
+          ? sourcePreview(previewPath, "The overlay page as OBS shows it", {}, { loading: "lazy" })
           : h("p", { class: "state state-empty" }, "No overlay link, so nothing to preview."),
-        h("p", { class: "muted" }, "This is the overlay page itself; it changes when you publish."),
+        h(
+          "p",
+          { class: "muted" },
+          "The overlay page itself, shrunk to fit: it changes when you publish, as it will in OBS.",
+        ),
       ),
     ),
   );

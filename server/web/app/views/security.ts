@@ -1,7 +1,7 @@
 // Security: the API key (reveal with a countdown, regenerate), the overlay link (new token), the
 // session, the data export and account deletion. Every risky step is confirmed in a <dialog>.
 import { errorMessage, sendData } from "../lib/api.ts";
-import { forgetKey, KEY_MASK, remember, showForAWhile } from "../lib/api-key.ts";
+import { forgetKey, KEY_MASK, remember, revealButton, showForAWhile } from "../lib/api-key.ts";
 import { copyText } from "../lib/copy.ts";
 import { confirmDialog } from "../lib/dialog.ts";
 import { fill, h, uid } from "../lib/dom.ts";
@@ -19,25 +19,34 @@ function keySection(): HTMLElement {
   const countdown = h("span", { id: "key-countdown", class: "muted", role: "status" });
   const out = h("p", { role: "alert", class: "error-text" });
   const copy = h("button", { type: "button", class: "secondary", id: "copy-key", hidden: true }, "Copy");
-  let stop = () => {};
+  let hide = () => {};
+  const toggle = revealButton(
+    { id: "reveal-key" },
+    { reveal: "Reveal", hide: "Hide" },
+    {
+      reveal: async () => {
+        fill(out);
+        try {
+          show((await sendData<{ apiKey: string }>("POST", "/api/dashboard/security/reveal-key")).apiKey);
+        } catch (error) {
+          fill(out, errorMessage(error));
+        }
+      },
+      hide: () => hide(),
+    },
+  );
   const show = (value: string) => {
-    stop();
+    hide();
     remember(value);
     copy.hidden = false;
-    stop = showForAWhile(key, countdown, value, () => {
+    toggle.shown();
+    hide = showForAWhile(key, countdown, value, () => {
       copy.hidden = true;
+      toggle.hidden();
       forgetKey();
     });
   };
   copy.addEventListener("click", () => void copyText(key.textContent ?? "", "The API key"));
-  const reveal = async () => {
-    fill(out);
-    try {
-      show((await sendData<{ apiKey: string }>("POST", "/api/dashboard/security/reveal-key")).apiKey);
-    } catch (error) {
-      fill(out, errorMessage(error));
-    }
-  };
   const regenerate = async () => {
     const yes = await confirmDialog({
       title: "Regenerate the API key?",
@@ -65,7 +74,7 @@ function keySection(): HTMLElement {
     h(
       "div",
       { class: "row" },
-      h("button", { type: "button", id: "reveal-key", onclick: () => void reveal() }, "Reveal"),
+      toggle.element,
       copy,
       h(
         "button",

@@ -86,7 +86,8 @@ export function assetPicker(
       if (problem) throw new Error(problem);
       const added = await store.upload(kind, chosen);
       select.value = String(added.id);
-      showChosen();
+      // As if chosen by hand: the preview follows, and the form knows it now differs from what is saved.
+      select.dispatchEvent(new Event("change", { bubbles: true }));
       announce(`${label} uploaded and chosen; save to keep it.`);
     } catch (failure) {
       error.textContent = errorMessage(failure);

@@ -1,11 +1,10 @@
 // The overlay links OBS takes (the full overlay and the alerts-only one, each with Copy) and a live
-// preview of the alerts-only page, scaled from 1920×1080 to the card's width, so a test alert shows
-// here as it will in OBS.
+// preview of the alerts-only page at the browser source's size, shrunk to the card (lib/obs.ts), so a
+// test alert shows here as it will in OBS.
 import { copyText } from "../../lib/copy.ts";
 import { h, uid } from "../../lib/dom.ts";
+import { obsHint, sourcePreview } from "../../lib/obs.ts";
 import type { AlertsInfo } from "./types.ts";
-
-const STAGE = { width: 1920, height: 1080 };
 
 function linkRow(id: string, label: string, url: string, what: string): HTMLElement {
   return h(
@@ -31,7 +30,9 @@ export function linksCard(info: AlertsInfo): HTMLElement {
           h(
             "p",
             { class: "hint", id: "alerts-obs-hint" },
-            "Add to OBS: Browser source, width 1920, height 1080. The full overlay also shows the card you publish under Overlays; the alerts-only link shows nothing but alerts. Anyone with a link can see the overlay, nothing else.",
+            obsHint(
+              "The full overlay also shows the card you publish under Overlays; the alerts-only link shows nothing but alerts.",
+            ),
           ),
         ]
       : [h("p", {}, "There is no overlay link yet. Create one under Security → New overlay link.")];
@@ -43,34 +44,19 @@ export function linksCard(info: AlertsInfo): HTMLElement {
   );
 }
 
-/** Scales the 1920×1080 frame to the box's width whenever the box changes size. */
-function scaleToFit(box: HTMLElement, frame: HTMLIFrameElement): void {
-  const observer = new ResizeObserver(() => {
-    if (!box.isConnected) {
-      observer.disconnect();
-      return;
-    }
-    frame.style.transform = `scale(${box.clientWidth / STAGE.width})`;
-  });
-  observer.observe(box);
-}
-
 export function previewCard(info: AlertsInfo): HTMLElement {
   const headingId = uid("alerts-preview");
   // The preview loads the page from this server (its path and query), whatever the public host name is.
   const path = info.alertsOnlyUrl ? new URL(info.alertsOnlyUrl) : null;
   let content: HTMLElement;
   if (path) {
-    const frame = h("iframe", {
-      src: `${path.pathname}${path.search}${path.search ? "&" : "?"}muted=1`,
-      title: "The alerts-only overlay page as OBS shows it",
+    content = sourcePreview(
+      `${path.pathname}${path.search}${path.search ? "&" : "?"}muted=1`,
+      "The alerts-only overlay page as OBS shows it",
+      { id: "alerts-preview" },
       // Silent here: the dashboard tab never plays the alerts' sounds (OBS does).
-      allow: "autoplay 'none'",
-      width: STAGE.width,
-      height: STAGE.height,
-    });
-    content = h("div", { class: "preview-frame alerts-preview", id: "alerts-preview" }, frame);
-    scaleToFit(content, frame);
+      { allow: "autoplay 'none'" },
+    );
   } else {
     content = h("p", { class: "state state-empty" }, "No overlay link, so nothing to preview.");
   }

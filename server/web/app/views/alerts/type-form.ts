@@ -2,6 +2,7 @@
 // (cheers, raids, gifts), how long it shows, the volume, an image and a sound, the optional chat
 // thanks line; Save, and "Send a test alert". Every value is checked at its field, by the browser and
 // by the server (which names the field it refuses); what was typed stays until it is saved.
+import type { AlertAssetKind } from "../../../../vocabulary.ts";
 import { errorMessage, sendData } from "../../lib/api.ts";
 import { fill, h, uid } from "../../lib/dom.ts";
 import { checkbox, type Field, field, numberInput, textInput } from "../../lib/form-fields.ts";
@@ -99,6 +100,11 @@ export interface TypeFormOptions {
   saved: (settings: AlertSettings) => void;
 }
 
+/** `id` while the channel still has that file, else null (a deleted file leaves every type with none). */
+function kept(assets: AssetStore, kind: AlertAssetKind, id: number | null): number | null {
+  return id !== null && assets.list(kind).some((a) => a.id === id) ? id : null;
+}
+
 /** The form, and whether it holds changes not saved yet (said to `dirty` on every edit and save). */
 function typeForm(options: TypeFormOptions, dirty: (unsaved: boolean) => void): HTMLFormElement {
   const { type, settings: s } = options.info;
@@ -119,7 +125,8 @@ function typeForm(options: TypeFormOptions, dirty: (unsaved: boolean) => void): 
     soundId: sound.value(),
     chatMessage: texts.chat.value.trim() === "" ? null : texts.chat.value.trim(),
   });
-  let saved = JSON.stringify(values());
+  // What the server holds now: what was last saved, less a file deleted since (the server drops it).
+  let saved = values();
   const form = itemForm({
     parts: [
       h("label", { class: "check" }, enabled, ` Show ${TYPE_FACTS[type].label.toLowerCase()} alerts`),
@@ -131,22 +138,30 @@ function typeForm(options: TypeFormOptions, dirty: (unsaved: boolean) => void): 
     submitLabel: "Save",
     label: `${TYPE_FACTS[type].label} alert settings`,
     save: async () => {
+      const sent = values();
       const answer = await sendData<{ settings: AlertSettings }>(
         "PUT",
         `/api/dashboard/alerts/types/${type}`,
-        values(),
+        sent,
       );
       options.saved(answer.settings);
-      saved = JSON.stringify(values());
-      dirty(false);
+      saved = sent;
+      // Unsaved only if something was edited while the save was on its way.
+      edited();
       return `${TYPE_FACTS[type].label} alert saved.`;
     },
   });
-  const edited = () => dirty(JSON.stringify(values()) !== saved);
+  const edited = () => dirty(JSON.stringify(values()) !== JSON.stringify(saved));
   form.addEventListener("input", edited);
   form.addEventListener("change", edited);
-  // A deleted upload leaves its pickers on "None": the form then differs from what is saved.
-  options.assets.onChange(form, edited);
+  options.assets.onChange(form, () => {
+    saved = {
+      ...saved,
+      imageId: kept(options.assets, "image", saved.imageId),
+      soundId: kept(options.assets, "sound", saved.soundId),
+    };
+    edited();
+  });
   return form;
 }
 

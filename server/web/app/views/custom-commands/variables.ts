@@ -16,7 +16,7 @@ const VARIABLES: [string, string][] = [
   ["$(time Europe/Berlin)", "the time in that time zone"],
   ["$(random 1-100)", "a whole number in that range"],
   ["$(pick a|b|c)", "one of the choices, at random"],
-  ["$(rank)", "your player's rank, as !rank answers (also $(lastmatch), $(today), $(stats))"],
+  ["$(rank)", "your VALORANT player's rank, as !rank answers (also $(lastmatch), $(today), $(stats))"],
 ];
 
 /** A collapsible list of the variables, closed at first so the form stays short. */
