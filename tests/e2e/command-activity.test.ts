@@ -90,6 +90,11 @@ describe.skipIf(!haveChromium)("chat commands on the Overview (a real browser)",
     for (let i = 0; i < 4; i++) await say("viewer_anna", "!coinflip");
     await say("subdave", "!lurk");
     await say("lurker_eve", "!lurk");
+    // A test run from the Commands tab: listed, labelled, not counted.
+    const tested = await page.request.post(`${server.base}/api/dashboard/test/dice`, {
+      headers: { origin: server.base },
+    });
+    expect(tested.status()).toBe(200);
     await settled(6, 2);
     // The feed is kept for the role's panel TTL (20 s for the demo's Default role), and the Overview
     // read it at login: the refusals appear when it is read again.
@@ -111,6 +116,9 @@ describe.skipIf(!haveChromium)("chat commands on the Overview (a real browser)",
     const activity = page.locator("#activity-list");
     expect(await textOf(activity, (t) => t.includes(PER_VIEWER))).toContain(COOLDOWN);
     expect(await activity.locator("li.no-reply", { hasText: "!coinflip by viewer_anna" }).count()).toBe(1);
+    expect(await activity.locator("li", { hasText: "!dice" }).locator(".badge").textContent()).toBe("test");
+    expect(await page.locator("#top-callers li").count()).toBe(3);
+    expect(await page.locator("#usage .summary").textContent()).toBe("6 calls (6 answered) from 3 viewers.");
     for (const screen of SCREENS) {
       await page.setViewportSize({ width: screen.width, height: screen.height });
       await page.emulateMedia({ colorScheme: screen.colorScheme });
