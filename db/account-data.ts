@@ -108,6 +108,8 @@ export async function listEvents(s: DataStore, accountId: number) {
     caller: row.caller,
     outcome: row.outcome,
     latencyMs: row.latencyMs,
+    test: row.test,
+    refused: row.refused,
   }));
 }
 

@@ -1,14 +1,17 @@
 import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { DataStore, Tables } from "./data-store.ts";
+import type { CommandRefusal } from "./schema-enums.ts";
 
 /**
- * Activity-feed notes that are not command calls (a chat reply Twitch dropped, outcome
- * `reply_dropped:<reason>`) stay out of the analytics counts.
+ * Activity-feed notes that are not viewers' command calls stay out of the analytics counts: a chat
+ * reply Twitch dropped (outcome `reply_dropped:<reason>`), a run from the dashboard (`test`), a chat
+ * command a limit kept from a reply (`refused`).
  */
 export const REPLY_DROPPED = "reply_dropped";
-const isCall = (t: Tables) => sql`${t.events.outcome} not like 'reply_dropped%'`;
+const isCall = (t: Tables) =>
+  sql`${t.events.outcome} not like 'reply_dropped%' and ${t.events.test} = ${false} and ${t.events.refused} is null`;
 
-/** The account's command calls since `since` (notes such as dropped replies left out). */
+/** The account's command calls since `since` (notes left out). */
 const callsSince = (t: Tables, accountId: number, since: number) =>
   and(eq(t.events.accountId, accountId), gte(t.events.at, since), isCall(t));
 
@@ -20,9 +23,13 @@ export interface CommandEvent {
   at: number;
   command: string;
   caller: string;
-  /** `ok`, or the error code the caller saw (`on_cooldown`, `upstream_error`, …). */
+  /** `ok`, or the error code the caller saw (`on_cooldown`, `upstream_error`, …); `refused` with `refused`. */
   outcome: string;
   latencyMs: number;
+  /** A run from the dashboard (a command's test, Bot setup's "Test this line"): listed, never counted. */
+  test: boolean;
+  /** Why chat got no reply, when a limit kept it from one: listed, never counted as a call. */
+  refused: CommandRefusal | null;
 }
 
 /** Removes events older than `before`; returns how many went. */
@@ -40,6 +47,8 @@ export interface EventRow {
   caller: string;
   outcome: string;
   latencyMs: number;
+  test: boolean;
+  refused: CommandRefusal | null;
 }
 
 /** Newest first, strictly older than the `beforeId` cursor when given. */
@@ -58,6 +67,8 @@ export function recentEvents(
         caller: t.events.caller,
         outcome: t.events.outcome,
         latencyMs: t.events.latencyMs,
+        test: t.events.test,
+        refused: t.events.refused,
       })
       .from(t.events)
       .where(
@@ -135,7 +146,7 @@ export function dailyCommandCalls(
   });
 }
 
-/** The viewers who called commands most often (panel tests and unknown callers left out). */
+/** The viewers who called commands most often (unknown callers and notes left out). */
 export function topCallers(
   s: DataStore,
   accountId: number,
@@ -147,12 +158,7 @@ export function topCallers(
     return db
       .select({ caller: t.events.caller, calls })
       .from(t.events)
-      .where(
-        and(
-          callsSince(t, accountId, since),
-          sql`${t.events.caller} != '' and ${t.events.caller} != '(panel test)'`,
-        ),
-      )
+      .where(and(callsSince(t, accountId, since), sql`${t.events.caller} != ''`))
       .groupBy(t.events.caller)
       .orderBy(desc(calls), asc(t.events.caller))
       .limit(limit);

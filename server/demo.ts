@@ -5,6 +5,7 @@ import { demoDataDir } from "./core/data-dir.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game/server.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch/server.ts";
 import { DEMO_STREAMER_LOGIN, seedWorld } from "./sim/twitch/world.ts";
+import type { CommandRefusal } from "./vocabulary.ts";
 
 /**
  * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
@@ -66,6 +67,9 @@ export function startNuisances(
   };
 }
 
+/** Lines whose refusal the demo chat remembers (it shows the newest 100 lines). */
+const DEMO_NO_REPLIES_KEPT = 200;
+
 /** Starts the simulators; `config` is left as it is (the demo runs on the returned one). */
 export function startDemo(config: Config): DemoEnvironment {
   // The seeded world is placed around start-up time, so the demo stream is "live for 2 hours".
@@ -98,6 +102,8 @@ export function startDemo(config: Config): DemoEnvironment {
   const stopNuisances = startNuisances((user, text) => {
     twitch.chat.trySay({ channel: DEMO_STREAMER_LOGIN, user, text });
   });
+  // Why a line's command got no reply, for the newest lines (the panel shows the last 100).
+  const noReplies = new Map<string, CommandRefusal>();
   return {
     config: demoConfig,
     twitch,
@@ -119,7 +125,15 @@ export function startDemo(config: Config): DemoEnvironment {
           fromCuebot: l.source === "sent",
           replyTo: l.replyParentMessageId,
           deleted: l.deleted,
+          noReply: noReplies.get(l.messageId) ?? null,
         })),
+      refused(messageId, reason) {
+        noReplies.set(messageId, reason);
+        for (const oldest of noReplies.keys()) {
+          if (noReplies.size <= DEMO_NO_REPLIES_KEPT) break;
+          noReplies.delete(oldest);
+        }
+      },
     },
     async stop() {
       stopNuisances();

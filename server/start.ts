@@ -135,7 +135,16 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
   const stores = shared;
   if (stores) ctx.onClose(() => stores.close());
   const environment = demo;
-  if (environment) ctx.onClose(() => environment.stop());
+  if (environment) {
+    // The demo chat notes under a viewer's line why its command got no reply.
+    const unbind = ctx.live.hooks.commandRefused.bind((r) =>
+      environment.chat.refused(r.messageId, r.refused),
+    );
+    ctx.onClose(() => {
+      unbind();
+      return environment.stop();
+    });
+  }
   const notices = listenForNoticesWhenAlone(ctx, instance, demoMode);
   if (notices) ctx.onClose(() => notices.stop());
   return { ctx, instance, demo, changesAnnounced: notices !== null };

@@ -35,6 +35,20 @@ export const COMMAND_NAMES = [
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
+/**
+ * Why a chat command got no reply, when a limit kept it from chat (stored with the call, shown in the
+ * activity feed and the demo chat): the command's cooldown, the viewer's 3 answers per 30 s, a user
+ * level below the command's, the channel's chat budget for the minute.
+ */
+export const COMMAND_REFUSALS = ["cooldown", "viewer_limit", "user_level", "chat_budget"] as const;
+export type CommandRefusal = (typeof COMMAND_REFUSALS)[number];
+
+/**
+ * The header Bot setup's "Test this line" sends with its call to a bot route (`1`): the call is
+ * answered as the bot's would be, and recorded as a test, not a viewer's call.
+ */
+export const TEST_CALL_HEADER = "x-cuebot-test";
+
 /** A built-in command's longest cooldown, which the store and the dashboard's form both hold to. */
 export const MAX_COOLDOWN_SECONDS = 3600;
 /** Ban API timeouts (the roulette's): 1 s to 2 weeks (reference/twitch.md §2.9). */

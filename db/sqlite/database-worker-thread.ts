@@ -9,6 +9,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import type { CommandEvent } from "../events.ts";
 import type { FromWorker, ToWorker, WorkerStart, WorkerTouch } from "./database-worker-protocol.ts";
+import { EVENT_INSERT, insertEvent } from "./event-insert.ts";
 
 declare const self: Worker;
 
@@ -58,16 +59,10 @@ function checkpointSoon(): void {
   if (checkpointTimer === null && db !== null) checkpointTimer = setTimeout(checkpoint, checkpointDelayMs);
 }
 
-function insertRow(statement: Statement, row: CommandEvent): void {
-  statement.run(row.accountId, row.at, row.command, row.caller, row.outcome, row.latencyMs);
-}
-
 function prepareWriter(database: Database): NonNullable<typeof writer> {
-  const insert = database.prepare(
-    "INSERT INTO events (account_id, at, command, caller, outcome, latency_ms) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insert = database.prepare(EVENT_INSERT);
   const writeAll = database.transaction((rows: CommandEvent[]) => {
-    for (const row of rows) insertRow(insert, row);
+    for (const row of rows) insertEvent(insert, row);
   });
   return { insert, writeAll };
 }
@@ -100,7 +95,7 @@ function store(database: Database, rows: CommandEvent[]): void {
     // One bad row (its account deleted meanwhile) must not cost the others: one by one.
     for (const row of chunk) {
       try {
-        insertRow(insert, row);
+        insertEvent(insert, row);
       } catch (error) {
         dropped++;
         lastError = error;

@@ -3,6 +3,7 @@ import {
   ALERT_ASSET_KINDS,
   ALERT_TYPES,
   CHAT_STATES,
+  COMMAND_REFUSALS,
   MODERATION_FILTERS,
   MODERATION_LOG_ACTIONS,
   ROLES,
@@ -138,6 +139,10 @@ export const events = sqliteTable(
     caller: text("caller").notNull().default(""),
     outcome: text("outcome").notNull(),
     latencyMs: integer("latency_ms").notNull().default(0),
+    /** A run from the dashboard (a command's test, Bot setup's "Test this line"): listed, never counted. */
+    test: flag("test").notNull().default(false),
+    /** Why chat got no reply (a limit refused it; CommandRefusal): listed, never counted as a call. */
+    refused: text("refused", { enum: COMMAND_REFUSALS }),
   },
   (t) => [index("events_account_at_idx").on(t.accountId, t.at)],
 );

@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { BufferedEventSink, type WriteBehindOptions } from "../event-sink.ts";
 import type { CommandEvent } from "../events.ts";
+import { EVENT_INSERT, insertEvent } from "./event-insert.ts";
 import type { SqliteDataStore } from "./sqlite-data-store.ts";
 
 /**
@@ -29,9 +30,7 @@ export class WriteBehindEventSink extends BufferedEventSink {
   constructor(sqlite: Database, store: Pick<SqliteDataStore, "whenIdle">, options: WriteBehindOptions = {}) {
     super(options);
     this.#store = store;
-    this.#insert = sqlite.prepare(
-      "INSERT INTO events (account_id, at, command, caller, outcome, latency_ms) VALUES (?, ?, ?, ?, ?, ?)",
-    );
+    this.#insert = sqlite.prepare(EVENT_INSERT);
     this.#writeAll = sqlite.transaction((rows: CommandEvent[]) => {
       for (const row of rows) this.#write(row);
     });
@@ -99,6 +98,6 @@ export class WriteBehindEventSink extends BufferedEventSink {
   }
 
   #write(row: CommandEvent): void {
-    this.#insert.run(row.accountId, row.at, row.command, row.caller, row.outcome, row.latencyMs);
+    insertEvent(this.#insert, row);
   }
 }

@@ -11,7 +11,7 @@ export function executeCommand<C extends CommandName>(
   account: Account,
   command: C,
   input: CommandInputOf<C>,
-  options: Pick<CommandCall<C>, "test" | "preview" | "admit"> = {},
+  options: Pick<CommandCall<C>, "test" | "preview" | "gate" | "unrecorded"> = {},
 ) {
   // C's definition reads C's arguments and options, which is what input and its settings hold.
   const definition: CommandDefinition = COMMANDS[command];
@@ -23,7 +23,8 @@ export function executeCommand<C extends CommandName>(
       caller: input.caller.user ?? chatName(input.args.user) ?? "",
       test: options.test,
       preview: options.preview,
-      admit: options.admit,
+      gate: options.gate,
+      unrecorded: options.unrecorded,
     },
     (settings) => definition.run(ctx, account, input, settings.options),
   );

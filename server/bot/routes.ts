@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { type ApiKeyContext, type ApiKeyPrincipal, authenticateBot } from "../http/auth.ts";
 import { syncHook } from "../http/sync-hook.ts";
+import { TEST_CALL_HEADER } from "../vocabulary.ts";
 import { COMMAND_DEFINITIONS, type CommandName } from "./catalog.ts";
 import { executeCommand } from "./commands.ts";
 import type { CommandContext } from "./context.ts";
@@ -25,6 +26,9 @@ const doc = (summary: string, inputs: CommandDefinition["inputs"]) => ({
   })),
 });
 
+/** A call Bot setup's "Test this line" made: recorded as a test (bot/runner.ts). */
+const LINE_TEST = { test: "line" } as const;
+
 /**
  * Chat-bot endpoints (API key; bot quota), one per registered command with a route (bot/catalog.ts).
  * Each answers `{status, data: {…, text}}`, or the chat line itself in text mode.
@@ -33,7 +37,13 @@ export function botRoutes(ctx: ApiKeyContext & CommandContext) {
   const run =
     (command: CommandName) =>
     ({ request, principal }: { request: Request; principal: ApiKeyPrincipal }) =>
-      executeCommand(ctx, principal.account, command, commandInputOf(request, command));
+      executeCommand(
+        ctx,
+        principal.account,
+        command,
+        commandInputOf(request, command),
+        request.headers.get(TEST_CALL_HEADER) === "1" ? LINE_TEST : undefined,
+      );
   const app = new Elysia({ name: "cuebot.bot" })
     // Returns the principal, or a promise of it with shared limits: Elysia awaits a derive that reads
     // `=> f(` (its source-text rule), so keep this an arrow returning the call.

@@ -2,6 +2,7 @@ import type { Account } from "../../db/accounts.ts";
 import { StoreUnavailableError } from "../../db/store-unavailable.ts";
 import { ApiError } from "../core/errors.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
+import type { CommandRefusal } from "../vocabulary.ts";
 import type { CommandName } from "./catalog.ts";
 import type { CommandContext } from "./context.ts";
 import type { CommandReply } from "./definition.ts";
@@ -13,24 +14,36 @@ export interface CommandCall<C extends CommandName> {
   command: C;
   /** Who asked (a chat login), for the activity feed; "" when unknown. */
   caller: string;
-  /** A test run from the panel: ignores the cooldown and does not start one. */
-  test?: boolean;
+  /**
+   * A run from the dashboard, recorded as a test (listed, never counted): `panel` (the Commands tab's
+   * test) ignores the cooldown and does not start one; `line` (Bot setup's "Test this line", called as
+   * the bot calls it) keeps it, as a bot's call would.
+   */
+  test?: "panel" | "line";
   /** A panel test of settings not saved yet (validated by the caller): applied over the stored ones. */
   preview?: SettingsPatch;
   /**
    * A last gate, asked once the command is enabled and its cooldown claimed, before it runs (native
-   * chat's budgets): false drops the run silently (RunNotAdmitted), its cooldown claim given back.
+   * chat's budgets): a refusal drops the run silently (RunNotAdmitted, saying why), its cooldown
+   * claim given back.
    */
-  admit?: () => MaybePromise<boolean>;
+  gate?: () => MaybePromise<CommandRefusal | null>;
+  /** Native chat records each line it answers itself, once (chat/dispatch.ts): the run records nothing. */
+  unrecorded?: boolean;
 }
 
 /**
- * Thrown when a run's `admit` gate said no: nothing ran, nothing is recorded, nothing is answered.
+ * Thrown when a run's `gate` refused it: nothing ran, nothing is answered; `reason` says why.
  */
 export class RunNotAdmitted extends Error {
-  constructor() {
+  constructor(readonly reason: CommandRefusal) {
     super("not admitted");
   }
+}
+
+/** The outcome a failed run is recorded with: the error's code, or `internal`. */
+export function outcomeOf(error: unknown): string {
+  return error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal";
 }
 
 /**
@@ -81,22 +94,23 @@ class CommandRun<C extends CommandName> {
   }
 
   record(outcome: string): void {
-    const { ctx, account, command, test, caller } = this.call;
+    const { ctx, account, command, test, caller, unrecorded } = this.call;
+    if (unrecorded) return;
     ctx.events.record({
       accountId: account.id,
       at: this.startedAt,
       command,
-      caller: test ? "(panel test)" : caller.slice(0, 50),
+      caller: caller.slice(0, 50),
       outcome,
       latencyMs: Math.round(performance.now() - this.t0),
+      test: test !== undefined,
+      refused: null,
     });
   }
 
   failed(error: unknown): never {
     if (error instanceof RunNotAdmitted) throw error;
-    this.record(
-      error instanceof ApiError || error instanceof StoreUnavailableError ? error.code : "internal",
-    );
+    this.record(outcomeOf(error));
     throw error;
   }
 
@@ -107,9 +121,10 @@ class CommandRun<C extends CommandName> {
     if (!settings.enabled) {
       throw new ApiError(403, "command_disabled", `The ${command} command is turned off for this channel.`);
     }
-    const wait = test
-      ? 0
-      : ctx.cooldowns.claim(account.id, command, settings.cooldownSeconds, this.startedAt);
+    const wait =
+      test === "panel"
+        ? 0
+        : ctx.cooldowns.claim(account.id, command, settings.cooldownSeconds, this.startedAt);
     return wait instanceof Promise
       ? wait.then((seconds) => this.claimed(settings, seconds))
       : this.claimed(settings, wait);
@@ -127,26 +142,29 @@ class CommandRun<C extends CommandName> {
   /** The caller's gate, once the cooldown is claimed: closed, or failing, gives the claim back. */
   admitted(settings: CommandSettings<C>): MaybePromise<{ status: 200; data: CommandReply }> {
     const { call, startedAt } = this;
-    if (!call.admit) return this.attempt(settings);
-    let open: MaybePromise<boolean>;
+    if (!call.gate) return this.attempt(settings);
+    let refusal: MaybePromise<CommandRefusal | null>;
     try {
-      open = call.admit();
+      refusal = call.gate();
     } catch (error) {
       return releaseClaim(call, settings, startedAt, error);
     }
-    if (open instanceof Promise) {
-      return open.then(
-        (yes) => this.opened(settings, yes),
+    if (refusal instanceof Promise) {
+      return refusal.then(
+        (why) => this.opened(settings, why),
         (error: unknown) => releaseClaim(call, settings, startedAt, error),
       );
     }
-    return this.opened(settings, open);
+    return this.opened(settings, refusal);
   }
 
-  opened(settings: CommandSettings<C>, yes: boolean): MaybePromise<{ status: 200; data: CommandReply }> {
-    return yes
+  opened(
+    settings: CommandSettings<C>,
+    refusal: CommandRefusal | null,
+  ): MaybePromise<{ status: 200; data: CommandReply }> {
+    return refusal === null
       ? this.attempt(settings)
-      : releaseClaim(this.call, settings, this.startedAt, new RunNotAdmitted());
+      : releaseClaim(this.call, settings, this.startedAt, new RunNotAdmitted(refusal));
   }
 
   attempt(settings: CommandSettings<C>): MaybePromise<{ status: 200; data: CommandReply }> {
@@ -185,7 +203,7 @@ function releaseClaim<C extends CommandName>(
   error: unknown,
 ): never | Promise<never> {
   const { ctx, account, command } = call;
-  if (call.test) throw error;
+  if (call.test === "panel") throw error;
   let released: MaybePromise<void>;
   try {
     released = ctx.cooldowns.release(account.id, command, settings.cooldownSeconds, startedAt);

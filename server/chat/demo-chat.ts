@@ -1,3 +1,5 @@
+import type { CommandRefusal } from "../vocabulary.ts";
+
 /**
  * The simulated chat of `serve --demo`, as the dashboard's demo chat panel uses it: the visitor types
  * as a viewer of the demo channel and sees cuebot's reply arrive (server/demo.ts adapts the simulator).
@@ -14,6 +16,8 @@ export interface DemoChatLine {
   replyTo: string | null;
   /** A moderator removed it (deleted, or its chatter timed out or banned); still listed. */
   deleted: boolean;
+  /** The command this line typed got no reply: why (a limit refused it); null otherwise. */
+  noReply: CommandRefusal | null;
 }
 
 /** What typing a line gave: its id, or Twitch's sentence for why the room refused it. */
@@ -24,4 +28,6 @@ export interface DemoChat {
   viewers: readonly string[];
   say(channel: string, user: string, text: string): DemoSaid;
   lines(channel: string): DemoChatLine[];
+  /** Notes why a line's command got no reply (native chat's `commandRefused` hook). */
+  refused(messageId: string, reason: CommandRefusal): void;
 }

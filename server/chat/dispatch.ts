@@ -1,17 +1,25 @@
 import type { Account } from "../../db/accounts.ts";
 import { COMMAND_NAMES } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
-import { RunNotAdmitted } from "../bot/runner.ts";
+import { outcomeOf, RunNotAdmitted } from "../bot/runner.ts";
 import { commandSettings } from "../bot/settings.ts";
 import { changeLooks } from "../core/change-looks.ts";
 import { ApiError } from "../core/errors.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import type { NotificationFrame } from "../live/feed.ts";
-import { CHAT_STAGE_ORDER, type ChatAnswer, type ChatLine, type ChatLineStage } from "../live/hooks.ts";
-import { chatBudgetsAdmit } from "./budgets.ts";
+import {
+  CHAT_STAGE_ORDER,
+  type ChatAnswer,
+  type ChatLine,
+  type ChatLineStage,
+  type ChatOutcome,
+  NO_REPLY,
+} from "../live/hooks.ts";
+import { chatBudgetRefusal } from "./budgets.ts";
 import type { Channel } from "./channels.ts";
 import { commandInputFromChat, MODERATOR_BADGES } from "./chat-command-input.ts";
 import type { ChatContext } from "./context.ts";
+import { RefusalNotes } from "./refusal-notes.ts";
 import { matchCommand, type TriggerTable, triggerTable, typedHere } from "./triggers.ts";
 
 /** Badges that let cuebot's own account send at the privileged pace (lead moderators included). */
@@ -19,6 +27,13 @@ const PRIVILEGED_BADGES: readonly string[] = ["broadcaster", ...MODERATOR_BADGES
 
 /** Errors that are not the chatter's business (refusals by limits): nothing is said in chat. */
 const SILENT_CODES = new Set(["on_cooldown", "command_disabled", "rate_limited", "quota_exceeded"]);
+
+/** A built-in's error as chat meets it: its cooldown, another limit (nothing said), or its sentence. */
+function silentOrSaid(error: ApiError): ChatOutcome {
+  if (error.code === "on_cooldown") return NO_REPLY.cooldown;
+  const silent = SILENT_CODES.has(error.code) || error.status === 429;
+  return { reply: silent ? null : error.message, outcome: error.code, refused: null };
+}
 
 /** Trigger tables kept at most (one per channel read); past it they are built afresh. */
 const MAX_TRIGGER_TABLES = 20_000;
@@ -46,6 +61,8 @@ export class ChatDispatch {
   readonly #lookForChanges: () => void;
   /** Each account's trigger table, with the settings cache's generation it was built in. */
   readonly #triggers = new Map<number, Triggers>();
+  /** Which refusals are stored (at most one per chatter and reason per 30 s). */
+  readonly #refusals = new RefusalNotes();
 
   constructor(
     private readonly ctx: ChatContext,
@@ -98,13 +115,64 @@ export class ChatDispatch {
     // claim that cannot be made (Redis away) is no answer either: the quota could not be checked, as
     // an HTTP request would be refused 503.
     if (this.claimMessage && !(await this.claimMessage(event.messageId).catch(() => false))) return;
-    const reply = await answer.run();
-    if (!reply) return;
     const { command } = answer;
+    const at = ctx.clock.now();
+    const t0 = performance.now();
+    let outcome: ChatOutcome;
+    try {
+      outcome = await answer.run();
+    } catch (error) {
+      this.#record(account.id, command, event, at, t0, {
+        reply: null,
+        outcome: outcomeOf(error),
+        refused: null,
+      });
+      throw error;
+    }
+    if (outcome === null) return;
+    this.#record(account.id, command, event, at, t0, outcome);
+    const reply = typeof outcome === "string" ? outcome : outcome.reply;
+    if (!reply) return;
     channel.queue.push({ text: reply, replyTo: event.messageId, command, caller: event.chatterLogin });
     const answered = ctx.live.hooks.commandAnswered;
     if (answered.bound)
       answered.emit({ accountId: account.id, command, caller: event.chatterLogin, reply }, undefined);
+  }
+
+  /**
+   * Every chat command a stage answered or a limit refused, once, by the chatter who typed it (the
+   * Overview's counts and top callers, the activity feed); a refusal is stored at most once per
+   * chatter and reason per 30 s (RefusalNotes) and told to the `commandRefused` hook every time.
+   */
+  #record(
+    accountId: number,
+    command: string,
+    event: ChatMessageEvent,
+    at: number,
+    t0: number,
+    outcome: Exclude<ChatOutcome, null>,
+  ): void {
+    const answered = typeof outcome === "string";
+    const refused = answered ? null : outcome.refused;
+    if (refused !== null) {
+      const told = this.ctx.live.hooks.commandRefused;
+      if (told.bound)
+        told.emit(
+          { accountId, messageId: event.messageId, command, caller: event.chatterLogin, refused },
+          undefined,
+        );
+      if (!this.#refusals.due(accountId, event.chatterId, refused, at)) return;
+    }
+    this.ctx.events.record({
+      accountId,
+      at,
+      command,
+      caller: event.chatterLogin,
+      outcome: answered ? "ok" : outcome.outcome,
+      latencyMs: Math.round(performance.now() - t0),
+      test: false,
+      refused,
+    });
   }
 
   /** cuebot's own commands, ahead of the channel's (custom/chat-stage.ts). */
@@ -121,8 +189,8 @@ export class ChatDispatch {
     },
   };
 
-  /** A line (an alias's target) run as a built-in command: its reply, or null when none takes it. */
-  readonly #runBuiltIn = (account: Account, event: ChatMessageEvent): Promise<string | null> | null => {
+  /** A line (an alias's target) run as a built-in command: its outcome, or null when none takes it. */
+  readonly #runBuiltIn = (account: Account, event: ChatMessageEvent): Promise<ChatOutcome> | null => {
     const call = this.#call(account.id, event);
     return call ? this.#run(account, call.command, call.args, event) : null;
   };
@@ -156,19 +224,19 @@ export class ChatDispatch {
     command: (typeof COMMAND_NAMES)[number],
     args: string[],
     event: ChatMessageEvent,
-  ): Promise<string | null> {
+  ): Promise<ChatOutcome> {
     // Chat's own budgets (per chatter, per channel), apart from the API key's quota, asked once the
-    // command is enabled and its cooldown claimed: only a line that gets a reply is counted.
-    const admit = () => chatBudgetsAdmit(this.ctx.limits, account, event);
+    // command is enabled and its cooldown claimed: only a line that gets a reply is counted. The line
+    // is recorded once, by #answer, not by the run.
+    const gate = () => chatBudgetRefusal(this.ctx.limits, account, event);
     try {
       const input = commandInputFromChat(command, args, event);
-      const result = await executeCommand(this.ctx, account, command, input, { admit });
+      const result = await executeCommand(this.ctx, account, command, input, { gate, unrecorded: true });
       return result.data.text;
     } catch (error) {
       // Past a budget, nothing is sent.
-      if (error instanceof RunNotAdmitted) return null;
-      if (error instanceof ApiError)
-        return SILENT_CODES.has(error.code) || error.status === 429 ? null : error.message;
+      if (error instanceof RunNotAdmitted) return NO_REPLY[error.reason];
+      if (error instanceof ApiError) return silentOrSaid(error);
       throw error;
     }
   }

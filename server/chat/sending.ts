@@ -109,6 +109,8 @@ export function openChannel(
           caller: reply.caller.slice(0, 50),
           outcome: `${REPLY_DROPPED}:${code}`,
           latencyMs: 0,
+          test: false,
+          refused: null,
         });
       },
     }),

@@ -8,15 +8,18 @@
 import type { Account } from "../../db/accounts.ts";
 import { ChatBotDataError } from "../../db/chat-bot-rules.ts";
 import { type CustomCommand, getCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
+import type { ChatBudgetRefusal } from "../chat/budgets.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
+import { COMMAND_REFUSALS, type CommandRefusal } from "../vocabulary.ts";
 import type { CustomContext } from "./context.ts";
 import { admits, type UserLevel } from "./levels.ts";
 import { variableResolvers } from "./resolvers.ts";
 import { expandResponse, usesCount } from "./variables.ts";
 
 /**
- * What a custom line comes to: a reply to send, a line an alias runs instead, or nothing. An alias
+ * What a custom line comes to: a reply to send, a line an alias runs instead, a refusal by a limit
+ * (a cooldown, chat's budgets: nothing is said, the activity feed says why), or nothing. An alias
  * holds its own cooldown claim; `giveBack` returns it when its line answers nothing (the target on
  * cooldown, refused by the budgets, gone, or itself an alias), so a line that said nothing never
  * keeps the alias cooling down for the whole channel.
@@ -24,7 +27,19 @@ import { expandResponse, usesCount } from "./variables.ts";
 export type CustomOutcome =
   | { kind: "reply"; text: string }
   | { kind: "alias"; line: string; giveBack: () => Promise<void> }
+  | CustomRefusal
   | null;
+
+/** A custom line a limit kept from a reply. */
+export interface CustomRefusal {
+  kind: "refused";
+  reason: CommandRefusal;
+}
+
+/** The refusal of each reason, made once. */
+export const REFUSED: Readonly<Record<CommandRefusal, CustomRefusal>> = Object.fromEntries(
+  COMMAND_REFUSALS.map((reason) => [reason, Object.freeze({ kind: "refused", reason })]),
+) as Record<CommandRefusal, CustomRefusal>;
 
 /** A response filled in: the reply, or the line an alias runs; null when the command is gone. */
 type Expanded = { kind: "reply"; text: string } | { kind: "alias"; line: string } | null;
@@ -49,8 +64,11 @@ export interface CustomRun {
   account: Account;
   event: ChatMessageEvent;
   level: UserLevel;
-  /** Native chat's budgets (chat/budgets.ts): false drops the reply, and the cooldown claim is given back. */
-  admit: () => MaybePromise<boolean>;
+  /**
+   * Native chat's budgets (chat/budgets.ts): a refusal (which budget is spent) drops the reply, and
+   * the cooldown claim is given back.
+   */
+  gate: () => MaybePromise<ChatBudgetRefusal | null>;
 }
 
 export async function answerCustomCommand(
@@ -61,13 +79,14 @@ export async function answerCustomCommand(
   const { ctx, account } = run;
   const now = ctx.clock.now();
   const claims = claimsOf(run, command);
-  if (!(await claimAll(ctx, account.id, claims, now))) return null;
+  if (!(await claimAll(ctx, account.id, claims, now))) return REFUSED.cooldown;
   const giveBack = () => releaseAll(ctx, account.id, claims, now);
   try {
     // An alias's budget is asked by the line it runs; anything else asks before it counts.
-    if (command.aliasTarget === null && !(await run.admit())) {
+    const spent = command.aliasTarget === null ? await run.gate() : null;
+    if (spent !== null) {
       await giveBack();
-      return null;
+      return REFUSED[spent];
     }
     const outcome = await expanded(run, command, args);
     if (outcome === null) await giveBack();

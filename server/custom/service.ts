@@ -23,7 +23,7 @@ import {
 } from "../../db/custom-commands.ts";
 import { chatLine } from "../chat/send-limits.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
-import { answerCustomCommand, type CustomOutcome, type CustomRun } from "./answers.ts";
+import { answerCustomCommand, type CustomOutcome, type CustomRun, REFUSED } from "./answers.ts";
 import { type Change, planChange, REPLIES } from "./changes.ts";
 import type { CustomContext } from "./context.ts";
 import { COUNT_REPLIES, COUNT_USAGE, type CountChange, parseCountLine } from "./count-lines.ts";
@@ -37,13 +37,18 @@ import { usesCount } from "./variables.ts";
 
 export type { CustomOutcome } from "./answers.ts";
 
-/** A chat line this module answers, as read before the message is claimed. */
-export type CustomLine =
-  | { kind: "manage"; parse: ManagementParse; level: UserLevel }
-  | { kind: "quote"; request: QuoteRequest; level: UserLevel }
-  | { kind: "regulars"; request: RegularRequest; level: UserLevel }
-  | { kind: "count"; name: string; change: CountChange; level: UserLevel }
-  | { kind: "answer"; command: CustomCommand; args: string[]; level: UserLevel };
+/**
+ * A chat line this module answers (or refuses: a line above the chatter's level), as read before the
+ * message is claimed; `name` is what it is recorded under, the word typed after `!`.
+ */
+export type CustomLine = { name: string; level: UserLevel } & (
+  | { kind: "manage"; parse: ManagementParse }
+  | { kind: "quote"; request: QuoteRequest }
+  | { kind: "regulars"; request: RegularRequest }
+  | { kind: "count"; change: CountChange }
+  | { kind: "answer"; command: CustomCommand; args: string[] }
+  | { kind: "below level" }
+);
 
 /** Words read after a custom command's name: the rest of a line Twitch already holds to 500 characters. */
 const MAX_LINE_READ = 2000;
@@ -62,10 +67,11 @@ export function commandText(event: Pick<ChatMessageEvent, "text" | "replyParentL
 }
 
 /**
- * What a line asks of the chat bot, or null when there is nothing to answer: not a `!` line, a
- * management or quote change by someone who may not make it, an unknown name, a command above the
- * caller's level. `builtIns` are the triggers of the enabled built-in commands (dispatch's table):
- * they are not custom commands' to take.
+ * What a line asks of the chat bot, or null when there is nothing to answer: not a `!` line, an
+ * unknown name. A management or quote change by someone who may not make it, and a command above
+ * the caller's level, are refused (`below level`: nothing is said, the activity feed says why).
+ * `builtIns` are the triggers of the enabled built-in commands (dispatch's table): they are not
+ * custom commands' to take.
  */
 export async function readCustomLine(
   ctx: CustomContext,
@@ -75,20 +81,26 @@ export async function readCustomLine(
 ): Promise<CustomLine | null> {
   const text = commandText(event);
   if (text === null) return null;
-  const level = callerLevel(event, await ctx.chatBot.regulars(account.id));
-  const manages = mayManage(level);
-  const parse = parseManagementLine(text);
-  if (parse) return manages ? { kind: "manage", parse, level } : null;
   const words = text.slice(0, MAX_LINE_READ).split(/\s+/u);
   // Checked before it is folded: "!\u212Aick" (the Kelvin sign) is no "!kick".
   const trigger = foldedWord((words[0] ?? "").slice(1));
+  const level = callerLevel(event, await ctx.chatBot.regulars(account.id));
+  const manages = mayManage(level);
+  const parse = parseManagementLine(text);
+  if (parse) {
+    const name = trigger ?? "commands";
+    return manages ? { kind: "manage", parse, name, level } : belowLevel(name, level);
+  }
   if (trigger === null || builtIns.has(trigger)) return null;
   const rest = text.slice(1 + trigger.length).trim();
   const request = parseQuoteLine(trigger, rest);
-  if (request) return changesQuotes(request) && !manages ? null : { kind: "quote", request, level };
+  if (request)
+    return changesQuotes(request) && !manages
+      ? belowLevel(trigger, level)
+      : { kind: "quote", request, name: trigger, level };
   // `!regulars` is the broadcaster's and moderators'; anyone else's line may be a custom command's.
   const regulars = manages ? parseRegularLine(trigger, rest) : null;
-  if (regulars) return { kind: "regulars", request: regulars, level };
+  if (regulars) return { kind: "regulars", request: regulars, name: trigger, level };
   const command = (await ctx.chatBot.commands(account.id)).get(trigger);
   if (!command) return null;
   const args = words.slice(1).filter((word) => word !== "");
@@ -96,8 +108,13 @@ export async function readCustomLine(
   const counter = command.aliasTarget === null && usesCount(command.response);
   const change = manages && counter ? parseCountLine(args) : null;
   if (change) return { kind: "count", name: command.name, change, level };
-  return admits(command.userLevel, level) ? { kind: "answer", command, args, level } : null;
+  return admits(command.userLevel, level)
+    ? { kind: "answer", command, args, name: command.name, level }
+    : belowLevel(command.name, level);
 }
+
+/** A line the chatter's level may not run: refused, nothing said. */
+const belowLevel = (name: string, level: UserLevel): CustomLine => ({ kind: "below level", name, level });
 
 /**
  * Runs a line read by `readCustomLine`, once this instance claimed the message: its reply, the line an
@@ -107,11 +124,13 @@ export async function runCustomLine(
   run: CustomRun & { builtIns: ReadonlySet<string> },
   line: CustomLine,
 ): Promise<CustomOutcome> {
+  if (line.kind === "below level") return REFUSED.user_level;
   if (line.kind === "answer") return await answerCustomCommand(run, line.command, line.args);
   if (line.kind === "quote" && !changesQuotes(line.request))
     return await readQuote(run, line.request, line.level);
   // Changes and quotes: a line past the chat budgets is not answered and changes nothing.
-  if (!(await run.admit())) return null;
+  const spent = await run.gate();
+  if (spent !== null) return REFUSED[spent];
   const text = await changeOrQuote(run, line);
   return text === "" ? null : { kind: "reply", text: chatLine(text) };
 }
@@ -132,11 +151,12 @@ async function readQuote(run: CustomRun, request: QuoteRequest, level: UserLevel
   const giveBack = async () => {
     await ctx.cooldowns.release(account.id, QUOTE_COOLDOWN.key, seconds, now);
   };
-  if ((await ctx.cooldowns.claim(account.id, QUOTE_COOLDOWN.key, seconds, now)) > 0) return null;
+  if ((await ctx.cooldowns.claim(account.id, QUOTE_COOLDOWN.key, seconds, now)) > 0) return REFUSED.cooldown;
   try {
-    if (!(await run.admit())) {
+    const spent = await run.gate();
+    if (spent !== null) {
       await giveBack();
-      return null;
+      return REFUSED[spent];
     }
     return { kind: "reply", text: chatLine(await answerQuoteLine(ctx, account, request)) };
   } catch (error) {
@@ -147,7 +167,7 @@ async function readQuote(run: CustomRun, request: QuoteRequest, level: UserLevel
 
 async function changeOrQuote(
   run: CustomRun & { builtIns: ReadonlySet<string> },
-  line: Exclude<CustomLine, { kind: "answer" }>,
+  line: Exclude<CustomLine, { kind: "answer" | "below level" }>,
 ): Promise<string> {
   const { ctx, account } = run;
   switch (line.kind) {

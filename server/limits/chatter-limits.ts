@@ -1,6 +1,7 @@
 import type { Clock } from "../core/clock.ts";
+import type { CommandRefusal } from "../vocabulary.ts";
 import { accountLimit, type QuotaAccount } from "./account-quotas.ts";
-import { SlidingLog } from "./sliding-log.ts";
+import { type PairRefusal, SlidingLog } from "./sliding-log.ts";
 import { CHATTER_LIMIT } from "./tables.ts";
 
 /**
@@ -12,6 +13,14 @@ export const DEFAULT_MAX_CHATTER_KEYS = 50_000;
 /** The key of one chatter in one channel: the same Twitch user is limited per channel. */
 export function chatterKey(accountId: number, chatterId: string): string {
   return `${accountId}:${chatterId}`;
+}
+
+/** Which of native chat's budgets refused an answer: the chatter's 3 per 30 s, or the channel's. */
+export type ChatBudgetRefusal = Extract<CommandRefusal, "viewer_limit" | "chat_budget">;
+
+/** The budget a pair check (the chatter's log asked first, then the channel's) found spent. */
+export function budgetRefusal(refusal: PairRefusal | null): ChatBudgetRefusal | null {
+  return refusal === null ? null : refusal === "this" ? "viewer_limit" : "chat_budget";
 }
 
 /**
@@ -31,13 +40,17 @@ export class ChatterLimits {
 
   /**
    * Admits and counts one answer to `chatterId` (null: a chatter not held to the per-chatter limit,
-   * counted in the channel's budget only) when both have room; a refusal counts nothing.
+   * counted in the channel's budget only) when both have room; a refusal counts nothing and says
+   * which budget was spent.
    */
-  admit(account: QuotaAccount, chatterId: string | null): boolean {
+  check(account: QuotaAccount, chatterId: string | null): ChatBudgetRefusal | null {
     const channelLimit = accountLimit("chat", account);
-    if (chatterId === null) return this.#channel.check(account.id, channelLimit).allowed;
+    if (chatterId === null)
+      return this.#channel.check(account.id, channelLimit).allowed ? null : "chat_budget";
     const key = chatterKey(account.id, chatterId);
-    return this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit);
+    return budgetRefusal(
+      this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit),
+    );
   }
 
   /** Chatters currently remembered (bounded by `maxKeys`). */

@@ -2,7 +2,7 @@ import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/log.ts";
 import type { MaybePromise } from "../core/maybe-promise.ts";
 import { type AccountQuotaName, AccountQuotas, type QuotaAccount } from "./account-quotas.ts";
-import { ChatterLimits } from "./chatter-limits.ts";
+import { type ChatBudgetRefusal, ChatterLimits } from "./chatter-limits.ts";
 import { ClientIpResolver } from "./client-ip.ts";
 import type { LimitDecision } from "./decision.ts";
 import { type IpLimitScope, IpQuotas } from "./ip-quotas.ts";
@@ -22,8 +22,11 @@ export interface AccountLimiter {
 
 /** Native chat's answers per chatter and channel (ChatterLimits, or RedisChatterLimits). */
 export interface ChatterLimiter {
-  /** One answer to `chatterId` (null: not held per chatter) counted in both budgets, or in neither. */
-  admit(account: QuotaAccount, chatterId: string | null): MaybePromise<boolean>;
+  /**
+   * One answer to `chatterId` (null: not held per chatter) counted in both budgets (null), or in
+   * neither, saying which was spent.
+   */
+  check(account: QuotaAccount, chatterId: string | null): MaybePromise<ChatBudgetRefusal | null>;
 }
 
 /** Anonymous, public-page and /auth limits per address (IpQuotas, or RedisIpQuotas). */

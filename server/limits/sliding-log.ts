@@ -49,6 +49,9 @@ export interface SlidingLogOptions {
   maxKeys?: number;
 }
 
+/** Which of two logs asked together (`checkWith`) was full: the one asked on, or the other. */
+export type PairRefusal = "this" | "other";
+
 /**
  * An exact rolling window: a request at `now` is admitted only if fewer than `limit` admitted
  * requests of the same key lie in (now − window, now]. So no window-long span ever holds more than
@@ -83,7 +86,8 @@ export class SlidingLog<Key = string | number> {
 
   /**
    * Admits and records the request under `key` here and under `otherKey` in `other` when both have
-   * room, else records nothing in either (both checked, then both recorded, in one tick).
+   * room (null), else records nothing in either and says which log is full, this one asked first
+   * (both checked, then both recorded, in one tick).
    */
   checkWith<Other>(
     key: Key,
@@ -91,11 +95,12 @@ export class SlidingLog<Key = string | number> {
     other: SlidingLog<Other>,
     otherKey: Other,
     otherLimit: number,
-  ): boolean {
-    if (this.waitMs(key, limit) > 0 || other.waitMs(otherKey, otherLimit) > 0) return false;
+  ): PairRefusal | null {
+    if (this.waitMs(key, limit) > 0) return "this";
+    if (other.waitMs(otherKey, otherLimit) > 0) return "other";
     this.check(key, limit);
     other.check(otherKey, otherLimit);
-    return true;
+    return null;
   }
 
   /**

@@ -1,6 +1,11 @@
 import type { Account } from "../../db/accounts.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
-import type { ModerationFilter, ModerationLogAction } from "../vocabulary.ts";
+import {
+  COMMAND_REFUSALS,
+  type CommandRefusal,
+  type ModerationFilter,
+  type ModerationLogAction,
+} from "../vocabulary.ts";
 import type { ChatMessageEvent } from "./eventsub-message.ts";
 import type { Speaker } from "./feed.ts";
 import type { StreamState } from "./stream-state.ts";
@@ -71,6 +76,16 @@ export interface CommandAnswered {
   reply: string;
 }
 
+/** A chat command that got no reply because a limit kept it from chat (every one, never thinned out). */
+export interface CommandRefused {
+  accountId: number;
+  /** The chat message that typed it. */
+  messageId: string;
+  command: string;
+  caller: string;
+  refused: CommandRefusal;
+}
+
 /** What chat moderation did (server/moderation/): the log keeps it, and whoever binds it reacts. */
 export interface ModerationAction {
   accountId: number;
@@ -90,6 +105,8 @@ export class LiveHooks {
   /** A chatter's line in a channel (never cuebot's own echo), before it is answered. */
   readonly chatLine = new Hook<number, ChatMessageEvent>();
   readonly commandAnswered = new Hook<CommandAnswered>();
+  /** A command a limit kept from a reply (the demo chat's note under the line binds it). */
+  readonly commandRefused = new Hook<CommandRefused>();
   /** An alert was shown; a handler that posts its chat line answers true. */
   readonly alertDelivered = new Hook<AlertDelivered, undefined, boolean>();
   /** The stream went online or offline (or is not known any more: null), by account. */
@@ -103,15 +120,44 @@ export interface ChatLine {
   event: ChatMessageEvent;
   /** The triggers of the enabled built-in commands and their aliases. */
   builtIns: ReadonlySet<string>;
-  /** Runs a line (an alias's target) as a built-in command: its reply, or null when none takes it. */
-  runBuiltIn(account: Account, event: ChatMessageEvent): Promise<string | null> | null;
+  /** Runs a line (an alias's target) as a built-in command: its outcome, or null when none takes it. */
+  runBuiltIn(account: Account, event: ChatMessageEvent): Promise<ChatOutcome> | null;
 }
+
+/**
+ * What a run came to when it is more than a reply: the line chat is told (null: none), the outcome
+ * recorded (`ok`, a command's error code, or `refused`) and why a limit kept it from chat.
+ */
+export interface ChatResult {
+  reply: string | null;
+  outcome: string;
+  refused: CommandRefusal | null;
+}
+
+/**
+ * What a stage's run came to: a reply (answered: recorded `ok`), a ChatResult (no reply, and why: a
+ * refusal by a limit, `NO_REPLY`; or a command's error), or null: nothing to say and nothing to
+ * record (a line moderation punished, a command gone meanwhile). Native chat records every outcome
+ * but null once, by the chatter who typed the line (chat/dispatch.ts).
+ */
+export type ChatOutcome = string | ChatResult | null;
+
+/** The outcome of a line a limit kept from a reply, one per reason (made once: chat's hot path). */
+export const NO_REPLY: Readonly<Record<CommandRefusal, ChatResult>> = Object.fromEntries(
+  COMMAND_REFUSALS.map((reason) => [
+    reason,
+    Object.freeze({ reply: null, outcome: "refused", refused: reason }),
+  ]),
+) as Record<CommandRefusal, ChatResult>;
 
 /** What a stage will answer, once this instance claimed the line (other instances may read it too). */
 export interface ChatAnswer {
-  /** What the reply is recorded under (a built-in's name, or "custom"). */
+  /**
+   * What the line is recorded under for the Overview and the activity feed: a built-in's name, or the
+   * word after `!` (a custom command's name, `quote`, `addquote`, `commands`, an action's command).
+   */
   command: string;
-  run(): Promise<string | null>;
+  run(): Promise<ChatOutcome>;
 }
 
 /** One stage of a chat line: the first stage, by `order`, that takes the line answers it. */

@@ -225,8 +225,8 @@ export class ModerationLive implements ModerationRuntime {
     const book = this.ctx.moderationBook;
     if (!(await Promise.resolve(book.mayWarn(account.id, event.chatterId, now)).catch(() => false)))
       return false;
-    if (!(await Promise.resolve(this.ctx.limits.chatters.admit(account, null)).catch(() => false)))
-      return false;
+    const spent = await Promise.resolve(this.ctx.limits.chatters.check(account, null)).catch(() => "error");
+    if (spent !== null) return false;
     // Lines may have joined the queue while the book and the budget answered.
     if (channel.queue.size > WARN_MAX_WAITING) return false;
     channel.queue.push({

@@ -4,6 +4,7 @@ import type { EventRow } from "../../db/events.ts";
 import { DEFAULT_TEMPLATES } from "../alerts/model.ts";
 import { fillTemplate } from "../alerts/template.ts";
 import type { Context } from "../runtime.ts";
+import type { CommandRefusal } from "../vocabulary.ts";
 import { REPLAY_KEY_PREFIX } from "./alert-tools.ts";
 
 /**
@@ -22,6 +23,10 @@ export interface CommandActivity {
   caller: string;
   outcome: string;
   latency_ms: number;
+  /** A run from the dashboard (a command's test, Bot setup's "Test this line"): not a viewer's call. */
+  test: boolean;
+  /** Why chat got no reply (a limit refused the command); null when it ran. */
+  refused: CommandRefusal | null;
 }
 
 export interface AlertActivity {
@@ -57,6 +62,8 @@ export function commandActivity(row: EventRow): CommandActivity {
     caller: row.caller,
     outcome: row.outcome,
     latency_ms: row.latencyMs,
+    test: row.test,
+    refused: row.refused,
   };
 }
 

@@ -117,7 +117,7 @@ export function commandRoutes(ctx: Context) {
         // Unsaved settings (the dashboard's live preview) are checked exactly as a save would check them.
         const preview = body ?? undefined;
         if (preview) applySettingsPatch(await commandSettings(ctx, account.id, params.command), preview);
-        return executeCommand(ctx, account, params.command, input, { test: true, preview });
+        return executeCommand(ctx, account, params.command, input, { test: "panel", preview });
       },
       {
         body: t.Optional(SettingsBody),

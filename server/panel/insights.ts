@@ -100,7 +100,7 @@ export function insightRoutes(ctx: Context) {
         detail: {
           summary:
             "Recent command calls and the channel's follows, subs, gifts, cheers, raids and redemptions, newest first",
-          description: `\`data: {items, cursor}\`; an item is \`{kind: "command", id, at, command, caller, outcome, latency_ms}\` or \`{kind: "alert", id, at, type, user, amount, text}\` (events from Twitch only: test alerts and replays are left out). \`?before=<cursor>\` pages back.\n\n${ORIGIN_NOTE}`,
+          description: `\`data: {items, cursor}\`; an item is \`{kind: "command", id, at, command, caller, outcome, latency_ms, test, refused}\` (\`test\`: run from the dashboard, never counted; \`refused\`: why chat got no reply, one of cooldown, viewer_limit, user_level, chat_budget, or null; a refusal is listed at most once per viewer and reason per 30 s) or \`{kind: "alert", id, at, type, user, amount, text}\` (events from Twitch only: test alerts and replays are left out). \`?before=<cursor>\` pages back.\n\n${ORIGIN_NOTE}`,
           tags: ["panel"],
           security: PANEL_SECURITY,
         },

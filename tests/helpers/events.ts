@@ -12,6 +12,8 @@ export const commandEvent = (accountId: number, n: number): CommandEvent => ({
   caller: `viewer${n}`,
   outcome: "ok",
   latencyMs: n,
+  test: false,
+  refused: null,
 });
 
 /**

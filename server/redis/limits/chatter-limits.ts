@@ -1,5 +1,5 @@
 import { accountLimit, type QuotaAccount } from "../../limits/account-quotas.ts";
-import { chatterKey } from "../../limits/chatter-limits.ts";
+import { budgetRefusal, type ChatBudgetRefusal, chatterKey } from "../../limits/chatter-limits.ts";
 import { CHATTER_LIMIT } from "../../limits/tables.ts";
 import type { RedisQuotaOptions } from "./account-quotas.ts";
 import { RedisSlidingLog } from "./sliding-log.ts";
@@ -24,10 +24,13 @@ export class RedisChatterLimits {
     this.#channel = channel;
   }
 
-  async admit(account: QuotaAccount, chatterId: string | null): Promise<boolean> {
+  async check(account: QuotaAccount, chatterId: string | null): Promise<ChatBudgetRefusal | null> {
     const channelLimit = accountLimit("chat", account);
-    if (chatterId === null) return (await this.#channel.check(account.id, channelLimit)).allowed;
+    if (chatterId === null)
+      return (await this.#channel.check(account.id, channelLimit)).allowed ? null : "chat_budget";
     const key = chatterKey(account.id, chatterId);
-    return this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit);
+    return budgetRefusal(
+      await this.#log.checkWith(key, CHATTER_LIMIT.limit, this.#channel, account.id, channelLimit),
+    );
   }
 }

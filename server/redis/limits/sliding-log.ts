@@ -1,5 +1,6 @@
 import type { Clock } from "../../core/clock.ts";
 import { allowedDecision, type LimitDecision, refusedDecision } from "../../limits/decision.ts";
+import type { PairRefusal } from "../../limits/sliding-log.ts";
 import { answerWithin } from "../bounded.ts";
 import { integerReply, RedisScript, type ScriptClient } from "../script.ts";
 import { LUA_LOG } from "./log-lua.ts";
@@ -42,7 +43,7 @@ local secondWindow = tonumber(ARGV[6])
 local _, firstWait = log_wait(KEYS[1], tonumber(ARGV[1]), firstWindow, now)
 if firstWait > 0 then return 0 end
 local _, secondWait = log_wait(KEYS[2], tonumber(ARGV[5]), secondWindow, now)
-if secondWait > 0 then return 0 end
+if secondWait > 0 then return 2 end
 log_add(KEYS[1], ARGV[3], firstWindow, now)
 log_add(KEYS[2], ARGV[3], secondWindow, now)
 return 1
@@ -90,7 +91,8 @@ export class RedisSlidingLog<Key extends string | number = string | number> {
 
   /**
    * Admits and records the request under `key` here and under `otherKey` in `other` (on the same
-   * Redis) when both have room, else records nothing in either: one script, one round trip.
+   * Redis) when both have room (null), else records nothing in either and says which log is full:
+   * one script, one round trip.
    */
   async checkWith<Other extends string | number>(
     key: Key,
@@ -98,7 +100,7 @@ export class RedisSlidingLog<Key extends string | number = string | number> {
     other: RedisSlidingLog<Other>,
     otherKey: Other,
     otherLimit: number,
-  ): Promise<boolean> {
+  ): Promise<PairRefusal | null> {
     const { client, prefix, windowMs, timeoutMs, clock } = this.#options;
     const call = {
       keys: [prefix + String(key), other.#options.prefix + String(otherKey)],
@@ -111,7 +113,8 @@ export class RedisSlidingLog<Key extends string | number = string | number> {
         String(other.#options.windowMs),
       ],
     };
-    return (await PAIR.run(client, call, timeoutMs)) === 1;
+    const answer = await PAIR.run(client, call, timeoutMs);
+    return answer === 1 ? null : answer === 2 ? "other" : "this";
   }
 
   /** Forgets a key (an account was deleted). */

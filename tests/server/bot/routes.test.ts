@@ -3,6 +3,7 @@ import { StoreUnavailableError } from "../../../db/store-unavailable.ts";
 import { runCommand } from "../../../server/bot/runner.ts";
 import { ApiError } from "../../../server/core/errors.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
+import { TEST_CALL_HEADER } from "../../../server/vocabulary.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../../helpers/bot.ts";
 import { chance } from "../../helpers/chance.ts";
 
@@ -430,19 +431,34 @@ describe("per-channel settings, cooldowns and events", () => {
     for (const viewer of ["viewer_anna", "viewer_anna", "modbob"])
       await h.bot("/api/bot/coinflip", NIGHTBOT(viewer));
     await h.bot("/api/bot/dice", NIGHTBOT("viewer_anna"));
+    // The Commands tab's test, and Bot setup's "Test this line" (the bot's call, marked as a test).
     await h.panel("/api/dashboard/test/dice", { method: "POST" });
+    const lineTest = await h.bot("/api/bot/dice", { ...NIGHTBOT("subdave"), [TEST_CALL_HEADER]: "1" });
+    expect(lineTest.status).toBe(200);
     const analytics = (await data(await h.panel("/api/dashboard/analytics?days=1"))) as {
+      total_calls: number;
+      distinct_callers: number;
       by_day_command: { day: string; command: string; calls: number }[];
       top_callers: { caller: string; calls: number }[];
     };
+    expect(analytics).toMatchObject({ total_calls: 4, distinct_callers: 2 });
     const today = new Date(h.clock.now()).toISOString().slice(0, 10);
     expect(analytics.by_day_command).toEqual([
       { day: today, command: "coinflip", calls: 3 },
-      { day: today, command: "dice", calls: 2 },
+      { day: today, command: "dice", calls: 1 },
     ]);
     expect(analytics.top_callers).toEqual([
       { caller: "viewer_anna", calls: 3 },
       { caller: "modbob", calls: 1 },
     ]);
+    // Both tests are listed in the activity feed, marked.
+    const activity = (await data(await h.panel("/api/dashboard/activity"))) as {
+      items: { command: string; caller: string; test: boolean }[];
+    };
+    expect(activity.items.slice(0, 2).map((i) => [i.command, i.caller, i.test])).toEqual([
+      ["dice", "subdave", true],
+      ["dice", "", true],
+    ]);
+    expect(activity.items.slice(2).every((i) => !i.test)).toBe(true);
   });
 });

@@ -1,13 +1,17 @@
 // Native chat's budgets with --redis-url: every instance counts one chatter's answers and one
 // channel's chat budget together, apart from the API key's bot quota.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chatBudgetsAdmit } from "../../../server/chat/budgets.ts";
+import { chatBudgetRefusal } from "../../../server/chat/budgets.ts";
 import { systemClock } from "../../../server/core/clock.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import type { RateLimits } from "../../../server/limits/rate-limits.ts";
 import { connectRedis, type RedisClient } from "../../../server/redis/client.ts";
 import { createSharedRateLimits } from "../../../server/redis/limits/rate-limits.ts";
 import { explainSkip, redisAvailable, redisKeyPrefix, sharedRedisServer } from "../../helpers/engines.ts";
+
+/** Whether the budgets admitted (and counted) one answer. */
+const chatBudgetsAdmit = async (...args: Parameters<typeof chatBudgetRefusal>) =>
+  (await chatBudgetRefusal(...args)) === null;
 
 explainSkip("redis");
 
@@ -48,6 +52,7 @@ describe.skipIf(!redisAvailable)("native chat budgets in Redis", () => {
     for (let i = 0; i < 8; i++)
       answers.push(await chatBudgetsAdmit(instances[i % 2]!, account, chatter("100003")));
     expect(answers.filter(Boolean)).toHaveLength(3);
+    expect(await chatBudgetRefusal(instances[0], account, chatter("100003"))).toBe("viewer_limit");
     let mod = 0;
     for (let i = 0; i < 8; i++)
       if (await chatBudgetsAdmit(instances[i % 2]!, account, chatter("100004", ["moderator"]))) mod++;
@@ -78,7 +83,7 @@ describe.skipIf(!redisAvailable)("native chat budgets in Redis", () => {
       Array.from({ length: 32 }, (_, i) => chatBudgetsAdmit(instances[i % 2]!, other, chatter(`w${i}`))),
     );
     expect(all.filter(Boolean)).toHaveLength(30);
-    expect(await chatBudgetsAdmit(instances[0], other, chatter("100003"))).toBe(false);
+    expect(await chatBudgetRefusal(instances[0], other, chatter("100003"))).toBe("chat_budget");
     expect(await clients[0]!.zCard(`${keyPrefix}rl:chatter:6:100003`)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chatBudgetsAdmit } from "../../../server/chat/budgets.ts";
+import { chatBudgetRefusal } from "../../../server/chat/budgets.ts";
 import { ManualClock } from "../../../server/core/clock.ts";
 import { createLogger } from "../../../server/core/log.ts";
 import type { MaybePromise } from "../../../server/core/maybe-promise.ts";
@@ -9,6 +9,10 @@ import { createRateLimits } from "../../../server/limits/rate-limits.ts";
 import { SlidingLog } from "../../../server/limits/sliding-log.ts";
 
 /** Native chat's budgets (CONTRACT §6), decided in process on a manual clock. */
+
+/** Whether the budgets admitted (and counted) one answer. */
+const chatBudgetsAdmit = async (...args: Parameters<typeof chatBudgetRefusal>) =>
+  (await chatBudgetRefusal(...args)) === null;
 
 const log = createLogger({ level: "error", format: "json", write: () => {} });
 const account: QuotaAccount = { id: 1, role: "Default", panelLimitOverride: null };
@@ -36,7 +40,8 @@ describe("native chat budgets", () => {
     const anna = () => chatBudgetsAdmit(limits, account, chatter("100003"));
     expect(await admitted(10, anna)).toBe(3);
     clock.advance(29_999);
-    expect(await anna()).toBe(false);
+    // The fourth says which budget is spent: the viewer's own (the activity feed's "per-viewer limit").
+    expect(await chatBudgetRefusal(limits, account, chatter("100003"))).toBe("viewer_limit");
     clock.advance(1);
     expect(await admitted(10, anna)).toBe(3);
     // The same viewer in another channel has a count of its own.
@@ -61,7 +66,8 @@ describe("native chat budgets", () => {
     let n = 0;
     const someone = () => chatBudgetsAdmit(limits, account, chatter(`viewer_${n++}`));
     expect(await admitted(40, someone)).toBe(30);
-    expect(await chatBudgetsAdmit(limits, account, chatter(BROADCASTER))).toBe(false);
+    expect(await chatBudgetRefusal(limits, account, chatter(BROADCASTER))).toBe("chat_budget");
+    expect(await chatBudgetRefusal(limits, account, chatter("100003"))).toBe("chat_budget");
     expect(limits.accounts.checkBot(account)).toMatchObject({ allowed: true, remaining: 29 });
     // Pro: the 30 already counted leave 30 of its 60.
     expect(
@@ -94,13 +100,13 @@ describe("native chat budgets", () => {
     const chatters = new ChatterLimits(clock, channel, 100);
     const partner = { ...account, role: "Partner" as const };
     for (let i = 0; i < 10_000; i++) {
-      chatters.admit(partner, `bot_${i}`);
+      chatters.check(partner, `bot_${i}`);
       channel.forget(partner.id);
     }
     expect(chatters.keyCount).toBe(100);
     // The most recent ones are still counted.
-    chatters.admit(partner, "bot_9999");
-    chatters.admit(partner, "bot_9999");
-    expect(chatters.admit(partner, "bot_9999")).toBe(false);
+    chatters.check(partner, "bot_9999");
+    chatters.check(partner, "bot_9999");
+    expect(chatters.check(partner, "bot_9999")).toBe("viewer_limit");
   });
 });

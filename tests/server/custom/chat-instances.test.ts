@@ -68,7 +68,7 @@ describe.skipIf(!redisAvailable)("the chat bot on two instances", () => {
       account: h.account,
       event,
       level: read.level,
-      admit: () => true,
+      gate: () => null,
       builtIns: new Set<string>(),
     };
     const outcome = await runCustomLine(run, read);

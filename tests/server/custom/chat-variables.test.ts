@@ -110,7 +110,7 @@ describe("custom commands' variables and aliases in native chat", () => {
           account,
           event: event(i),
           level: line.level,
-          admit: () => true,
+          gate: () => null,
           builtIns: new Set<string>(),
         };
         const outcome = await runCustomLine(run, line);

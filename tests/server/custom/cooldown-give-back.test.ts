@@ -52,10 +52,14 @@ test("a failed give-back of the chatter's cooldown still gives back the channel'
   const command: CustomCommand = await addCustomCommand(t.ctx.db, account.id, input, Date.now());
   const ctx = withFailingUserRelease(t.ctx);
   const run = (event: ChatMessageEvent, admitted: boolean) =>
-    answerCustomCommand({ ctx, account, event, level: "everyone", admit: () => admitted }, command, []);
+    answerCustomCommand(
+      { ctx, account, event, level: "everyone", gate: () => (admitted ? null : "viewer_limit") },
+      command,
+      [],
+    );
 
-  // Refused by chat's budgets: nothing is said, and both cooldowns should go back.
-  expect(await run(line("501", "viewer_anna"), false)).toBeNull();
+  // Refused by chat's budgets: nothing is said (the feed says why), and both cooldowns should go back.
+  expect(await run(line("501", "viewer_anna"), false)).toEqual({ kind: "refused", reason: "viewer_limit" });
   // The channel's cooldown was given back: the next viewer is answered at once.
   expect(await run(line("502", "viewer_bob"), true)).toEqual({ kind: "reply", text: "viewer_bob hugs" });
   expect(await t.ctx.cooldowns.claim(account.id, cooldownKey("hug"), 30, Date.now())).toBeGreaterThan(0);

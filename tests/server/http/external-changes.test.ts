@@ -118,6 +118,8 @@ describe.skipIf(onPostgres)("ExternalChanges (SQLite: data_version, then the cac
         caller: "viewer",
         outcome: "ok",
         latencyMs: 1,
+        test: false,
+        refused: null,
       });
       await cli.events.flush();
       expect(server.ctx.externalChanges.check()).toBe(false);
@@ -259,6 +261,8 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
         caller: "v",
         outcome: "ok",
         latencyMs: 1,
+        test: false,
+        refused: null,
       });
     }
     await cli.events.flush();

@@ -187,6 +187,8 @@ describe("the activity feed's pages", () => {
         caller: `viewer${n}`,
         outcome: "ok",
         latencyMs: 1,
+        test: false,
+        refused: null,
       });
     }
     const alertTimes = Array.from({ length: 9 }, (_, i) => base + i * 7 * 10_000 + 5_000);

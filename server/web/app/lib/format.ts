@@ -1,3 +1,5 @@
+import type { CommandRefusal } from "../../../vocabulary.ts";
+
 /** "2 h 5 min", "45 min", "30 s". */
 export function durationText(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -30,3 +32,11 @@ const MARK_PILE = new RegExp(`(\\p{M}{${MARKS_SHOWN}})\\p{M}+`, "gu");
 export function shownText(text: string): string {
   return text.replace(MARK_PILE, "$1");
 }
+
+/** Why a chat command got no reply, as the activity feed and the demo chat say it. */
+export const NO_REPLY_TEXT: Readonly<Record<CommandRefusal, string>> = {
+  cooldown: "no reply: the command is on cooldown",
+  viewer_limit: "no reply: this viewer already used 3 commands in 30 s",
+  user_level: "no reply: the command is for a higher user level",
+  chat_budget: "no reply: the channel's chat budget for this minute is used up",
+};

@@ -3,6 +3,7 @@
 import type {
   AlertType,
   CommandName,
+  CommandRefusal,
   ConnectionState,
   FilterSettings,
   ModerationFilter,
@@ -70,6 +71,10 @@ export type ActivityItem =
       caller: string;
       outcome: string;
       latency_ms: number;
+      /** Run from the dashboard: not a viewer's call. */
+      test: boolean;
+      /** Why chat got no reply (a limit refused it). */
+      refused: CommandRefusal | null;
     }
   | {
       kind: "alert";
@@ -134,6 +139,8 @@ export interface DemoChatInfo {
     replyTo: string | null;
     /** A moderator removed it; still listed. */
     deleted: boolean;
+    /** The command it typed got no reply: why (a limit refused it). */
+    noReply: CommandRefusal | null;
   }[];
 }
 

@@ -1,7 +1,7 @@
 // Bot setup: the ready lines for Nightbot, StreamElements, Fossabot and Streamer.bot with this server's
 // public URL and the streamer's key (fetched only on a click), copy buttons, and "test this line",
 // which calls cuebot exactly as that bot would and shows the chat reply.
-import type { CommandName } from "../../../vocabulary.ts";
+import { type CommandName, TEST_CALL_HEADER } from "../../../vocabulary.ts";
 import { getData } from "../lib/api.ts";
 import { KEY_MASK, type RevealButton, revealButton, revealKey, showForAWhile } from "../lib/api-key.ts";
 import { BOTS, type Bot, type BotId, botCall, botLines, isLocalUrl, type Sample } from "../lib/bot-lines.ts";
@@ -82,8 +82,10 @@ async function testLine(bot: BotId, command: CommandName, sample: Sample, out: H
   fill(out, h("span", { class: "muted" }, "Calling cuebot as the bot would…"));
   try {
     const call = botCall(bot, command, await revealKey(), sample);
-    // Sent without the session cookie, like the bot: only the key in the line counts.
-    const response = await fetch(call.path, { headers: call.headers, credentials: "omit" });
+    // Sent without the session cookie, like the bot: only the key in the line counts. Marked as a
+    // test, so the Overview does not count it as the viewer's call.
+    const headers = { ...call.headers, [TEST_CALL_HEADER]: "1" };
+    const response = await fetch(call.path, { headers, credentials: "omit" });
     const text = await response.text();
     const status = response.headers.get("x-cuebot-status") ?? String(response.status);
     fill(

@@ -5,7 +5,7 @@ import { errorMessage, getData, sendData } from "../lib/api.ts";
 import { STATE_TEXT } from "../lib/connection-states.ts";
 import { confirmDialog } from "../lib/dialog.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { dateTime, shownText, time } from "../lib/format.ts";
+import { dateTime, NO_REPLY_TEXT, shownText, time } from "../lib/format.ts";
 import { announce, load } from "../lib/states.ts";
 import type { ChatInfo, CommandInfo, DemoChatInfo } from "../lib/types.ts";
 import type { App, View } from "../view.ts";
@@ -220,7 +220,10 @@ function triggersCard(commands: CommandInfo[]): HTMLElement {
   );
 }
 
-/** One line of the demo chat; a removed one is struck through, dimmed and says so in words. */
+/**
+ * One line of the demo chat; a removed one is struck through, dimmed and says so in words; a command
+ * that got no reply says why in a faint note under it.
+ */
 function demoChatLine(line: DemoChatInfo["lines"][number]): HTMLElement {
   const classes = [line.fromCuebot ? "from-cuebot" : "", line.deleted ? "deleted" : ""].filter(Boolean);
   return h(
@@ -230,6 +233,7 @@ function demoChatLine(line: DemoChatInfo["lines"][number]): HTMLElement {
     h("strong", {}, line.user),
     line.deleted ? h("del", {}, shownText(line.text)) : h("span", {}, shownText(line.text)),
     line.deleted ? h("em", { class: "deleted-note" }, " (deleted by a moderator)") : null,
+    line.noReply ? h("small", { class: "no-reply-note" }, NO_REPLY_TEXT[line.noReply]) : null,
   );
 }
 
@@ -261,8 +265,8 @@ function demoChatCard(root: HTMLElement): HTMLElement {
           who,
           info.viewers.map((v) => h("option", { value: v }, v)),
         );
-      // A line a moderator removes later changes the log too.
-      const key = info.lines.map((l) => (l.deleted ? `${l.id}-` : l.id)).join();
+      // A line a moderator removes later, or a refusal noted after it, changes the log too.
+      const key = info.lines.map((l) => `${l.id}${l.deleted ? "-" : ""}${l.noReply ?? ""}`).join();
       if (key === shown) return;
       shown = key;
       fill(log, info.lines.map(demoChatLine));

@@ -2,7 +2,7 @@
 // (period 1/7/30/90 days) with a table alternative, top callers, the activity feed, chat and clips.
 import { getData, shared } from "../lib/api.ts";
 import { fill, h, uid } from "../lib/dom.ts";
-import { dateTime, durationText, plural, time } from "../lib/format.ts";
+import { dateTime, durationText, NO_REPLY_TEXT, plural, time } from "../lib/format.ts";
 import { load, showError } from "../lib/states.ts";
 import type { ActivityPage, Analytics, Live, Profile } from "../lib/types.ts";
 import { usageChart, usageSeries, usageTable } from "../lib/usage-chart.ts";
@@ -149,6 +149,32 @@ function usageCard(): { section: HTMLElement; callers: HTMLElement } {
   return { section, callers: card("Top callers", callersBody) };
 }
 
+type CommandItem = Extract<ActivityPage["items"][number], { kind: "command" }>;
+
+/**
+ * A command call in the feed: who typed it and how it went; a run from the dashboard is labelled
+ * "test", and a command a limit kept from a reply says why under it, in place of an outcome.
+ */
+function commandItem(i: CommandItem): HTMLElement {
+  const outcome = i.refused
+    ? null
+    : h("span", { class: i.outcome === "ok" ? "outcome ok" : "outcome bad" }, i.outcome);
+  return h(
+    "li",
+    { class: i.refused ? "no-reply" : "" },
+    h("time", { datetime: i.at }, time(i.at)),
+    h(
+      "span",
+      {},
+      h("strong", {}, `!${i.command}`),
+      i.caller ? ` by ${i.caller}` : "",
+      i.refused ? h("span", { class: "why" }, NO_REPLY_TEXT[i.refused]) : null,
+    ),
+    i.test ? h("span", { class: "badge" }, "test") : null,
+    outcome,
+  );
+}
+
 function activityCard(): HTMLElement {
   const list = h("ul", { class: "feed", id: "activity-list" });
   const more = h("button", { type: "button", class: "secondary small", hidden: true }, "Older");
@@ -163,13 +189,7 @@ function activityCard(): HTMLElement {
           h("span", {}, i.text),
           h("span", { class: "outcome ok" }, i.type),
         )
-      : h(
-          "li",
-          {},
-          h("time", { datetime: i.at }, time(i.at)),
-          h("span", {}, h("strong", {}, `!${i.command}`), i.caller ? ` by ${i.caller}` : ""),
-          h("span", { class: i.outcome === "ok" ? "outcome ok" : "outcome bad" }, i.outcome),
-        );
+      : commandItem(i);
   void load(
     body,
     () => getData<ActivityPage>("/api/dashboard/activity"),
