@@ -11,6 +11,7 @@ import { setupPage } from "../web/first-run.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
 import {
   checkSetupForm,
+  configuredOnDisk,
   finishSetup,
   isSetupProblem,
   problemMessage,
@@ -44,6 +45,14 @@ function refusalOf(ctx: SetupContext, token: unknown): SetupRefusal | null {
       title: "Twitch is already connected",
       message:
         "Twitch is already configured on this cuebot, so nothing was changed: log in from the home page.",
+    };
+  }
+  if (configuredOnDisk(ctx)) {
+    return {
+      counted: false,
+      title: "Twitch is already connected",
+      message:
+        "Twitch is already configured in this cuebot's config.json (by cuebot init), so nothing was changed: restart cuebot to log in with it.",
     };
   }
   if (ctx.setupLink?.accepts(token)) return null;

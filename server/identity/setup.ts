@@ -115,6 +115,15 @@ export function setupOpen(ctx: SetupContext): boolean {
 }
 
 /**
+ * Whether config.json holds Twitch credentials this server has not loaded (`cuebot init` ran beside
+ * it): a setup then would replace them, so it changes nothing, as when Twitch is configured.
+ */
+export function configuredOnDisk(ctx: SetupContext): boolean {
+  const stored = readStoredConfig(ctx.config.dataDir);
+  return Boolean(stored.twitchClientId && stored.twitchClientSecret);
+}
+
+/**
  * Stores the credentials (and the owner) in config.json beside the settings already there, as `init`
  * writes them, then speaks as that application from now on and spends the link. Synchronous, so two
  * posts at once cannot both pass.

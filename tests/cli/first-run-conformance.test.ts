@@ -435,6 +435,33 @@ test("/docs/json lists GET and POST /setup", async () => {
   expect(Object.keys(spec.paths["/setup"] ?? {}).sort()).toEqual(["get", "post"]);
 });
 
+describe("POST /setup beside the command line", () => {
+  test("init configured Twitch while serve runs: the link then changes nothing (403), init's values stay", async () => {
+    const run = await firstRun();
+    const init = await scratch.run(
+      [
+        "init",
+        "--data-dir",
+        run.dataDir,
+        "--twitch-client-id",
+        sim.client.id,
+        "--twitch-client-secret",
+        sim.client.secret,
+      ],
+      { cwd: run.cwd },
+    );
+    expect(init.code).toBe(0);
+    const stored = readFileSync(join(run.dataDir, "config.json"), "utf8");
+    const page = await fetch(`${run.base}/setup?token=${run.token}`, { headers: HTML });
+    expect(page.status).toBe(403);
+    expect(await page.text()).not.toContain("<form");
+    const post = await postSetup(run, { token: run.token, client_id: "other", client_secret: "other" });
+    expect(post.status).toBe(403);
+    expect(((await post.json()) as ErrorBody).error.code).toBe("forbidden");
+    expect(readFileSync(join(run.dataDir, "config.json"), "utf8")).toBe(stored);
+  });
+});
+
 test("guessing the token: failed attempts are counted per IP (60 a minute), then 429", async () => {
   const run = await firstRun();
   const first = await fetch(`${run.base}/setup?token=guess`);
