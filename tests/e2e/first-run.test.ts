@@ -80,6 +80,11 @@ describe.skipIf(!haveChromium)("the first run in a real browser", () => {
     const said = (await page.locator("main").textContent()) ?? "";
     for (const words of ["npm run cuebot -- init", "setup link", "npm start -- --demo"])
       expect(said).toContain(words);
+    // Each command in a box of its own, so a phone does not break it mid-flag.
+    expect(await page.locator("code.line").allTextContents()).toEqual([
+      "npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret>",
+      "npm start -- --demo",
+    ]);
     expect(await page.content()).not.toContain(token);
     await checkScreens(page, "first-run-login-not-configured");
 
