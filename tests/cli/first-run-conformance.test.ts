@@ -140,6 +140,21 @@ describe("the setup link as serve prints it", () => {
     expect(`${run.server.stdout()}${run.server.stderr()}`).not.toContain(sim.client.secret);
   });
 
+  test("--log debug: the request log never shows the token, nor the secret posted", async () => {
+    const run = await firstRun({ args: ["--log", "debug"] });
+    await fetch(`${run.base}/setup?token=${run.token}`, { headers: HTML });
+    await fetch(`${run.base}/setup?token=${run.token}x`, { headers: HTML });
+    const done = await postSetup(run, credentials(run.token), {
+      "content-type": "application/x-www-form-urlencoded; charset=UTF-8",
+    });
+    expect(done.status).toBe(303);
+    await fetch(`${run.base}/setup?token=${run.token}`);
+    expect(await run.server.stop()).toBe(0);
+    const printed = `${run.server.stdout()}${run.server.stderr()}`;
+    expect(printed.split(run.token)).toHaveLength(2);
+    expect(printed).not.toContain(sim.client.secret);
+  });
+
   test("the warning line says how, in the checkout's form, mentions the link (without a token) and --demo", async () => {
     const run = await firstRun();
     const warning = run.server
@@ -239,6 +254,10 @@ describe("POST /setup", () => {
     const authorize = new URL(login.headers.get("location")!).searchParams;
     expect(authorize.get("redirect_uri")).toBe(`${run.base}/auth/callback`);
     expect(authorize.get("client_id")).toBe(sim.client.id);
+    // The home page it was sent to now offers the login.
+    const landing = await (await fetch(`${run.base}/`, { headers: HTML })).text();
+    expect(landing).toContain('href="/auth/login"');
+    expect(landing).not.toContain("not set up yet");
   });
 
   test("the secret is stored as init stores it: init afterwards keeps them and says so", async () => {
@@ -381,6 +400,13 @@ describe("the owner (§4)", () => {
     expect(await rolesOf(run)).toEqual({ otherstreamer: "Partner", cuebotdemo: "Default" });
   });
 
+  test("named by CUEBOT_OWNER: Partner", async () => {
+    const run = await firstRun({ env: { CUEBOT_OWNER: "VipCarla" } });
+    expect((await postSetup(run, credentials(run.token))).status).toBe(303);
+    expect((await logIn(run, "vipcarla")).status).toBe(302);
+    expect(await rolesOf(run)).toEqual({ vipcarla: "Partner" });
+  });
+
   test("no owner named: everyone is Default", async () => {
     const run = await firstRun();
     expect((await postSetup(run, credentials(run.token, ""))).status).toBe(303);
@@ -427,6 +453,13 @@ describe("while Twitch is not configured", () => {
     const result = await scratch.run(["serve", "--port", "0", "--data-dir", dataDir], { cwd });
     expect(result.code).toBe(1);
   });
+});
+
+test("the demo prints no setup link and has no setup page", async () => {
+  const run = await firstRun({ args: ["--demo"] });
+  expect(run.token).toBe("");
+  expect(run.server.stdout()).toContain("demo mode");
+  expect((await fetch(`${run.base}/setup`, { headers: HTML })).status).toBe(403);
 });
 
 test("/docs/json lists GET and POST /setup", async () => {
