@@ -495,6 +495,21 @@ describe("POST /setup beside the command line", () => {
   });
 });
 
+test("config.json broken by hand while serve runs: the page opens, the post says what to fix, nothing is spent", async () => {
+  const run = await firstRun();
+  const file = join(run.dataDir, "config.json");
+  writeFileSync(file, "{ half-edited", { mode: 0o600 });
+  const page = await fetch(`${run.base}/setup?token=${run.token}`, { headers: HTML });
+  expect(page.status).toBe(200);
+  const post = await postSetup(run, credentials(run.token));
+  expect(post.status).toBe(500);
+  const body = (await post.json()) as ErrorBody;
+  expect(body.error.message).toContain(`invalid setting ${file}: is not valid JSON`);
+  expect(readFileSync(file, "utf8")).toBe("{ half-edited");
+  writeFileSync(file, "{}", { mode: 0o600 });
+  expect((await postSetup(run, credentials(run.token))).status).toBe(303);
+});
+
 test("guessing the token: failed attempts are counted per IP (60 a minute), then 429", async () => {
   const run = await firstRun();
   const first = await fetch(`${run.base}/setup?token=guess`);
