@@ -81,7 +81,7 @@ export function checkDatabase(config: Config): CheckResult {
   const name = "database";
   const path = join(config.dataDir, DATABASE_FILE);
   if (!existsSync(path))
-    return result(name, "warn", `${path} does not exist yet (\`cuebot serve\` creates it)`);
+    return result(name, "warn", `${path} does not exist yet (${currentInvocation().serve} creates it)`);
   let handle: ReturnType<typeof openDatabase>;
   try {
     handle = openDatabase(path, { readonly: true });
@@ -95,7 +95,7 @@ export function checkDatabase(config: Config): CheckResult {
       return result(
         name,
         "fail",
-        `${path} is damaged (${first}); restore the newest backup (\`cuebot backup\` makes them)`,
+        `${path} is damaged (${first}); restore the newest backup (${currentInvocation().command("backup <file>")} makes them)`,
       );
     }
     const schema = readSchemaStatus(handle.sqlite);
@@ -113,7 +113,7 @@ export function checkDatabase(config: Config): CheckResult {
       return result(
         name,
         "info",
-        `${where}; ${schema.pending.length} migration(s) to apply (serve and \`cuebot migrate\` apply them)`,
+        `${where}; ${schema.pending.length} migration(s) to apply (${currentInvocation().serve} and ${currentInvocation().command("migrate")} apply them)`,
       );
     }
     return result(name, "ok", `${where}, schema ${schema.latestTag ?? "empty"}, integrity ok`);
@@ -228,7 +228,9 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
       );
     }
     if (schema.applied === 0)
-      parts.push("no cuebot schema yet (the first `serve` or `cuebot migrate` creates it)");
+      parts.push(
+        `no cuebot schema yet (the first ${currentInvocation().serve} or ${currentInvocation().command("migrate")} creates it)`,
+      );
     else {
       const [row] = await pg.sql.unsafe("SELECT count(*)::int AS n FROM accounts");
       const accounts = Number(row?.n ?? 0);
@@ -237,7 +239,7 @@ export async function checkPostgres(config: Config): Promise<CheckResult | null>
       );
       if (schema.pending.length > 0) {
         parts.push(
-          `${schema.pending.length} migration(s) to apply (serve and \`cuebot migrate\` apply them)`,
+          `${schema.pending.length} migration(s) to apply (${currentInvocation().serve} and ${currentInvocation().command("migrate")} apply them)`,
         );
       }
     }
@@ -370,7 +372,7 @@ async function askHealth(url: string, fetchImpl: typeof fetch): Promise<CheckRes
       `${url} answers ${response.status}: something other than cuebot may hold the port`,
     );
   } catch {
-    return result(name, "info", `nothing answers on ${url} (start it with \`cuebot serve\`)`);
+    return result(name, "info", `nothing answers on ${url} (start it with ${currentInvocation().serve})`);
   }
 }
 

@@ -205,6 +205,29 @@ function startServices(ctx: Context, changesAnnounced: boolean): ChatLeadership 
   return leadership;
 }
 
+/** How often a server started by npm looks whether npm's shell is still there. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * Resolves when the server should stop, with why: SIGINT or SIGTERM, or, under `npm start` (npm sets
+ * npm_lifecycle_event), the shell npm started it from gone. npm passes SIGTERM to that shell only,
+ * which dies without passing it on, so the server would otherwise keep running, and its port, alone.
+ */
+function stopAsked(): Promise<Record<string, string>> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve({ signal: "SIGINT" }));
+    process.once("SIGTERM", () => resolve({ signal: "SIGTERM" }));
+    if (!process.env.npm_lifecycle_event) return;
+    const parent = process.ppid;
+    const check = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(check);
+      resolve({ reason: "npm, which started it, has stopped" });
+    }, PARENT_CHECK_MS);
+    check.unref();
+  });
+}
+
 /**
  * `cuebot serve`: builds the runtime once, listens, starts chat and the timers, and returns once
  * SIGINT or SIGTERM has stopped it gracefully. The CLI loads this module only for `serve`, so admin
@@ -235,11 +258,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     throw error;
   }
 
-  const signal = await new Promise<string>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
-  ctx.log.info("shutting down", { signal });
+  ctx.log.info("shutting down", await stopAsked());
   // Chat first: the lease goes back to Redis while it is open, so another instance takes over now.
   await leadership?.stop();
   await server.stop();

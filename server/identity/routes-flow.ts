@@ -2,13 +2,15 @@
 // browser, the redirect to the identity provider, and the pages of a refused login. The routes that
 // use them: routes-login.ts, routes-bot-link.ts and routes-callback.ts, composed in routes.ts.
 
-import { howToConfigure } from "../core/invocation.ts";
+import { currentInvocation, howToConfigure } from "../core/invocation.ts";
 import { serializeCookie } from "../http/cookies.ts";
+import { jsonError } from "../http/errors.ts";
 import { isPublicOrigin, seenOrigin } from "../http/forwarded.ts";
 import { isSecureOrigin } from "../http/session-auth.ts";
 import type { RateLimits } from "../limits/rate-limits.ts";
 import { BASE_SCOPES } from "../twitch/scopes.ts";
-import { pageOrError } from "../web/page.ts";
+import { loginNotConfiguredPage } from "../web/first-run.ts";
+import { pageOrError, wantsHtml } from "../web/page.ts";
 import { type IdentityProviderClient, newOAuthState } from "./idp-client.ts";
 import { normalizeTimezone } from "./login.ts";
 
@@ -79,12 +81,9 @@ export function clearLoginCookies(ctx: LoginFlowContext): string[] {
 export const TRY_AGAIN = { href: "/", label: "Back to cuebot" };
 
 export function loginNotConfigured(request: Request): Response {
+  if (wantsHtml(request)) return loginNotConfiguredPage(currentInvocation());
   const message = `Twitch login is not configured on this server. ${howToConfigure()}`;
-  return pageOrError(request, 503, "login_not_configured", {
-    title: "Login is not configured",
-    message,
-    action: TRY_AGAIN,
-  });
+  return jsonError(503, "login_not_configured", message);
 }
 
 /** Why a login is refused, as its page says it; the page's button starts a login unless `action` says otherwise. */

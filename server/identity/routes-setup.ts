@@ -1,6 +1,7 @@
 // GET and POST /setup: the first run finished in the browser with the one-time setup link that `serve`
 // printed (CONTRACT §2; the work is setup.ts). Not a session request: the link's token is the credential.
 import { Elysia } from "elysia";
+import { ConfigError } from "../core/config.ts";
 import { ApiError } from "../core/errors.ts";
 import { currentInvocation } from "../core/invocation.ts";
 import type { Logger } from "../core/log.ts";
@@ -11,6 +12,7 @@ import { setupPage } from "../web/first-run.ts";
 import { messagePage, wantsHtml } from "../web/page.ts";
 import {
   checkSetupForm,
+  configuredOnDisk,
   finishSetup,
   isSetupProblem,
   problemMessage,
@@ -44,6 +46,14 @@ function refusalOf(ctx: SetupContext, token: unknown): SetupRefusal | null {
       title: "Twitch is already connected",
       message:
         "Twitch is already configured on this cuebot, so nothing was changed: log in from the home page.",
+    };
+  }
+  if (configuredOnDisk(ctx)) {
+    return {
+      counted: false,
+      title: "Twitch is already connected",
+      message:
+        "Twitch is already configured in this cuebot's config.json (by cuebot init), so nothing was changed: restart cuebot to log in with it.",
     };
   }
   if (ctx.setupLink?.accepts(token)) return null;
@@ -89,6 +99,14 @@ function badForm(
   return setupPage({ ...pageInput(ctx, form.token ?? ""), form, problem }, 400);
 }
 
+/** config.json cannot be read (edited by hand while serving): nothing was saved, and what to fix. */
+function unreadableConfig(request: Request, error: ConfigError): Response {
+  const message = `cuebot cannot read its settings file (${error.message}), so nothing was saved: correct or remove it, then send the form again.`;
+  return wantsHtml(request)
+    ? messagePage({ title: "The settings file cannot be read", message, action: BACK }, 500)
+    : jsonError(500, "internal", message);
+}
+
 export function setupRoutes(ctx: SetupRoutesContext) {
   return new Elysia({ name: "cuebot.setup" })
     .get(
@@ -116,7 +134,12 @@ export function setupRoutes(ctx: SetupRoutesContext) {
         if (refusal) return refused(ctx, request, refusal);
         const values = checkSetupForm(form);
         if (isSetupProblem(values)) return badForm(ctx, request, form, values);
-        finishSetup(ctx, values);
+        try {
+          finishSetup(ctx, values);
+        } catch (error) {
+          if (error instanceof ConfigError) return unreadableConfig(request, error);
+          throw error;
+        }
         ctx.log.info("Twitch login configured from the setup page; the setup link is spent", {
           owner: values.owner,
         });

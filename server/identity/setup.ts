@@ -2,7 +2,7 @@
 // a one-time setup link; its page posts the Twitch application's credentials (and the owner), which are
 // stored as `cuebot init` stores them and used at once, with no restart. The routes: routes-setup.ts.
 import { timingSafeEqual } from "node:crypto";
-import { readStoredConfig, type StoredConfig, twitchLoginOf } from "../core/config.ts";
+import { ConfigError, readStoredConfig, type StoredConfig, twitchLoginOf } from "../core/config.ts";
 import { writeConfigFile } from "../core/data-dir.ts";
 import { randomToken } from "../core/secrets.ts";
 import type { TwitchApp } from "./twitch-app.ts";
@@ -112,6 +112,21 @@ export interface SetupContext {
 /** Whether a setup may run now: Twitch is not configured and the link's token is live. */
 export function setupOpen(ctx: SetupContext): boolean {
   return !ctx.twitchApp.configured && ctx.setupLink?.token != null;
+}
+
+/**
+ * Whether config.json holds Twitch credentials this server has not loaded (`cuebot init` ran beside
+ * it): a setup then would replace them, so it changes nothing, as when Twitch is configured.
+ */
+export function configuredOnDisk(ctx: SetupContext): boolean {
+  try {
+    const stored = readStoredConfig(ctx.config.dataDir);
+    return Boolean(stored.twitchClientId && stored.twitchClientSecret);
+  } catch (error) {
+    // A config.json being edited by hand holds no credentials this check can see.
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
 }
 
 /**

@@ -81,10 +81,26 @@ const LOGIN_ROW = /<p id="login-row">[\s\S]*?<\/p>/;
 export function landingWithoutTwitch(landing: string, invocation: Invocation): string {
   const notice = `<div class="notice warn" id="not-configured">
 <p><strong>Twitch login is not set up yet.</strong></p>
-<p>Open the setup link cuebot printed in the terminal where it started (it ends in /setup?token=…) and follow its steps. Or configure it from the terminal, then restart cuebot:</p>
-<code class="line">${escapeHtml(configureCommand(invocation))}</code>
-<p>Just looking? The demo tries everything without a Twitch account:</p>
-<code class="line">${escapeHtml(invocation.demo)}</code>
+${howToSetUp(invocation)}
 </div>`;
   return landing.replace(LOGIN_ROW, notice);
+}
+
+/** The setup link, the command and the demo, each command in a box of its own (a phone breaks none mid-flag). */
+function howToSetUp(invocation: Invocation): string {
+  return `<p>Open the setup link cuebot printed in the terminal where it started (it ends in /setup?token=…) and follow its steps. Or configure it from the terminal (or with the environment variables CUEBOT_TWITCH_CLIENT_ID and CUEBOT_TWITCH_CLIENT_SECRET), then restart cuebot:</p>
+<code class="line">${escapeHtml(configureCommand(invocation))}</code>
+<p>Just looking? The demo tries everything without a Twitch account:</p>
+<code class="line">${escapeHtml(invocation.demo)}</code>`;
+}
+
+/** `/auth/login`'s 503 page while Twitch is not configured: what to do instead, as the landing page says it. */
+export function loginNotConfiguredPage(invocation: Invocation): Response {
+  const html = `${HEAD("Login is not configured", "")}
+<body><main class="narrow"><h1>Login is not configured</h1>
+<p>Twitch login is not configured on this server yet.</p>
+${howToSetUp(invocation)}
+<p><a class="button" href="/">Back to cuebot</a></p>
+</main></body></html>`;
+  return htmlResponse(html, 503);
 }

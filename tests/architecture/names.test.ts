@@ -146,6 +146,11 @@ describe("names that tell the truth", () => {
     expect(DOCUMENTS.filter((path) => path !== "README.md" && !linked.has(path))).toEqual([]);
   });
 
+  test("the README's first command is the set-up on a machine with only Node.js (CONTRACT §1)", () => {
+    const firstBlock = /^```\w*\n([\s\S]*?)^```/m.exec(read("README.md"))?.[1];
+    expect(firstBlock?.trim()).toBe("npm install && npm start");
+  });
+
   test("no relative link or #anchor in the README or docs/ leads nowhere", () => {
     const dead = DOCUMENTS.flatMap((path) =>
       relativeLinks(read(path)).map((target) => deadEnd(path, target)),

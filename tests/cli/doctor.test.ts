@@ -56,6 +56,8 @@ describe("cuebot doctor", () => {
     expect(check("public URL")?.status).toBe("warn");
     expect(check("game provider")?.status).toBe("warn");
     expect(check("server")?.detail).toContain("nothing answers");
+    // Said as it works in a source checkout, where `cuebot` is not on PATH.
+    expect(check("server")?.detail).toEndWith("(start it with npm start)");
     expect(check("instances")).toEqual({
       check: "instances",
       status: "info",

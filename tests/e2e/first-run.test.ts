@@ -70,6 +70,32 @@ async function checkScreens(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!haveChromium)("the first run in a real browser", () => {
+  test("before setup: the 503 of Log in and a wrong link's 403 are readable pages, axe clean, without the token", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const token = new URL(link).searchParams.get("token")!;
+
+    const login = await page.goto(`${base}/auth/login`);
+    expect(login?.status()).toBe(503);
+    const said = (await page.locator("main").textContent()) ?? "";
+    for (const words of ["npm run cuebot -- init", "setup link", "npm start -- --demo"])
+      expect(said).toContain(words);
+    // Each command in a box of its own, so a phone does not break it mid-flag.
+    expect(await page.locator("code.line").allTextContents()).toEqual([
+      "npm run cuebot -- init --twitch-client-id <id> --twitch-client-secret <secret>",
+      "npm start -- --demo",
+    ]);
+    expect(await page.content()).not.toContain(token);
+    await checkScreens(page, "first-run-login-not-configured");
+
+    const wrong = await page.goto(`${base}/setup?token=${token.slice(0, -2)}xx`);
+    expect(wrong?.status()).toBe(403);
+    expect(await page.locator("form").count()).toBe(0);
+    expect(await page.content()).not.toContain(token);
+    await checkScreens(page, "first-run-setup-forbidden");
+    await context.close();
+  }, 60_000);
+
   test("landing page → setup link → form (a mistake, then right) → login → dashboard as Partner", async () => {
     const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
@@ -122,7 +148,9 @@ describe.skipIf(!haveChromium)("the first run in a real browser", () => {
     await page.waitForURL(`${base}/dashboard`);
     const profile = await page.request.get(`${base}/api/dashboard/profile`);
     expect(((await profile.json()) as { data: { role: string } }).data.role).toBe("Partner");
-    await page.getByText("120 per minute").first().waitFor();
+    // Partner's bot limit, with no role or plan named on a one-streamer install.
+    await page.getByText("120 a minute").first().waitFor();
+    expect(await page.locator("#profile-who").textContent()).toBe("@cuebotdemo");
 
     // The link is spent.
     const spent = await page.goto(link);
