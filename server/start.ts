@@ -251,6 +251,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
   }
   // `cuebot doctor` looks for the server where it really listens (`--port 0`, or another port).
   opened.instance.listening(server.url);
+  // Listened for before the "listening on" line: a script may send SIGTERM as soon as it reads it.
+  const stopping = stopAsked();
   let leadership: ChatLeadership | null;
   try {
     leadership = startServices(ctx, opened.changesAnnounced);
@@ -262,7 +264,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     throw error;
   }
 
-  ctx.log.info("shutting down", await stopAsked());
+  ctx.log.info("shutting down", await stopping);
   // Chat first: the lease goes back to Redis while it is open, so another instance takes over now.
   await leadership?.stop();
   await server.stop();
