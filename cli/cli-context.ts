@@ -77,9 +77,10 @@ export async function withCliContext<T>(
   try {
     return await runWithRetries(config, fn);
   } finally {
-    // Whatever the outcome (a command that fails after a commit too): the servers running on the
-    // embedded database drop what changed before this prints and exits. PostgreSQL notifies them.
-    if (!config.databaseUrl) await noticeChanges(config.dataDir);
+    // Whatever the outcome (a command that fails after a commit too): the servers running on this
+    // data folder drop what changed before this prints and exits. On PostgreSQL the database notifies
+    // the instances on other folders too, a moment later.
+    await noticeChanges(config.dataDir);
     release();
   }
 }

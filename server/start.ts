@@ -38,20 +38,23 @@ function describeStores(config: Config, shared: SharedStores | null): string {
 }
 
 /**
- * A server alone on the embedded database hears of the admin commands' changes from the commands
- * themselves (core/change-notices.ts) instead of asking SQLite on every request. Instances sharing a
- * file through Redis write too, and the demo's data may be changed from anywhere: those still ask, and
- * so does a server that could not open its notice socket or say where it is.
+ * The admin commands run on this data folder tell this server of their changes themselves
+ * (core/change-notices.ts), and wait for its answer before they print. A server alone on the embedded
+ * database then need not ask SQLite on every request (`changesAnnounced`). On PostgreSQL the notices
+ * come beside the database's own notifications, which may arrive a moment after the command exits: a
+ * key rotated by `cuebot key rotate` is refused at once. Instances sharing a SQLite file through Redis
+ * write too, and the demo's data may be changed from anywhere: those ask on every request, and so does
+ * a server that could not open its notice socket or say where it is.
  */
-function listenForNoticesWhenAlone(
+function listenForAdminNotices(
   ctx: Context,
   instance: RegisteredInstance,
   demoMode: boolean,
 ): NoticeListener | null {
-  if (demoMode || !ctx.database || ctx.shared) return null;
+  if (demoMode || (ctx.database && ctx.shared)) return null;
   const listener = listenForNotices(
     runFolder(ctx.config.dataDir),
-    () => ctx.externalChanges.check(),
+    () => ctx.externalChanges.announced(),
     (error) => ctx.log.warn("could not look for a change an admin command announced", { error }),
   );
   if (listener && !instance.announce(listener.address)) {
@@ -145,9 +148,10 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
       return environment.stop();
     });
   }
-  const notices = listenForNoticesWhenAlone(ctx, instance, demoMode);
+  const notices = listenForAdminNotices(ctx, instance, demoMode);
   if (notices) ctx.onClose(() => notices.stop());
-  return { ctx, instance, demo, changesAnnounced: notices !== null };
+  // On PostgreSQL every request still looks (cheaply) for a deaf notification connection.
+  return { ctx, instance, demo, changesAnnounced: notices !== null && ctx.database !== null };
 }
 
 /** The lines an admin reads at start: what is missing, where the demo is, where the server listens. */

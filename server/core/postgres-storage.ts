@@ -56,6 +56,14 @@ class NotifiedChanges implements ChangeFeed {
     return true;
   }
 
+  /**
+   * PostgreSQL's notification of the command's commit may still be on its way: flush now, so the next
+   * request after the command is served with the change.
+   */
+  announced(): void {
+    this.changed();
+  }
+
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -64,6 +64,11 @@ export class ExternalChanges implements ChangeFeed, OwnWriteObserver {
     this.#changes = this.#readChanges();
   }
 
+  /** The command's commit moved the counter: a look finds it. */
+  announced(): void {
+    this.check();
+  }
+
   /** Returns true when something changed since the last check (and notifies subscribers). */
   check(): boolean {
     const version = this.#read();

@@ -12,6 +12,11 @@ import type { DatabaseHandle } from "../../db/sqlite/connection.ts";
 export interface ChangeFeed {
   /** Looks now (cheap enough for every request); true when something changed (subscribers were told). */
   check(): boolean;
+  /**
+   * An admin command on this data folder says it committed a change (core/change-notices.ts): the
+   * caches drop what it changed before the command prints and exits.
+   */
+  announced(): void;
   subscribe(listener: () => void): () => void;
 }
 

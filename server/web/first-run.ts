@@ -73,17 +73,20 @@ ${field(input, "owner", "Your Twitch login (optional)", `${PLAIN} maxlength="26"
 
 /** The landing page's login button, replaced while Twitch is not configured. */
 const LOGIN_ROW = /<p id="login-row">[\s\S]*?<\/p>/;
+/** Its "Already logged in? Open the dashboard", left out while Twitch is not configured. */
+const DASHBOARD_ROW = /<span id="dashboard-row">[\s\S]*?<\/span>/;
 
 /**
- * The landing page while nobody can log in: no dead "Log in with Twitch", but where the setup link is,
- * the command that configures Twitch, and the demo.
+ * The landing page while nobody can log in: no dead "Log in with Twitch" and no way to a dashboard
+ * nobody can be logged in to, but where the setup link is, the command that configures Twitch, and
+ * the demo.
  */
 export function landingWithoutTwitch(landing: string, invocation: Invocation): string {
   const notice = `<div class="notice warn" id="not-configured">
 <p><strong>Twitch login is not set up yet.</strong></p>
 ${howToSetUp(invocation)}
 </div>`;
-  return landing.replace(LOGIN_ROW, notice);
+  return landing.replace(LOGIN_ROW, notice).replace(DASHBOARD_ROW, "");
 }
 
 /** The setup link, the command and the demo, each command in a box of its own (a phone breaks none mid-flag). */

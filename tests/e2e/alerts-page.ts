@@ -1,8 +1,9 @@
-// What the Alerts view's browser tests share: waiting for a text, opening the view and a type, the
-// panel API as the streamer's session, and real image and sound files to upload.
+// What the Alerts view's browser tests share: opening the view and a type, a type's settings as the
+// panel API has them, and real image and sound files to upload.
 import { expect } from "bun:test";
 import { deflateSync } from "node:zlib";
 import type { Locator, Page } from "playwright-core";
+import { panelData } from "../helpers/browser.ts";
 
 export const TYPES = ["follow", "subscribe", "resub", "gift", "cheer", "raid", "redemption"] as const;
 export type Type = (typeof TYPES)[number];
@@ -21,26 +22,6 @@ export interface Info {
   types: { type: Type; state: string; settings: Settings }[];
 }
 
-/** Polls the element's text until it matches. */
-export async function textOf(
-  locator: Locator,
-  matches: (text: string) => boolean,
-  ms = 10_000,
-): Promise<string> {
-  const deadline = Date.now() + ms;
-  let text = "";
-  while (Date.now() < deadline) {
-    text =
-      (await locator
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => "")) ?? "";
-    if (matches(text)) return text;
-    await Bun.sleep(50);
-  }
-  throw new Error(`never matched; last text: ${JSON.stringify(text)}`);
-}
-
 /** A full load of the view, its panels arrived. */
 export async function openAlertsView(page: Page, base: string): Promise<void> {
   await page.goto("about:blank");
@@ -54,13 +35,6 @@ export async function openAlertType(page: Page, type: Type): Promise<Locator> {
   const section = page.locator(`#alert-type-${type}`);
   if ((await section.getAttribute("open")) === null) await section.locator("summary").click();
   return section;
-}
-
-/** What the panel API says now, as the streamer's session. */
-export async function panelData<T>(page: Page, base: string, path: string): Promise<T> {
-  const response = await page.request.get(`${base}/api/dashboard/${path}`);
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { data: T }).data;
 }
 
 export async function settingsOf(page: Page, base: string, type: Type): Promise<Settings> {

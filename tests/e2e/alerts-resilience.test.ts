@@ -3,52 +3,40 @@
 // for Retry-After, a poll that read the server before a switch never undoes it, the switch and Replay
 // keep the keyboard focus, a test waits for unsaved edits, a lost connection is said in words, and
 // uploads are listed, previewed and deleted. Page timers are moved on with page.clock.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import {
-  type DemoServer,
-  haveChromium,
-  launchChromium,
-  logIn,
-  screenshotPath,
-  startDemoServer,
-} from "../helpers/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { haveChromium, screenshotPath, textOf, useDemoDashboard } from "../helpers/browser.ts";
 import {
   type Info,
   openAlertsView,
   openAlertType,
-  panelData,
   pngBytes,
   settingsOf as settingsFor,
   type Type,
-  textOf,
   wavBytes,
 } from "./alerts-page.ts";
 
-let server: DemoServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
+const demo = useDemoDashboard({ prepare, timeoutMs: 60_000 });
 
-const openView = () => openAlertsView(page, server.base);
-const openType = (type: Type) => openAlertType(page, type);
-const settingsOf = (type: Type) => settingsFor(page, server.base, type);
+const openView = () => openAlertsView(demo.page, demo.base);
+const openType = (type: Type) => openAlertType(demo.page, type);
+const settingsOf = (type: Type) => settingsFor(demo.page, demo.base, type);
 
 /** Alerts on and connected, a PNG chosen for cheers, two test alerts in the history. */
 async function prepare(): Promise<void> {
   const send = (method: "put" | "post", path: string, data: unknown) =>
-    page.request[method](`${server.base}/api/dashboard/alerts${path}`, {
-      headers: { origin: server.base },
+    demo.page.request[method](`${demo.base}/api/dashboard/alerts${path}`, {
+      headers: { origin: demo.base },
       data,
     });
   expect((await send("put", "", { enabled: true })).status()).toBe(200);
   const deadline = Date.now() + 15_000;
-  while ((await panelData<Info>(page, server.base, "alerts")).state !== "connected") {
+  while ((await demo.panel<Info>("alerts")).state !== "connected") {
     if (Date.now() > deadline) throw new Error("alerts never connected");
     await Bun.sleep(100);
   }
-  const upload = await page.request.post(`${server.base}/api/dashboard/alerts/assets?kind=image`, {
-    headers: { origin: server.base },
+  const upload = await demo.page.request.post(`${demo.base}/api/dashboard/alerts/assets?kind=image`, {
+    headers: { origin: demo.base },
     data: pngBytes(96),
   });
   const { id } = ((await upload.json()) as { data: { id: number } }).data;
@@ -56,25 +44,11 @@ async function prepare(): Promise<void> {
   for (const type of ["follow", "cheer"]) expect((await send("post", "/test", { type })).status()).toBe(200);
 }
 
-beforeAll(async () => {
-  if (!haveChromium) return;
-  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await logIn(context, server.base);
-  await prepare();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A second tab of the same session whose timers the test moves on (page.clock), `aheadMs` in the future. */
+/** A second tab of the same session whose timers the test moves on (demo.page.clock), `aheadMs` in the future. */
 async function clockedView(aheadMs = 0): Promise<Page> {
-  const tab = await context.newPage();
+  const tab = await demo.context.newPage();
   await tab.clock.install({ time: Date.now() + aheadMs });
-  await tab.goto(`${server.base}/dashboard#/alerts`);
+  await tab.goto(`${demo.base}/dashboard#/alerts`);
   await tab.locator("#alerts-state").waitFor();
   return tab;
 }
@@ -88,7 +62,7 @@ describe.skipIf(!haveChromium)(
       let inFlight = 0;
       let most = 0;
       let asked = 0;
-      const tab = await context.newPage();
+      const tab = await demo.context.newPage();
       await tab.clock.install();
       await tab.route(HISTORY, async (route) => {
         asked += 1;
@@ -100,7 +74,7 @@ describe.skipIf(!haveChromium)(
         await route.fulfill({ response: answer });
       });
       try {
-        await tab.goto(`${server.base}/dashboard#/alerts`);
+        await tab.goto(`${demo.base}/dashboard#/alerts`);
         await tab.locator("#alerts-state").waitFor();
         await tab.clock.runFor(60_000);
         await tab.locator("#alerts-history ol").waitFor({ timeout: 8000 });
@@ -148,7 +122,7 @@ describe.skipIf(!haveChromium)(
     }, 30_000);
 
     test("a 429 before the first answer: one quiet line, no countdown asking again beside the poll", async () => {
-      const tab = await context.newPage();
+      const tab = await demo.context.newPage();
       await tab.clock.install();
       let asked = 0;
       await tab.route(HISTORY, async (route) => {
@@ -160,7 +134,7 @@ describe.skipIf(!haveChromium)(
         });
       });
       try {
-        await tab.goto(`${server.base}/dashboard#/alerts`);
+        await tab.goto(`${demo.base}/dashboard#/alerts`);
         await textOf(tab.locator("#alerts-history"), (t) => t.includes("Too many requests"));
         expect(await tab.locator("#alerts-history [role=alert]").count()).toBe(0);
         await tab.clock.runFor(25_000);
@@ -211,18 +185,18 @@ describe.skipIf(!haveChromium)(
 
     test("Replay by keyboard keeps the focus on its button while the new row is added above", async () => {
       await openView();
-      const second = page
+      const second = demo.page
         .locator("#alerts-history li")
         .nth(1)
         .getByRole("button", { name: /^Replay/ });
       const label = await second.getAttribute("aria-label");
-      const before = await page.locator("#alerts-history li").count();
+      const before = await demo.page.locator("#alerts-history li").count();
       await second.focus();
-      await page.keyboard.press("Enter");
-      await textOf(page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
-      expect(await page.locator("#alerts-history li").count()).toBe(Math.min(before + 1, 20));
-      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(label);
-      expect(await page.locator("#alerts-history-note").textContent()).toContain("below a minimum");
+      await demo.page.keyboard.press("Enter");
+      await textOf(demo.page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
+      expect(await demo.page.locator("#alerts-history li").count()).toBe(Math.min(before + 1, 20));
+      expect(await demo.page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(label);
+      expect(await demo.page.locator("#alerts-history-note").textContent()).toContain("below a minimum");
     }, 30_000);
 
     test("a test waits for unsaved edits; a lost connection says cuebot did not answer", async () => {
@@ -235,45 +209,47 @@ describe.skipIf(!haveChromium)(
       await template.fill(`${saved} 🎉`);
       expect(await test.isDisabled()).toBe(true);
       expect(await cheer.locator("#alert-cheer-test-hint").isVisible()).toBe(true);
-      await page.route("**/api/dashboard/alerts/types/cheer", (route) => route.abort("internetdisconnected"));
+      await demo.page.route("**/api/dashboard/alerts/types/cheer", (route) =>
+        route.abort("internetdisconnected"),
+      );
       await cheer.getByRole("button", { name: "Save" }).click();
       expect(await textOf(cheer.locator(".save-status").first(), (t) => t.length > 0)).toContain(
         "cuebot did not answer; check your connection and try again.",
       );
-      await page.unroute("**/api/dashboard/alerts/types/cheer");
+      await demo.page.unroute("**/api/dashboard/alerts/types/cheer");
       await template.fill(saved);
       expect(await test.isDisabled()).toBe(false);
       expect(await cheer.locator("#alert-cheer-test-hint").isVisible()).toBe(false);
-      expect(await page.locator("#alerts-preview iframe").getAttribute("allow")).toBe("autoplay 'none'");
+      expect(await demo.page.locator("#alerts-preview iframe").getAttribute("allow")).toBe("autoplay 'none'");
     }, 30_000);
 
     test("your files: n of 20, a thumbnail, and Delete (confirmed) leaves the types with none", async () => {
       await openView();
-      const files = page.locator("#alerts-files");
-      expect(await page.locator("#alerts-files-count").textContent()).toBe("1 of 20 files.");
+      const files = demo.page.locator("#alerts-files");
+      expect(await demo.page.locator("#alerts-files-count").textContent()).toBe("1 of 20 files.");
       // A sound: a player in the picker and in the list.
       const sound = (await openType("cheer")).locator(".alerts-asset").nth(1);
       await sound
         .locator("input[type=file]")
         .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: wavBytes() });
       await sound.locator(".alerts-asset-preview audio[controls]").waitFor();
-      await textOf(page.locator("#alerts-files-count"), (t) => t === "2 of 20 files.");
+      await textOf(demo.page.locator("#alerts-files-count"), (t) => t === "2 of 20 files.");
       expect(await files.locator("audio[controls]").count()).toBe(1);
       const thumb = files.locator("img.alerts-thumb");
       await thumb.waitFor();
-      await page.waitForFunction(
+      await demo.page.waitForFunction(
         () => (document.querySelector("img.alerts-thumb") as HTMLImageElement | null)?.naturalWidth === 96,
       );
-      expect(await page.locator("#alert-type-cheer .alerts-asset-preview img").count()).toBe(1);
-      await page.locator("#alerts-files").screenshot({ path: screenshotPath("alerts-files") });
+      expect(await demo.page.locator("#alert-type-cheer .alerts-asset-preview img").count()).toBe(1);
+      await demo.page.locator("#alerts-files").screenshot({ path: screenshotPath("alerts-files") });
       await files.getByRole("button", { name: /^Delete PNG image/ }).click();
-      const dialog = page.locator("dialog[open]");
+      const dialog = demo.page.locator("dialog[open]");
       expect(await dialog.textContent()).toContain("show no image");
       await dialog.getByRole("button", { name: "Delete" }).click();
-      await textOf(page.locator("#alerts-files-count"), (t) => t === "1 of 20 files.");
+      await textOf(demo.page.locator("#alerts-files-count"), (t) => t === "1 of 20 files.");
       expect(await files.locator("img").count()).toBe(0);
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("alerts-files-count");
-      expect(await page.locator("#alert-type-cheer .alerts-asset select").first().inputValue()).toBe("");
+      expect(await demo.page.evaluate(() => document.activeElement?.id)).toBe("alerts-files-count");
+      expect(await demo.page.locator("#alert-type-cheer .alerts-asset select").first().inputValue()).toBe("");
       expect((await settingsOf("cheer")).imageId).toBeNull();
     }, 30_000);
   },

@@ -2,86 +2,61 @@
 // Twitch consent page, a type's settings refused and kept at the field then saved, uploads checked at
 // the field, a test alert in the live preview and the history, replay, every type simulated and shown
 // on the alerts-only overlay (one screenshot each), and the view at 360 and 1280 px, light and dark.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, test } from "bun:test";
 import {
-  axeViolations,
-  type DemoServer,
   haveChromium,
-  horizontalOverflow,
-  launchChromium,
-  logIn,
+  onEveryScreen,
   type PageWatch,
   screenshotPath,
-  startDemoServer,
+  textOf,
+  useDemoDashboard,
   watchPage,
 } from "../helpers/browser.ts";
-
 import {
   type Info,
   openAlertsView,
   openAlertType,
-  panelData,
   pngBytes,
   type Settings,
   settingsOf as settingsFor,
   TYPES,
   type Type,
-  textOf,
 } from "./alerts-page.ts";
 
-let server: DemoServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
+const demo = useDemoDashboard();
 let watch: PageWatch;
 
-beforeAll(async () => {
-  if (!haveChromium) return;
-  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await logIn(context, server.base);
-}, 40_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
-
-const openView = () => openAlertsView(page, server.base);
-const openType = (type: Type) => openAlertType(page, type);
-const api = <T>(path: string) => panelData<T>(page, server.base, path);
-const settingsOf = (type: Type): Promise<Settings> => settingsFor(page, server.base, type);
+const openView = () => openAlertsView(demo.page, demo.base);
+const openType = (type: Type) => openAlertType(demo.page, type);
+const settingsOf = (type: Type): Promise<Settings> => settingsFor(demo.page, demo.base, type);
 
 describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", () => {
   test("turn alerts on, allow them on Twitch's page, and every type connects", async () => {
     await openView();
-    expect(await textOf(page.locator("#alerts-state"), (t) => t.length > 0)).toBe("Off");
-    expect(await page.locator("#alerts-obs-hint").textContent()).toContain(
+    expect(await textOf(demo.page.locator("#alerts-state"), (t) => t.length > 0)).toBe("Off");
+    expect(await demo.page.locator("#alerts-obs-hint").textContent()).toContain(
       "Browser source, width 1920, height 1080",
     );
-    await page.click("#alerts-enabled");
+    await demo.page.click("#alerts-enabled");
     const settled = (t: string) => t !== "Off" && t !== "Connecting…";
     // Follows, subs and raids work with what the login granted; cheers and redemptions wait for consent.
-    expect(await textOf(page.locator("#alerts-state"), settled)).toBe("Connected");
-    const waiting = await textOf(page.locator("#alerts-type-states"), (t) => t.includes("Channel points"));
+    expect(await textOf(demo.page.locator("#alerts-state"), settled)).toBe("Connected");
+    const waiting = await textOf(demo.page.locator("#alerts-type-states"), (t) =>
+      t.includes("Channel points"),
+    );
     expect(waiting).toContain("Cheer: Needs your permission");
     expect(waiting).not.toContain("Follow");
 
     // Twitch's (simulated) consent page lists the new scopes; the streamer approves.
-    await page.click("#alerts-consent");
-    const consent = (await page.locator("body").textContent()) ?? "";
+    const consent = await demo.allowOnTwitch("alerts");
     expect(consent).toContain("bits:read");
     expect(consent).toContain("channel:read:redemptions");
-    await page.click("a.approve >> nth=0");
-    await page.waitForURL(`${server.base}/dashboard#/alerts`);
     // From here on, every request stays on this server.
-    watch = watchPage(page, server.base);
-    expect(await textOf(page.locator("#alerts-state"), (t) => t === "Connected")).toBe("Connected");
-    expect(await page.locator("#alerts-consent").count()).toBe(0);
-    expect(await page.locator("#alerts-type-states").count()).toBe(0);
-    const info = await api<Info>("alerts");
+    watch = watchPage(demo.page, demo.base);
+    expect(await textOf(demo.page.locator("#alerts-state"), (t) => t === "Connected")).toBe("Connected");
+    expect(await demo.page.locator("#alerts-consent").count()).toBe(0);
+    expect(await demo.page.locator("#alerts-type-states").count()).toBe(0);
+    const info = await demo.panel<Info>("alerts");
     expect(info.types.map((t) => t.state)).toEqual(TYPES.map(() => "connected"));
   }, 60_000);
 
@@ -127,7 +102,7 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     const chosen = Number(await image.locator("select").inputValue());
     expect(chosen).toBeGreaterThan(0);
     // The other types' pickers offer it at once.
-    expect(await page.locator("#alert-type-raid .alerts-asset select").first().textContent()).toContain(
+    expect(await demo.page.locator("#alert-type-raid .alerts-asset select").first().textContent()).toContain(
       `#${chosen}`,
     );
 
@@ -156,35 +131,35 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     await cheer.getByRole("button", { name: "Save" }).click();
     expect(await textOf(cheer.locator(".save-status"), (t) => t.length > 0)).toBe("Cheer alert saved.");
     expect((await settingsOf("cheer")).imageId).toBe(chosen);
-    const assets = await api<{ items: { id: number }[] }>("alerts/assets");
+    const assets = await demo.panel<{ items: { id: number }[] }>("alerts/assets");
     expect(assets.items.map((a) => a.id)).toEqual([chosen]);
   }, 30_000);
 
   test("a test alert shows in the live preview and on top of the history; Replay shows it again", async () => {
     const cheer = await openType("cheer");
     await cheer.getByRole("button", { name: "Send a test alert" }).click();
-    const preview = page.frameLocator("#alerts-preview iframe");
+    const preview = demo.page.frameLocator("#alerts-preview iframe");
     const shown = await textOf(preview.locator("#alert-text"), (t) => t.length > 0, 5000);
     expect(shown).toBe("★ CuebotTester cheered 500 bits — شكرا!");
     expect(await preview.locator("#alert-label").textContent()).toBe("Cheer · test");
     await preview.locator("#alert.in").waitFor();
     await Bun.sleep(600); // the way in is over
-    await page.locator("#alerts-preview").screenshot({ path: screenshotPath("alerts-preview-test") });
+    await demo.page.locator("#alerts-preview").screenshot({ path: screenshotPath("alerts-preview-test") });
 
-    const first = page.locator("#alerts-history li").first();
+    const first = demo.page.locator("#alerts-history li").first();
     expect(await textOf(first, (t) => t.includes("test"))).toContain("CuebotTester · 500 bits");
     expect(await first.textContent()).toContain("★ CuebotTester cheered 500 bits — شكرا!");
-    const before = await page.locator("#alerts-history li").count();
+    const before = await demo.page.locator("#alerts-history li").count();
     await first.getByRole("button", { name: /^Replay/ }).click();
-    await textOf(page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
-    expect(await page.locator("#alerts-history li").count()).toBe(before + 1);
+    await textOf(demo.page.locator("#alerts-history li").first(), (t) => t.includes("replay"));
+    expect(await demo.page.locator("#alerts-history li").count()).toBe(before + 1);
   }, 30_000);
 
   test("by keyboard: a type opens with Enter, a minimum out of range is refused at its field, markup stays text", async () => {
-    await page.locator("#alert-type-raid summary").focus();
-    await page.keyboard.press("Enter");
-    expect(await page.locator("#alert-type-raid").getAttribute("open")).not.toBeNull();
-    const raid = page.locator("#alert-type-raid");
+    await demo.page.locator("#alert-type-raid summary").focus();
+    await demo.page.keyboard.press("Enter");
+    expect(await demo.page.locator("#alert-type-raid").getAttribute("open")).not.toBeNull();
+    const raid = demo.page.locator("#alert-type-raid");
     await raid.locator("#alert-raid-min").fill("-1");
     await raid.locator("#alert-raid-template").fill("<b>{user}</b> raids with {viewers}!");
     await raid.locator("#alert-raid-template").press("Enter");
@@ -198,17 +173,17 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
     await raid.locator("#alert-raid-template").press("Enter");
     expect(await textOf(raid.locator(".save-status").first(), (t) => t.length > 0)).toBe("Raid alert saved.");
     await raid.getByRole("button", { name: "Send a test alert" }).click();
-    const first = page.locator("#alerts-history li").first();
+    const first = demo.page.locator("#alerts-history li").first();
     expect(await textOf(first, (t) => t.includes("raids with"))).toContain(
       "<b>CuebotTester</b> raids with 42!",
     );
-    expect(await page.locator("#alerts-history b").count()).toBe(0);
-    const preview = page.frameLocator("#alerts-preview iframe");
+    expect(await demo.page.locator("#alerts-history b").count()).toBe(0);
+    const preview = demo.page.frameLocator("#alerts-preview iframe");
     await textOf(preview.locator("#alert-text"), (t) => t.includes("<b>CuebotTester</b>"), 15_000);
     expect(await preview.locator("#alert b").count()).toBe(0);
     // Back to the default text for the overlay screenshots below.
-    const reset = await page.request.put(`${server.base}/api/dashboard/alerts/types/raid`, {
-      headers: { origin: server.base },
+    const reset = await demo.page.request.put(`${demo.base}/api/dashboard/alerts/types/raid`, {
+      headers: { origin: demo.base },
       data: { template: "{user} is raiding with {amount} viewers!" },
     });
     expect(reset.status()).toBe(200);
@@ -217,20 +192,20 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
   test("in the demo, each simulated event shows on the alerts-only overlay (a screenshot of each)", async () => {
     // Short alerts, so seven follow each other quickly.
     for (const type of TYPES) {
-      const put = await page.request.put(`${server.base}/api/dashboard/alerts/types/${type}`, {
-        headers: { origin: server.base },
+      const put = await demo.page.request.put(`${demo.base}/api/dashboard/alerts/types/${type}`, {
+        headers: { origin: demo.base },
         data: { durationSeconds: 2 },
       });
       expect(put.status()).toBe(200);
     }
-    const { alertsOnlyUrl } = await api<Info>("alerts");
+    const { alertsOnlyUrl } = await demo.panel<Info>("alerts");
     // A fresh browser profile, as OBS would be: it has shown no alert yet.
-    const obs = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const obs = await demo.browser.newContext({ viewport: { width: 1920, height: 1080 } });
     try {
       const overlay = await obs.newPage();
-      const seen = watchPage(overlay, server.base);
+      const seen = watchPage(overlay, demo.base);
       const link = new URL(alertsOnlyUrl);
-      await overlay.goto(`${server.base}${link.pathname}${link.search}`);
+      await overlay.goto(`${demo.base}${link.pathname}${link.search}`);
       await Bun.sleep(500);
       const expected: Record<Type, RegExp> = {
         follow: /just followed!$/,
@@ -243,7 +218,7 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
       };
       await openView();
       for (const type of TYPES) {
-        await page.click(`#alerts-simulate-${type}`);
+        await demo.page.click(`#alerts-simulate-${type}`);
         const text = await textOf(
           overlay.locator("#alert.in #alert-text"),
           (t) => expected[type].test(t),
@@ -255,7 +230,7 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
       }
       expect(seen.problems).toEqual([]);
       // The history lists them, newest first.
-      const history = await textOf(page.locator("#alerts-history li").first(), (t) =>
+      const history = await textOf(demo.page.locator("#alerts-history li").first(), (t) =>
         t.includes("Channel points"),
       );
       expect(history).not.toContain("test");
@@ -267,25 +242,12 @@ describe.skipIf(!haveChromium)("the Alerts view in demo mode (a real browser)", 
   test("the view at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, nothing broken", async () => {
     await openView();
     await openType("cheer");
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const width of [1280, 360]) {
-        await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-        await Bun.sleep(100);
-        expect({ width, scheme, overflow: await horizontalOverflow(page) }).toEqual({
-          width,
-          scheme,
-          overflow: 0,
-        });
-        expect(await axeViolations(page)).toEqual([]);
-        const name = scheme === "light" ? `alerts-view-${width}` : `alerts-view-${width}-dark`;
-        await page.screenshot({ path: screenshotPath(name), fullPage: true });
-        await page.locator("#alert-type-cheer").screenshot({ path: screenshotPath(`${name}-cheer`) });
-        await page.locator("#alerts-history").screenshot({ path: screenshotPath(`${name}-history`) });
-      }
-    }
-    await page.emulateMedia({ colorScheme: "light" });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await onEveryScreen(demo.page, async (screen) => {
+      const name = `alerts-view-${screen.name}`;
+      await demo.page.screenshot({ path: screenshotPath(name), fullPage: true });
+      await demo.page.locator("#alert-type-cheer").screenshot({ path: screenshotPath(`${name}-cheer`) });
+      await demo.page.locator("#alerts-history").screenshot({ path: screenshotPath(`${name}-history`) });
+    });
     // The refusals asked for above are the only failed requests the browser logged.
     expect(watch.problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
   }, 60_000);

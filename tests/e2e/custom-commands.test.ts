@@ -1,22 +1,17 @@
 // The Custom commands view (issue 24) in a real Chromium against `cuebot serve --demo`: adding with
 // errors at the field, editing with the live preview, a counter, deleting, the Nightbot import through
 // its dialog, the regulars; then the view at 360 and 1280 px, light and dark.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import {
   axeViolations,
-  type DemoServer,
   haveChromium,
   horizontalOverflow,
-  launchChromium,
-  logIn,
-  type PageWatch,
   screenshotPath,
-  startDemoServer,
   textOf,
-  watchPage,
+  useDemoDashboard,
 } from "../helpers/browser.ts";
 
 const NIGHTBOT_LIST = readFileSync(
@@ -38,25 +33,7 @@ const NIGHTBOT_PAGE = `<!doctype html><html><body>
 <footer>© NightDev</footer>
 </body></html>`;
 
-let server: DemoServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let watch: PageWatch;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await logIn(context, server.base);
-  watch = watchPage(page, server.base);
-}, 40_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoDashboard({ watch: true });
 
 /** A command list as Nightbot's API returns it, one command per name. */
 function nightbotList(names: string[]): string {
@@ -75,17 +52,17 @@ const input = (scope: Locator, path: string) => scope.locator(`[data-field="${pa
 /** The error line of that field. */
 const errorOf = (scope: Locator, path: string) =>
   scope.locator(`.field:has([data-field="${path}"]) .field-error`);
-const item = (name: string) => page.locator(`#cc-commands li[data-command="${name}"]`);
+const item = (name: string) => demo.page.locator(`#cc-commands li[data-command="${name}"]`);
 
 async function openView(): Promise<void> {
-  await page.goto("about:blank");
-  await page.goto(`${server.base}/dashboard#/custom-commands`);
-  await page.locator("#cc-commands .cc-list, #cc-commands .cc-empty").first().waitFor();
-  await page.locator("#cc-regulars ul, #cc-regulars .state-empty").first().waitFor();
+  await demo.page.goto("about:blank");
+  await demo.page.goto(`${demo.base}/dashboard#/custom-commands`);
+  await demo.page.locator("#cc-commands .cc-list, #cc-commands .cc-empty").first().waitFor();
+  await demo.page.locator("#cc-regulars ul, #cc-regulars .state-empty").first().waitFor();
 }
 
 async function confirm(label: string): Promise<void> {
-  const dialog = page.locator("dialog[open]");
+  const dialog = demo.page.locator("dialog[open]");
   await dialog.getByRole("button", { name: label }).click();
   await dialog.waitFor({ state: "detached" });
 }
@@ -93,7 +70,7 @@ async function confirm(label: string): Promise<void> {
 describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serve --demo)", () => {
   test("add: a bad name is refused at the field with everything typed kept; fixed, the command is listed", async () => {
     await openView();
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     await input(add, "name").fill("!bad name!");
     await input(add, "response").fill("Streams Mon, Wed, Fri at 19:00 CET");
     await add.getByRole("button", { name: "Add command" }).click();
@@ -123,7 +100,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("edit in a dialog, with the preview showing the reply a chosen viewer would get", async () => {
     await item("schedule").getByRole("button", { name: "Edit !schedule" }).click();
-    const dialog = page.locator("dialog[open]");
+    const dialog = demo.page.locator("dialog[open]");
     expect(await dialog.locator("h2").textContent()).toBe("Edit !schedule");
     await input(dialog, "response").fill("Hi $(user), $(touser) says we stream Mon, Wed, Fri");
     await input(dialog, "user").fill("lurker_eve");
@@ -154,13 +131,13 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     expect(await item("schedule").locator(".cc-meta").textContent()).toContain("60 s cooldown");
     expect(await item("schedule").locator(".cc-meta").textContent()).toContain("20 s per viewer");
     // Focus comes back to the command's Edit button.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+    expect(await demo.page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
       "Edit !schedule",
     );
   }, 30_000);
 
   test("a counter: its count is set in place, kept across a reload, and the preview counts from it", async () => {
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     await input(add, "name").fill("!wins");
     await input(add, "response").fill("We won $(count) games today.");
     // The preview follows the typing by itself (a new command's first use is count 1).
@@ -176,11 +153,11 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await openView();
     expect(await item("wins").locator(".cc-count").textContent()).toBe("count 12");
     await item("wins").getByRole("button", { name: "Edit !wins" }).click();
-    const dialog = page.locator("dialog[open]");
+    const dialog = demo.page.locator("dialog[open]");
     await dialog.getByRole("button", { name: "Preview" }).click();
     expect(await textOf(dialog.locator(".cc-preview-text"), (t) => t !== "")).toBe("We won 13 games today.");
     // Escape closes the dialog, as a keyboard user expects; nothing was saved.
-    await page.keyboard.press("Escape");
+    await demo.page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     expect(await item("wins").locator(".cc-count").textContent()).toBe("count 12");
   }, 30_000);
@@ -192,7 +169,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await item("schedule").getByRole("button", { name: "Delete !schedule" }).click();
     await confirm("Delete");
     await item("schedule").waitFor({ state: "detached" });
-    const listed = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const listed = await demo.page.request.get(`${demo.base}/api/dashboard/custom-commands`);
     const names = ((await listed.json()) as { data: { items: { name: string }[] } }).data.items.map(
       (c) => c.name,
     );
@@ -201,10 +178,10 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("import a Nightbot list: the preview lists what happens, nothing stored until Import", async () => {
-    const total = async () => Number((await page.locator(".cc-total").textContent())?.split(" ")[0]);
+    const total = async () => Number((await demo.page.locator(".cc-total").textContent())?.split(" ")[0]);
     const before = await total();
-    await page.click("#cc-import");
-    const dialog = page.locator("dialog[open]");
+    await demo.page.click("#cc-import");
+    const dialog = demo.page.locator("dialog[open]");
     await input(dialog, "body").fill("{not json");
     await dialog.getByRole("button", { name: "Preview" }).click();
     expect(await errorOf(dialog, "body").textContent()).toContain("This is not JSON");
@@ -226,7 +203,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     expect(await item("socials").count()).toBe(0);
     expect(await total()).toBe(before);
 
-    await page.screenshot({ path: screenshotPath("custom-commands-import-plan-1280") });
+    await demo.page.screenshot({ path: screenshotPath("custom-commands-import-plan-1280") });
     const apply = dialog.locator(".cc-import-apply");
     expect(await apply.textContent()).toBe(`Import ${planned.length} commands`);
     await apply.click();
@@ -238,16 +215,16 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     expect(await item("socials").locator(".cc-meta").textContent()).toContain("regulars+");
     expect(await total()).toBe(before + planned.length);
     // With this many, a filter finds one by name or text.
-    await page.getByLabel("Find a command").fill("youtube");
-    expect(await page.locator("#cc-commands li.cc-item:visible").count()).toBe(1);
+    await demo.page.getByLabel("Find a command").fill("youtube");
+    expect(await demo.page.locator("#cc-commands li.cc-item:visible").count()).toBe(1);
     expect(await item("socials").isVisible()).toBe(true);
-    await page.getByLabel("Find a command").fill("");
-    expect(await page.locator("#cc-commands li.cc-item:visible").count()).toBe(before + planned.length);
+    await demo.page.getByLabel("Find a command").fill("");
+    expect(await demo.page.locator("#cc-commands li.cc-item:visible").count()).toBe(before + planned.length);
   }, 30_000);
 
   test("import the table copied from Nightbot's commands page: the dialog links the page, the paste is previewed and imported", async () => {
     // Nightbot's public commands page, as a table the browser copies (select all, copy).
-    const nightbot = await context.newPage();
+    const nightbot = await demo.context.newPage();
     await nightbot.setContent(NIGHTBOT_PAGE);
     await nightbot.keyboard.press("Control+A");
     await nightbot.keyboard.press("Control+C");
@@ -255,13 +232,13 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await nightbot.close();
     expect(copied).toContain("!tbl_discord\tJoin us on Discord");
 
-    await page.click("#cc-import");
-    const dialog = page.locator("dialog[open]");
+    await demo.page.click("#cc-import");
+    const dialog = demo.page.locator("dialog[open]");
     expect(await dialog.locator(".cc-import-steps a").getAttribute("href")).toBe(
       "https://nightbot.tv/t/cuebotdemo/commands",
     );
     await input(dialog, "body").focus();
-    await page.keyboard.press("Control+V");
+    await demo.page.keyboard.press("Control+V");
     // Headless Chromium may keep its clipboard to itself: then the copied text is typed in as pasted.
     if ((await input(dialog, "body").inputValue()) === "") await input(dialog, "body").fill(copied);
     await dialog.getByRole("button", { name: "Preview" }).click();
@@ -271,7 +248,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     expect(planned.map((line) => line.split(" ")[0])).toEqual(["!tbl_discord", "!tbl_mods"]);
     expect(planned[1]).toContain("moderators+");
     expect(await dialog.locator(".cc-import-conflicts").textContent()).toContain("!discord");
-    await page.screenshot({ path: screenshotPath("custom-commands-import-table-1280") });
+    await demo.page.screenshot({ path: screenshotPath("custom-commands-import-table-1280") });
     await dialog.locator(".cc-import-apply").click();
     expect(await textOf(dialog.locator(".cc-import-summary"), (t) => t.startsWith("Imported"))).toBe(
       "Imported 2 commands from Nightbot.",
@@ -282,7 +259,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("regulars: an unknown login is refused at the field; a viewer is added, then removed", async () => {
-    const card = page.locator("#cc-regulars");
+    const card = demo.page.locator("#cc-regulars");
     await input(card, "login").fill("no_such_viewer_xyz");
     await card.getByRole("button", { name: "Add regular" }).click();
     expect(await textOf(errorOf(card, "login"), (t) => t !== "")).toContain("no_such_viewer_xyz");
@@ -299,92 +276,94 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("a response a moderator typed in chat shows as text, never as markup", async () => {
     const markup = '<img src=x onerror="window.pwned=1"> <b>bold</b> $(user)';
-    const added = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
-      headers: { origin: server.base },
+    const added = await demo.page.request.post(`${demo.base}/api/dashboard/custom-commands`, {
+      headers: { origin: demo.base },
       data: { name: "markup", response: markup },
     });
     expect(added.status()).toBe(200);
     await openView();
     expect(await item("markup").locator(".cc-response").textContent()).toBe(markup);
     expect(await item("markup").locator("img, b").count()).toBe(0);
-    expect(await page.evaluate(() => "pwned" in window)).toBe(false);
+    expect(await demo.page.evaluate(() => "pwned" in window)).toBe(false);
     await item("markup").getByRole("button", { name: "Delete !markup" }).click();
     await confirm("Delete");
     await item("markup").waitFor({ state: "detached" });
   }, 30_000);
 
   test("at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, screenshots", async () => {
-    await input(page.locator("#cc-regulars"), "login").fill("modbob");
-    await page.locator("#cc-regulars").getByRole("button", { name: "Add regular" }).click();
-    await page.locator('#cc-regulars li[data-login="modbob"]').waitFor();
+    await input(demo.page.locator("#cc-regulars"), "login").fill("modbob");
+    await demo.page.locator("#cc-regulars").getByRole("button", { name: "Add regular" }).click();
+    await demo.page.locator('#cc-regulars li[data-login="modbob"]').waitFor();
     await openView();
-    await page.locator("#cc-add details summary").click();
+    await demo.page.locator("#cc-add details summary").click();
     for (const [width, height] of [
       [1280, 800],
       [360, 740],
     ] as const) {
-      await page.setViewportSize({ width, height });
+      await demo.page.setViewportSize({ width, height });
       for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await demo.page.emulateMedia({ colorScheme: scheme });
         const name = `${width}${scheme === "dark" ? "-dark" : ""}`;
-        expect(await horizontalOverflow(page)).toBe(0);
-        expect(await axeViolations(page)).toEqual([]);
-        await page.screenshot({ path: screenshotPath(`custom-commands-${name}`), fullPage: true });
+        expect(await horizontalOverflow(demo.page)).toBe(0);
+        expect(await axeViolations(demo.page)).toEqual([]);
+        await demo.page.screenshot({ path: screenshotPath(`custom-commands-${name}`), fullPage: true });
       }
       await item("wins").getByRole("button", { name: "Edit !wins" }).click();
-      const dialog = page.locator("dialog[open]");
+      const dialog = demo.page.locator("dialog[open]");
       await dialog.getByRole("button", { name: "Preview" }).click();
       await dialog.locator(".cc-preview-text").waitFor();
-      expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: screenshotPath(`custom-commands-edit-${width}-dark`) });
+      expect(await axeViolations(demo.page)).toEqual([]);
+      await demo.page.screenshot({ path: screenshotPath(`custom-commands-edit-${width}-dark`) });
       await dialog.getByRole("button", { name: "Close" }).click();
-      await page.click("#cc-import");
+      await demo.page.click("#cc-import");
       await input(dialog, "body").fill(NIGHTBOT_LIST);
       await dialog.getByRole("button", { name: "Preview" }).click();
       await dialog.locator(".cc-import-conflicts").waitFor();
-      expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: screenshotPath(`custom-commands-import-${width}-dark`) });
+      expect(await axeViolations(demo.page)).toEqual([]);
+      await demo.page.screenshot({ path: screenshotPath(`custom-commands-import-${width}-dark`) });
       await dialog.getByRole("button", { name: "Close" }).click();
-      await page.emulateMedia({ colorScheme: "light" });
+      await demo.page.emulateMedia({ colorScheme: "light" });
     }
     // Chromium logs each refused request; the only ones are the two refusals asked for above.
-    expect(watch.problems).toEqual([
+    expect(demo.watch.problems).toEqual([
       "console error: Failed to load resource: the server responded with a status of 409 (Conflict)",
       "console error: Failed to load resource: the server responded with a status of 404 (Not Found)",
     ]);
   }, 90_000);
 
   test("an empty list says how to add a command, from here or from chat", async () => {
-    const listed = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const listed = await demo.page.request.get(`${demo.base}/api/dashboard/custom-commands`);
     const items = ((await listed.json()) as { data: { items: { name: string }[] } }).data.items;
     for (const { name } of items) {
-      const deleted = await page.request.delete(`${server.base}/api/dashboard/custom-commands/${name}`, {
-        headers: { origin: server.base },
+      const deleted = await demo.page.request.delete(`${demo.base}/api/dashboard/custom-commands/${name}`, {
+        headers: { origin: demo.base },
       });
       expect(deleted.status()).toBe(200);
     }
     await openView();
-    expect(await page.locator("#cc-commands .cc-empty").textContent()).toContain("!addcom !discord");
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await demo.page.locator("#cc-commands .cc-empty").textContent()).toContain("!addcom !discord");
+    expect(await axeViolations(demo.page)).toEqual([]);
   }, 30_000);
 
   // The findings of the outside review (each step failed before its fix).
 
   test("the automatic preview never takes focus from the field being typed in, and clears the errors it placed", async () => {
     // A step that fails says so in seconds, and the next steps still run.
-    page.setDefaultTimeout(8000);
+    demo.page.setDefaultTimeout(8000);
     await openView();
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     await input(add, "user").fill("not a login!");
     await input(add, "response").click();
-    await page.keyboard.type("Hello");
+    await demo.page.keyboard.type("Hello");
     // The automatic preview runs (700 ms after typing stops) and the server refuses the viewer…
     expect(await textOf(errorOf(add, "user"), (t) => t !== "")).not.toBe("");
     // …but the cursor stays where the streamer types.
-    await page.keyboard.type(" there");
+    await demo.page.keyboard.type(" there");
     expect(await input(add, "response").inputValue()).toBe("Hello there");
     expect(await input(add, "user").inputValue()).toBe("not a login!");
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-field"))).toBe("response");
+    expect(await demo.page.evaluate(() => document.activeElement?.getAttribute("data-field"))).toBe(
+      "response",
+    );
 
     // A refusal of the response itself goes away with the next preview that is accepted.
     await input(add, "user").fill("viewer_anna");
@@ -397,8 +376,8 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
   }, 30_000);
 
   test("an old preview answer never shows after the response was cleared", async () => {
-    const add = page.locator("#cc-add");
-    await page.route("**/api/dashboard/custom-commands/test", async (route) => {
+    const add = demo.page.locator("#cc-add");
+    await demo.page.route("**/api/dashboard/custom-commands/test", async (route) => {
       await Bun.sleep(1200);
       await route.continue();
     });
@@ -410,12 +389,12 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       await Bun.sleep(2000);
       expect(await add.locator(".cc-preview-out").textContent()).toBe("Type a response to see the reply.");
     } finally {
-      await page.unroute("**/api/dashboard/custom-commands/test");
+      await demo.page.unroute("**/api/dashboard/custom-commands/test");
     }
   }, 30_000);
 
   test("a double click on Add command stores once and says so once", async () => {
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     await input(add, "name").fill("!twice");
     await input(add, "response").fill("Said once.");
     await add.evaluate((form) => {
@@ -431,7 +410,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("a pasted response keeps every character the server counts (emoji too), and Enter adds no line break", async () => {
     await openView();
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     const emoji = "😀".repeat(300);
     await input(add, "response").fill(emoji);
     expect(await input(add, "response").inputValue()).toBe(emoji);
@@ -446,9 +425,9 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("clearing an alias whose response only passes the words on is refused at Response", async () => {
     await openView();
-    const add = page.locator("#cc-add");
-    const target = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
-      headers: { origin: server.base },
+    const add = demo.page.locator("#cc-add");
+    const target = await demo.page.request.post(`${demo.base}/api/dashboard/custom-commands`, {
+      headers: { origin: demo.base },
       data: { name: "aliased", response: "The aliased command: $(query)" },
     });
     expect(target.status()).toBe(200);
@@ -457,38 +436,38 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     await add.getByRole("button", { name: "Add command" }).click();
     await item("echoalias").waitFor({ timeout: 5000 });
     await item("echoalias").getByRole("button", { name: "Edit !echoalias" }).click();
-    const dialog = page.locator("dialog[open]");
+    const dialog = demo.page.locator("dialog[open]");
     await input(dialog, "aliasTarget").fill("");
     await dialog.getByRole("button", { name: "Save changes" }).click();
     expect(await textOf(errorOf(dialog, "response"), (t) => t !== "")).toContain(
       "without its alias the command would repeat what the chatter types",
     );
-    const stored = await page.request.get(`${server.base}/api/dashboard/custom-commands`);
+    const stored = await demo.page.request.get(`${demo.base}/api/dashboard/custom-commands`);
     const echo = (
       (await stored.json()) as { data: { items: { name: string; aliasTarget: string | null }[] } }
     ).data.items.find((c) => c.name === "echoalias");
     expect(echo?.aliasTarget).toBe("aliased");
-    await page.keyboard.press("Escape");
+    await demo.page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached", timeout: 5000 });
   }, 30_000);
 
   test("a reload of the list keeps the filter and a count typed but not set", async () => {
-    const add = page.locator("#cc-add");
+    const add = demo.page.locator("#cc-add");
     for (const name of ["f1", "f2", "f3", "f4"]) {
-      const made = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
-        headers: { origin: server.base },
+      const made = await demo.page.request.post(`${demo.base}/api/dashboard/custom-commands`, {
+        headers: { origin: demo.base },
         data: { name, response: `${name} $(count)` },
       });
       expect(made.status()).toBe(200);
     }
     await openView();
-    await page.getByLabel("Find a command").fill("f2");
+    await demo.page.getByLabel("Find a command").fill("f2");
     await input(item("f2"), "count").fill("99");
     await input(add, "name").fill("!later");
     await input(add, "response").fill("added later");
     await add.getByRole("button", { name: "Add command" }).click();
     await item("later").waitFor({ state: "attached", timeout: 5000 });
-    expect(await page.getByLabel("Find a command").inputValue()).toBe("f2");
+    expect(await demo.page.getByLabel("Find a command").inputValue()).toBe("f2");
     expect(await item("later").isHidden()).toBe(true);
     expect(await item("f1").isHidden()).toBe(true);
     expect(await input(item("f2"), "count").inputValue()).toBe("99");
@@ -496,18 +475,18 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("after a delete, focus goes to the next command's Edit, and to the next regular's Remove", async () => {
     await openView();
-    await page.getByLabel("Find a command").fill("");
+    await demo.page.getByLabel("Find a command").fill("");
     const next = await item("f2").evaluate((li) => (li.nextElementSibling as HTMLElement).dataset.command);
     await item("f2").getByRole("button", { name: "Delete !f2" }).click();
     await confirm("Delete");
     await item("f2").waitFor({ state: "detached", timeout: 5000 });
-    await page.waitForFunction(
+    await demo.page.waitForFunction(
       (name) => document.activeElement?.getAttribute("aria-label") === `Edit !${name}`,
       next,
       { timeout: 5000 },
     );
 
-    const card = page.locator("#cc-regulars");
+    const card = demo.page.locator("#cc-regulars");
     for (const login of ["subdave", "lurker_eve"]) {
       await input(card, "login").fill(login);
       await card.getByRole("button", { name: "Add regular" }).click();
@@ -517,7 +496,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
     const second = await card.locator("li").nth(1).getAttribute("data-login");
     await card.getByRole("button", { name: `Remove ${first}` }).click();
     await confirm("Remove");
-    await page.waitForFunction(
+    await demo.page.waitForFunction(
       (login) => document.activeElement?.getAttribute("aria-label") === `Remove ${login}`,
       second,
       { timeout: 5000 },
@@ -526,13 +505,13 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("a save finishing after its dialog was closed still updates the list", async () => {
     await openView();
-    await page.route("**/api/dashboard/custom-commands/f1", async (route) => {
+    await demo.page.route("**/api/dashboard/custom-commands/f1", async (route) => {
       if (route.request().method() === "PUT") await Bun.sleep(800);
       await route.continue();
     });
     try {
       await item("f1").getByRole("button", { name: "Edit !f1" }).click();
-      const dialog = page.locator("dialog[open]");
+      const dialog = demo.page.locator("dialog[open]");
       await input(dialog, "response").fill("f1 changed $(count)");
       await dialog.getByRole("button", { name: "Save changes" }).click();
       await dialog.getByRole("button", { name: "Close" }).click();
@@ -541,15 +520,15 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
         "f1 changed $(count)",
       );
     } finally {
-      await page.unroute("**/api/dashboard/custom-commands/f1");
+      await demo.page.unroute("**/api/dashboard/custom-commands/f1");
     }
   }, 30_000);
 
   /** Opens the import dialog with a Nightbot-shaped list of `names` pasted and previewed. */
   async function importPreviewed(names: string[]): Promise<Locator> {
     await openView();
-    await page.getByRole("button", { name: "Import from Nightbot or StreamElements" }).click();
-    const dialog = page.locator("dialog[open]");
+    await demo.page.getByRole("button", { name: "Import from Nightbot or StreamElements" }).click();
+    const dialog = demo.page.locator("dialog[open]");
     await input(dialog, "body").fill(nightbotList(names));
     await dialog.getByRole("button", { name: "Preview" }).click();
     await textOf(dialog.locator(".cc-import-apply"), (t) => t.startsWith("Import "));
@@ -579,7 +558,7 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
 
   test("import: a list changed while its preview loads gets no stale plan and no Import button", async () => {
     const dialog = await importPreviewed(["imp_one"]);
-    await page.route("**/api/dashboard/custom-commands/import", async (route) => {
+    await demo.page.route("**/api/dashboard/custom-commands/import", async (route) => {
       await Bun.sleep(800);
       await route.continue();
     });
@@ -591,33 +570,33 @@ describe.skipIf(!haveChromium)("the Custom commands view in a real browser (serv
       expect(await dialog.locator(".cc-import-apply").isHidden()).toBe(true);
       expect(await dialog.locator(".cc-import-plan").textContent()).toBe("");
     } finally {
-      await page.unroute("**/api/dashboard/custom-commands/import");
+      await demo.page.unroute("**/api/dashboard/custom-commands/import");
     }
     await dialog.getByRole("button", { name: "Close" }).click();
   }, 30_000);
 
   test("at 360 px a 32-character name's Edit dialog keeps its Close button on one line", async () => {
     const name = "a".repeat(32);
-    const made = await page.request.post(`${server.base}/api/dashboard/custom-commands`, {
-      headers: { origin: server.base },
+    const made = await demo.page.request.post(`${demo.base}/api/dashboard/custom-commands`, {
+      headers: { origin: demo.base },
       data: { name, response: "long name" },
     });
     expect(made.status()).toBe(200);
-    await page.setViewportSize({ width: 360, height: 800 });
+    await demo.page.setViewportSize({ width: 360, height: 800 });
     try {
       await openView();
       await item(name)
         .getByRole("button", { name: `Edit !${name}` })
         .click();
-      const dialog = page.locator("dialog[open]");
+      const dialog = demo.page.locator("dialog[open]");
       const close = await dialog.getByRole("button", { name: "Close" }).boundingBox();
       const preview = await dialog.getByRole("button", { name: "Preview" }).boundingBox();
       expect(close!.height).toBe(preview!.height);
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: screenshotPath("custom-commands-edit-long-name-360") });
-      await page.keyboard.press("Escape");
+      expect(await horizontalOverflow(demo.page)).toBeLessThanOrEqual(0);
+      await demo.page.screenshot({ path: screenshotPath("custom-commands-edit-long-name-360") });
+      await demo.page.keyboard.press("Escape");
     } finally {
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await demo.page.setViewportSize({ width: 1280, height: 800 });
     }
   }, 30_000);
 });

@@ -1,53 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, test } from "bun:test";
 import {
   axeViolations,
-  type DemoServer,
   haveChromium,
   horizontalOverflow,
-  launchChromium,
-  logIn,
-  type PageWatch,
   screenshotPath,
-  startDemoServer,
   textOf,
+  useDemoDashboard,
   watchPage,
 } from "../helpers/browser.ts";
 
-let server: DemoServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let watch: PageWatch;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  [server, browser] = await Promise.all([startDemoServer(), launchChromium()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await logIn(context, server.base);
-  watch = watchPage(page, server.base);
-}, 40_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoDashboard({ watch: true });
 
 /** A full load of the view, its lists arrived. */
-async function openView(): Promise<void> {
+async function openView(page = demo.page): Promise<void> {
   await page.goto("about:blank");
-  await page.goto(`${server.base}/dashboard#/timers-quotes`);
+  await page.goto(`${demo.base}/dashboard#/timers-quotes`);
   await page.locator("#timer-count:not(:empty)").waitFor();
   await page.locator("#quote-count:not(:empty)").waitFor();
   expect(await page.locator(".state-error").count()).toBe(0);
-}
-
-/** What the panel API says now, as the streamer's session. */
-async function api<T>(path: string): Promise<T> {
-  const response = await page.request.get(`${server.base}/api/dashboard/${path}`);
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { data: T }).data;
 }
 
 interface TimerShape {
@@ -59,11 +29,11 @@ interface TimerShape {
 }
 
 async function storedTimer(name: string): Promise<TimerShape | undefined> {
-  return (await api<{ items: TimerShape[] }>("timers")).items.find((t) => t.name === name);
+  return (await demo.panel<{ items: TimerShape[] }>("timers")).items.find((t) => t.name === name);
 }
 
 async function confirmDelete(): Promise<void> {
-  const dialog = page.locator("dialog[open]");
+  const dialog = demo.page.locator("dialog[open]");
   await dialog.getByRole("button", { name: "Delete" }).click();
   await dialog.waitFor({ state: "detached" });
 }
@@ -71,11 +41,11 @@ async function confirmDelete(): Promise<void> {
 describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)", () => {
   test("a timer: a bad interval is refused at its field with what was typed kept, then added, turned off, edited and deleted", async () => {
     await openView();
-    expect(await page.locator("#view-timers-quotes").textContent()).toContain(
+    expect(await demo.page.locator("#view-timers-quotes").textContent()).toContain(
       "only while your stream is live",
     );
-    expect(await page.locator("#view-timers-quotes a[href='#/chat']").count()).toBeGreaterThan(0);
-    const add = page.locator("form[aria-label='Add a timer']");
+    expect(await demo.page.locator("#view-timers-quotes a[href='#/chat']").count()).toBeGreaterThan(0);
+    const add = demo.page.locator("form[aria-label='Add a timer']");
     await add.getByLabel("Name").fill("e2e-socials");
     await add.getByLabel("Message").fill("Follow me on X: @cuebotdemo");
     await add.getByLabel("Every (minutes)").fill("3");
@@ -90,7 +60,7 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
 
     await every.fill("15");
     await add.getByRole("button", { name: "Add the timer" }).click();
-    const row = page.locator("#timer-list li", { hasText: "e2e-socials" });
+    const row = demo.page.locator("#timer-list li", { hasText: "e2e-socials" });
     expect(await textOf(row, (t) => t.includes("Every 15 min"))).toContain("after 2 chat lines");
     expect(await row.locator(".badge").isVisible()).toBe(false);
     expect(await storedTimer("e2e-socials")).toMatchObject({
@@ -116,14 +86,14 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
 
     // Escape leaves an edit unsaved, back on its Edit button.
     await row.getByRole("button", { name: "Edit timer e2e-socials" }).click();
-    await page.keyboard.type("typed but not kept");
-    await page.keyboard.press("Escape");
+    await demo.page.keyboard.type("typed but not kept");
+    await demo.page.keyboard.press("Escape");
     const editButton = row.getByRole("button", { name: "Edit timer e2e-socials" });
     expect(await editButton.evaluate((b) => b === document.activeElement)).toBe(true);
     expect(await row.textContent()).not.toContain("typed but not kept");
 
     await editButton.click();
-    const edit = page.locator("form[aria-label='Edit timer e2e-socials']");
+    const edit = demo.page.locator("form[aria-label='Edit timer e2e-socials']");
     await edit.getByLabel("Message").fill("Discord: discord.gg/example");
     await edit.getByLabel("Every (minutes)").fill("30");
     await edit.getByLabel("After chat lines").fill("5");
@@ -145,7 +115,7 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
 
   test("quotes: add (a too long one refused at its field), search, edit, delete, and page through more than a page", async () => {
     await openView();
-    const add = page.locator("form[aria-label='Add a quote']");
+    const add = demo.page.locator("form[aria-label='Add a quote']");
     const tooLong = `${"a".repeat(501)}`;
     await add.getByLabel("Quote").fill(tooLong);
     await add.getByRole("button", { name: "Add the quote" }).click();
@@ -162,74 +132,77 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
     // More than a page (20), a chatter's markup among them: it shows as text, never as markup.
     for (let i = 1; i <= 22; i++) {
       const text = i === 7 ? "<b>bold</b> <img src=x> from chat" : `Filler quote number ${i}`;
-      const response = await page.request.post(`${server.base}/api/dashboard/quotes`, {
-        headers: { origin: server.base },
+      const response = await demo.page.request.post(`${demo.base}/api/dashboard/quotes`, {
+        headers: { origin: demo.base },
         data: { text, game: null },
       });
       expect(response.status()).toBe(200);
     }
 
-    await page.getByLabel("Search quotes").fill("ZEBRACORN");
-    await textOf(page.locator("#quote-count"), (t) => t === "1 quote holds “ZEBRACORN”");
-    const found = page.locator("#quote-list li");
+    await demo.page.getByLabel("Search quotes").fill("ZEBRACORN");
+    await textOf(demo.page.locator("#quote-count"), (t) => t === "1 quote holds “ZEBRACORN”");
+    const found = demo.page.locator("#quote-list li");
     expect(await found.count()).toBe(1);
     expect(await found.textContent()).toContain(`#${added}`);
     expect(await found.textContent()).toContain("VALORANT");
 
     await found.getByRole("button", { name: `Edit quote #${added}` }).click();
-    const edit = page.locator(`form[aria-label='Edit quote #${added}']`);
+    const edit = demo.page.locator(`form[aria-label='Edit quote #${added}']`);
     await edit.getByLabel("Quote").fill("I never miss, said the zebracorn, missing.");
     await edit.getByLabel("Game").fill("");
     await edit.getByRole("button", { name: "Save" }).click();
-    const row = page.locator(`#quote-list li[data-quote='${added}']`);
+    const row = demo.page.locator(`#quote-list li[data-quote='${added}']`);
     expect(await textOf(row, (t) => t.includes("missing."))).not.toContain("VALORANT");
-    const stored = await api<{ items: { text: string; game: string | null }[] }>("quotes?search=zebracorn");
+    const stored = await demo.panel<{ items: { text: string; game: string | null }[] }>(
+      "quotes?search=zebracorn",
+    );
     expect(stored.items).toMatchObject([{ text: "I never miss, said the zebracorn, missing.", game: null }]);
 
-    await page.getByLabel("Search quotes").fill("from chat");
-    await textOf(page.locator("#quote-count"), (t) => t === "1 quote holds “from chat”");
-    const markup = page.locator("#quote-list li .tq-text");
+    await demo.page.getByLabel("Search quotes").fill("from chat");
+    await textOf(demo.page.locator("#quote-count"), (t) => t === "1 quote holds “from chat”");
+    const markup = demo.page.locator("#quote-list li .tq-text");
     expect(await markup.textContent()).toBe("<b>bold</b> <img src=x> from chat");
-    expect(await page.locator("#quote-list li b, #quote-list li img").count()).toBe(0);
+    expect(await demo.page.locator("#quote-list li b, #quote-list li img").count()).toBe(0);
 
-    await page.getByLabel("Search quotes").fill("");
-    const count = await textOf(page.locator("#quote-count"), (t) => t.includes("of at most 10,000"));
+    await demo.page.getByLabel("Search quotes").fill("");
+    const count = await textOf(demo.page.locator("#quote-count"), (t) => t.includes("of at most 10,000"));
     const total = Number(/^(\d+)/.exec(count)![1]);
     expect(total).toBeGreaterThan(20);
-    const pager = page.locator("nav[aria-label='Quote pages']");
+    const pager = demo.page.locator("nav[aria-label='Quote pages']");
     expect(await pager.locator("#quote-page").textContent()).toBe(`Page 1 of ${Math.ceil(total / 20)}`);
-    expect(await page.locator("#quote-list li").count()).toBe(20);
-    const firstOnPage1 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    expect(await demo.page.locator("#quote-list li").count()).toBe(20);
+    const firstOnPage1 = await demo.page.locator("#quote-list li").first().getAttribute("data-quote");
     await pager.getByRole("button", { name: "Next" }).click();
     await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 2"));
-    await page.locator("#quote-list li").first().waitFor();
-    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).not.toBe(firstOnPage1);
+    await demo.page.locator("#quote-list li").first().waitFor();
+    expect(await demo.page.locator("#quote-list li").first().getAttribute("data-quote")).not.toBe(
+      firstOnPage1,
+    );
     await pager.getByRole("button", { name: "Previous" }).click();
     await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1"));
-    await textOf(page.locator("#quote-list li").first(), () => true);
-    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
+    await textOf(demo.page.locator("#quote-list li").first(), () => true);
+    expect(await demo.page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
 
-    const doomed = page.locator(`#quote-list li[data-quote='${added}']`);
-    await page.getByLabel("Search quotes").fill("zebracorn");
+    const doomed = demo.page.locator(`#quote-list li[data-quote='${added}']`);
+    await demo.page.getByLabel("Search quotes").fill("zebracorn");
     await doomed.getByRole("button", { name: `Delete quote #${added}` }).click();
     await confirmDelete();
-    await textOf(page.locator("#quote-count"), (t) => t.startsWith("0 quotes"));
-    expect(await page.locator("#quotes").textContent()).toBe("No quote holds “zebracorn”.");
-    expect((await api<{ total: number }>("quotes")).total).toBe(total - 1);
+    await textOf(demo.page.locator("#quote-count"), (t) => t.startsWith("0 quotes"));
+    expect(await demo.page.locator("#quotes").textContent()).toBe("No quote holds “zebracorn”.");
+    expect((await demo.panel<{ total: number }>("quotes")).total).toBe(total - 1);
   }, 60_000);
 
   test("the view at 360 and 1280 px, light and dark: no sideways scrolling, axe clean, nothing broken", async () => {
     // The refusals asked for above are the only failed requests the browser logged.
-    expect(watch.problems.filter((p) => !p.includes("status of 409"))).toEqual([]);
+    expect(demo.watch.problems.filter((p) => !p.includes("status of 409"))).toEqual([]);
     // Something in each list, as a streamer's view would have.
-    const timer = await page.request.post(`${server.base}/api/dashboard/timers`, {
-      headers: { origin: server.base },
+    const timer = await demo.page.request.post(`${demo.base}/api/dashboard/timers`, {
+      headers: { origin: demo.base },
       data: { name: "socials", message: "Follow on X and Instagram: @cuebotdemo", intervalMinutes: 20 },
     });
     expect(timer.status()).toBe(200);
-    const fresh = await context.newPage();
-    const seen = watchPage(fresh, server.base);
-    page = fresh;
+    const fresh = await demo.context.newPage();
+    const seen = watchPage(fresh, demo.base);
     for (const [name, width, height] of [
       ["1280", 1280, 800],
       ["360", 360, 740],
@@ -237,8 +210,8 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
       await fresh.setViewportSize({ width, height });
       for (const scheme of ["light", "dark"] as const) {
         await fresh.emulateMedia({ colorScheme: scheme });
-        await openView();
-        await page.locator("#quote-list li").first().waitFor();
+        await openView(fresh);
+        await fresh.locator("#quote-list li").first().waitFor();
         expect(await horizontalOverflow(fresh)).toBe(0);
         expect(await axeViolations(fresh)).toEqual([]);
         const suffix = scheme === "dark" ? `${name}-dark` : name;
@@ -246,15 +219,15 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
       }
     }
     // A troll's quote with no spaces to break at still fits a phone's width.
-    const long = await page.request.post(`${server.base}/api/dashboard/quotes`, {
-      headers: { origin: server.base },
+    const long = await demo.page.request.post(`${demo.base}/api/dashboard/quotes`, {
+      headers: { origin: demo.base },
       data: { text: "W".repeat(480), game: "G".repeat(200) },
     });
     expect(long.status()).toBe(200);
-    await page.getByLabel("Search quotes").fill("WWWWWWWW");
-    await textOf(page.locator("#quote-count"), (t) => t.startsWith("1 quote holds"));
+    await fresh.getByLabel("Search quotes").fill("WWWWWWWW");
+    await textOf(fresh.locator("#quote-count"), (t) => t.startsWith("1 quote holds"));
     expect(await horizontalOverflow(fresh)).toBe(0);
-    await page.locator("#quote-list").screenshot({ path: screenshotPath("timers-quotes-360-dark-long") });
+    await fresh.locator("#quote-list").screenshot({ path: screenshotPath("timers-quotes-360-dark-long") });
     expect(seen.problems).toEqual([]);
   }, 90_000);
 
@@ -262,66 +235,66 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
 
   test("a quote's open edit survives a reload of the list, and paging or searching waits for it", async () => {
     // A step that fails says so in seconds, and the next steps still run.
-    page.setDefaultTimeout(8000);
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: "light" });
+    demo.page.setDefaultTimeout(8000);
+    await demo.page.setViewportSize({ width: 1280, height: 800 });
+    await demo.page.emulateMedia({ colorScheme: "light" });
     await openView();
-    const first = page.locator("#quote-list li").first();
+    const first = demo.page.locator("#quote-list li").first();
     const number = await first.getAttribute("data-quote");
     await first.getByRole("button", { name: `Edit quote #${number}` }).click();
-    const edit = page.locator(`form[aria-label='Edit quote #${number}']`);
+    const edit = demo.page.locator(`form[aria-label='Edit quote #${number}']`);
     await edit.getByLabel("Quote").fill("half typed edit");
 
-    const add = page.locator("form[aria-label='Add a quote']");
+    const add = demo.page.locator("form[aria-label='Add a quote']");
     await add.getByLabel("Quote").fill("Another quote, added meanwhile");
     await add.getByRole("button", { name: "Add the quote" }).click();
     await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
-    await textOf(page.locator("#quote-count"), (t) => t.includes("of at most"));
-    await page.locator("#quote-list").waitFor();
+    await textOf(demo.page.locator("#quote-count"), (t) => t.includes("of at most"));
+    await demo.page.locator("#quote-list").waitFor();
     expect(await edit.getByLabel("Quote").inputValue()).toBe("half typed edit");
 
-    await page.getByLabel("Search quotes").fill("Filler");
-    const notice = page.locator("#quote-notice");
+    await demo.page.getByLabel("Search quotes").fill("Filler");
+    const notice = demo.page.locator("#quote-notice");
     expect(await textOf(notice, (t) => t !== "")).toBe(
       `Finish or cancel the edit of quote #${number} first.`,
     );
-    await page.locator("nav[aria-label='Quote pages']").getByRole("button", { name: "Next" }).click();
-    expect(await page.locator("#quote-page").textContent()).toStartWith("Page 1");
+    await demo.page.locator("nav[aria-label='Quote pages']").getByRole("button", { name: "Next" }).click();
+    expect(await demo.page.locator("#quote-page").textContent()).toStartWith("Page 1");
     expect(await edit.getByLabel("Quote").inputValue()).toBe("half typed edit");
 
     await edit.getByRole("button", { name: "Cancel" }).click();
-    await page.getByLabel("Search quotes").press("Enter");
-    await textOf(page.locator("#quote-count"), (t) => t.includes("hold “Filler”"));
+    await demo.page.getByLabel("Search quotes").press("Enter");
+    await textOf(demo.page.locator("#quote-count"), (t) => t.includes("hold “Filler”"));
     expect(await notice.textContent()).toBe("");
-    await page.getByLabel("Search quotes").fill("");
-    await textOf(page.locator("#quote-count"), (t) => t.includes("of at most"));
+    await demo.page.getByLabel("Search quotes").fill("");
+    await textOf(demo.page.locator("#quote-count"), (t) => t.includes("of at most"));
   }, 30_000);
 
   test("two quick clicks on Next move one page, and Previous goes back to the first", async () => {
     await openView();
-    const pager = page.locator("nav[aria-label='Quote pages']");
+    const pager = demo.page.locator("nav[aria-label='Quote pages']");
     await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1 of"));
-    await page.locator("#quote-list li").first().waitFor();
-    const firstOnPage1 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    await demo.page.locator("#quote-list li").first().waitFor();
+    const firstOnPage1 = await demo.page.locator("#quote-list li").first().getAttribute("data-quote");
     await pager.getByRole("button", { name: "Next" }).evaluate((next: HTMLButtonElement) => {
       next.click();
       next.click();
     });
-    await page.locator("#quote-list li").first().waitFor();
+    await demo.page.locator("#quote-list li").first().waitFor();
     await Bun.sleep(300);
     expect(await pager.locator("#quote-page").textContent()).toStartWith("Page 2 of");
-    const firstOnPage2 = await page.locator("#quote-list li").first().getAttribute("data-quote");
+    const firstOnPage2 = await demo.page.locator("#quote-list li").first().getAttribute("data-quote");
     expect(firstOnPage2).not.toBe(firstOnPage1);
     await pager.getByRole("button", { name: "Previous" }).click();
     await textOf(pager.locator("#quote-page"), (t) => t.startsWith("Page 1"));
-    await page.locator("#quote-list li").first().waitFor();
-    expect(await page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
+    await demo.page.locator("#quote-list li").first().waitFor();
+    expect(await demo.page.locator("#quote-list li").first().getAttribute("data-quote")).toBe(firstOnPage1);
   }, 30_000);
 
   test("two quick Enters store a quote once", async () => {
     await openView();
-    const add = page.locator("form[aria-label='Add a quote']");
-    await page.route("**/api/dashboard/quotes", async (route) => {
+    const add = demo.page.locator("form[aria-label='Add a quote']");
+    await demo.page.route("**/api/dashboard/quotes", async (route) => {
       if (route.request().method() === "POST") await Bun.sleep(600);
       await route.continue();
     });
@@ -332,23 +305,23 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
       await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
       await Bun.sleep(800);
     } finally {
-      await page.unroute("**/api/dashboard/quotes");
+      await demo.page.unroute("**/api/dashboard/quotes");
     }
-    expect((await api<{ total: number }>("quotes?search=Enter%20twice")).total).toBe(1);
+    expect((await demo.panel<{ total: number }>("quotes?search=Enter%20twice")).total).toBe(1);
   }, 30_000);
 
   test("a trailing line break is trimmed as the server does, not refused", async () => {
     await openView();
-    const add = page.locator("form[aria-label='Add a quote']");
+    const add = demo.page.locator("form[aria-label='Add a quote']");
     await add.getByLabel("Quote").fill("Ends with a break\n");
     await add.getByRole("button", { name: "Add the quote" }).click();
     await textOf(add.locator(".save-status"), (t) => /Quote #\d+ added\./.test(t));
-    expect((await api<{ total: number }>("quotes?search=Ends%20with%20a%20break")).total).toBe(1);
+    expect((await demo.panel<{ total: number }>("quotes?search=Ends%20with%20a%20break")).total).toBe(1);
   }, 30_000);
 
   test("a tab is refused at the field, before asking the server", async () => {
     await openView();
-    const add = page.locator("form[aria-label='Add a quote']");
+    const add = demo.page.locator("form[aria-label='Add a quote']");
     await add.getByLabel("Quote").fill("a\tb");
     await add.getByRole("button", { name: "Add the quote" }).click();
     expect(await textOf(add.locator(".field-error").first(), (t) => t !== "")).toContain("tabs");
@@ -357,7 +330,7 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
   }, 30_000);
 
   test("a timer added before the list arrived appears once it does", async () => {
-    await page.route("**/api/dashboard/timers", async (route) => {
+    await demo.page.route("**/api/dashboard/timers", async (route) => {
       if (route.request().method() !== "GET") return route.continue();
       // The list as it was when asked, answered late: the add below happens in between.
       const response = await route.fetch();
@@ -365,17 +338,17 @@ describe.skipIf(!haveChromium)("Timers & quotes in a real browser (serve --demo)
       await route.fulfill({ response });
     });
     try {
-      await page.goto("about:blank");
-      await page.goto(`${server.base}/dashboard#/timers-quotes`);
-      const add = page.locator("form[aria-label='Add a timer']");
+      await demo.page.goto("about:blank");
+      await demo.page.goto(`${demo.base}/dashboard#/timers-quotes`);
+      const add = demo.page.locator("form[aria-label='Add a timer']");
       await add.getByLabel("Name").fill("early-bird");
       await add.getByLabel("Message").fill("Posted by the early bird");
       await add.getByRole("button", { name: "Add the timer" }).click();
       await textOf(add.locator(".save-status"), (t) => t === "Timer early-bird added.");
-      await page.locator("#timer-list").waitFor();
-      expect(await page.locator("#timer-list li", { hasText: "early-bird" }).count()).toBe(1);
+      await demo.page.locator("#timer-list").waitFor();
+      expect(await demo.page.locator("#timer-list li", { hasText: "early-bird" }).count()).toBe(1);
     } finally {
-      await page.unroute("**/api/dashboard/timers");
+      await demo.page.unroute("**/api/dashboard/timers");
     }
   }, 30_000);
 });

@@ -247,6 +247,17 @@ describe.skipIf(!onPostgres)("changes on PostgreSQL arrive as notifications when
     expect((await server.ctx.accounts.byCredential("api-key", newKey))?.id).toBe(account.id);
   });
 
+  test("an admin command's notice flushes at once, before PostgreSQL's notification can arrive", async () => {
+    const flushes = countFlushes();
+    const { apiKey } = await createTestAccount(server.ctx, { login: "alice" });
+    expect(await flushes.settled(1)).toBe(1);
+    expect(await server.ctx.accounts.byCredential("api-key", apiKey)).not.toBeNull();
+    // What the notice socket calls (server/start.ts) while `cuebot key rotate` waits for its answer:
+    // the flush happens in this turn, so the command's next request is served with the change.
+    server.ctx.externalChanges.announced();
+    expect(flushes.count()).toBe(2);
+  });
+
   test("analytics events, overlay publishes and bookkeeping columns send nothing; the next real change one", async () => {
     const { account, apiKey } = await createTestAccount(cli, { login: "alice" });
     await Bun.sleep(100);

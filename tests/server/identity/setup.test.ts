@@ -231,7 +231,7 @@ describe("POST /setup", () => {
 });
 
 describe("the landing page", () => {
-  test("while Twitch is not configured: no dead login button, but the setup link, the command and the demo", async () => {
+  test("while Twitch is not configured: no dead login button nor dashboard link, but the setup link, the command, the demo and the API documentation", async () => {
     await firstRun();
     const before = await (await h.request("/")).text();
     expect(before).not.toContain('id="login"');
@@ -242,10 +242,15 @@ describe("the landing page", () => {
     expect(before).toContain("npm start -- --demo");
     expect(before).not.toContain(token());
     expect(before).not.toContain("`");
+    // Nobody can be logged in yet: no way to a dashboard, but the API documentation stays.
+    expect(before).not.toContain("Already logged in");
+    expect(before).not.toContain('href="/dashboard"');
+    expect(before).toContain('<a href="/docs">API documentation</a>');
     expect((await post(goodFields())).status).toBe(303);
     const after = await (await h.request("/")).text();
     expect(after).toContain('id="login"');
     expect(after).not.toContain("not set up yet");
+    expect(after).toContain('Already logged in? <a href="/dashboard">Open the dashboard</a>');
   });
 
   test("/auth/login's 503 names the command as it works here, the setup link and the demo, without backticks", async () => {

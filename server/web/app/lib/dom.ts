@@ -53,3 +53,15 @@ export function uid(prefix: string): string {
   nextId += 1;
   return `${prefix}-${nextId}`;
 }
+
+/** Calls `then` once `box` is laid out and whenever its size changes, until it leaves the page. */
+export function whenResized(box: HTMLElement, then: () => void): void {
+  const observer = new ResizeObserver(() => {
+    if (!box.isConnected) {
+      observer.disconnect();
+      return;
+    }
+    then();
+  });
+  observer.observe(box);
+}

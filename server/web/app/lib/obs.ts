@@ -2,7 +2,7 @@
 // overlay page, the same on every view that shows one (Overlays, Alerts): at the browser source's
 // size (OVERLAY_SOURCE_SIZE), scaled to the card, so the preview shows what OBS will.
 import { OVERLAY_SOURCE_SIZE } from "../../../vocabulary.ts";
-import { type Attrs, h } from "./dom.ts";
+import { type Attrs, h, whenResized } from "./dom.ts";
 
 /** "Browser source, width 1920, height 1080": the size the overlay page is made for. */
 export const BROWSER_SOURCE = `Browser source, width ${OVERLAY_SOURCE_SIZE.width}, height ${OVERLAY_SOURCE_SIZE.height}`;
@@ -14,14 +14,9 @@ export function obsHint(what: string): string {
 
 /** Scales the browser source's frame to the box's width whenever the box changes size. */
 function scaleToFit(box: HTMLElement, frame: HTMLIFrameElement): void {
-  const observer = new ResizeObserver(() => {
-    if (!box.isConnected) {
-      observer.disconnect();
-      return;
-    }
+  whenResized(box, () => {
     frame.style.transform = `scale(${box.clientWidth / OVERLAY_SOURCE_SIZE.width})`;
   });
-  observer.observe(box);
 }
 
 /** The overlay page at `src` in a box of the browser source's shape, laid out at its size and shrunk to fit. */

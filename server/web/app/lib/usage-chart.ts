@@ -1,12 +1,14 @@
 // The command-usage chart: calls per UTC day, stacked per command, as plain SVG (no library, no inline
 // styles: colours are classes in style.css, so light and dark themes and the CSP both hold). The same
 // numbers are offered as a table for screen readers and for anyone who prefers numbers.
-import { h, svg } from "./dom.ts";
+import { fill, h, svg, whenResized } from "./dom.ts";
 import type { Analytics } from "./types.ts";
 
 const DAY_MS = 86_400_000;
 /** Colour classes (style.css .c0…c7), given to commands in a stable order. */
 const COLOURS = 8;
+/** The narrowest the chart is drawn, in CSS pixels (a narrower box shrinks it a little). */
+const MIN_WIDTH = 280;
 
 export interface UsageSeries {
   days: string[];
@@ -51,7 +53,24 @@ export function colourClass(commands: string[], command: string): string {
   return `c${commands.indexOf(command) % COLOURS}`;
 }
 
-/** `width` is the space it gets in CSS pixels, so labels stay readable on a phone (drawn 1:1). */
+/**
+ * The chart in a box that draws it again whenever the box's width changes (a window resized, a
+ * phone turned, a view shown that was hidden): an SVG shown at another width than it was drawn for
+ * scales its text with it, to three times its size on a phone's chart in a desktop window.
+ */
+export function usageChartToWidth(series: UsageSeries): HTMLElement {
+  const box = h("div", {});
+  let drawnFor = 0;
+  whenResized(box, () => {
+    const width = Math.max(MIN_WIDTH, Math.round(box.clientWidth));
+    if (width === drawnFor) return;
+    drawnFor = width;
+    fill(box, usageChart(series, width));
+  });
+  return box;
+}
+
+/** `width` is the space it gets in CSS pixels, so its text is drawn at its own size (1:1). */
 export function usageChart(series: UsageSeries, width = 640): HTMLElement {
   const height = 240;
   const pad = { left: 36, right: 8, top: 10, bottom: 28 };

@@ -5,7 +5,7 @@ import { fill, h, uid } from "../lib/dom.ts";
 import { dateTime, durationText, NO_REPLY_TEXT, plural, time } from "../lib/format.ts";
 import { load, showError } from "../lib/states.ts";
 import type { ActivityPage, Analytics, Live, Profile } from "../lib/types.ts";
-import { usageChart, usageSeries, usageTable } from "../lib/usage-chart.ts";
+import { usageChartToWidth, usageSeries, usageTable } from "../lib/usage-chart.ts";
 import type { App, View } from "../view.ts";
 
 const PERIODS = [1, 7, 30, 90] as const;
@@ -112,7 +112,7 @@ function usageCard(): { section: HTMLElement; callers: HTMLElement } {
             { class: "summary" },
             `${plural(a.total_calls, "call")} (${a.ok_calls} answered) from ${plural(a.distinct_callers, "viewer")}.`,
           ),
-          usageChart(series, Math.max(280, Math.min(960, Math.round(body.clientWidth)))),
+          usageChartToWidth(series),
           h("details", {}, h("summary", {}, "Show the numbers"), usageTable(series)),
         );
       },
