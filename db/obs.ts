@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { OBS_DEFAULT_URL } from "../server/vocabulary.ts";
 import type { DataStore } from "./data-store.ts";
 import type { ObsState, ObsVia } from "./schema-enums.ts";
 import type { Sealer } from "./sealing.ts";
@@ -126,10 +127,10 @@ export async function listObsEnabledAccounts(s: DataStore): Promise<number[]> {
   return rows.map((row) => row.accountId);
 }
 
-/** The OBS settings for the export: never the password, only whether one is stored. */
+/** The OBS settings for the export (the defaults when never saved): never the password, only whether one is stored. */
 export async function readObsExport(s: DataStore, accountId: number) {
   const row = await readRow(s, accountId);
-  if (!row) return null;
+  if (!row) return { enabled: false, url: OBS_DEFAULT_URL, via: "server", passwordSet: false, state: "off" };
   return {
     enabled: row.enabled,
     url: row.url,
