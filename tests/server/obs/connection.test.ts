@@ -75,6 +75,15 @@ for (const target of OBS_TARGETS) {
       await expect(connection.call("GetVersion")).rejects.toBeInstanceOf(ObsNotConnected);
     }, 40_000);
 
+    test("OBS killed while cuebot connects: unreachable, then connected within 10 s of its return", async () => {
+      await start();
+      const { until } = watch({ url: obs.url, password: obs.password });
+      await obs.kill();
+      await until((seen) => seen.state === "unreachable", 10_000);
+      await obs.restart();
+      await until((seen) => seen.state === "connected", 10_000);
+    }, 60_000);
+
     test("OBS killed: noticed within 15 s; back: connected within 10 s", async () => {
       await start();
       const { until } = watch({ url: obs.url, password: obs.password });
@@ -108,6 +117,18 @@ describe("on the simulator alone", () => {
     expect(proxy.identifies()).toBe(1);
   }, 20_000);
 
+  test("a link that goes silent without closing is noticed within 15 s (OBS asked for its version every 5 s)", async () => {
+    const sim = startObsSimulator({ password: "pw" });
+    open.push(() => sim.kill());
+    const relay = identifyCounter(sim.url);
+    open.push(() => relay.stop());
+    const { until } = watch({ url: relay.url, password: "pw" });
+    await until((seen) => seen.state === "connected", 10_000);
+    relay.freeze();
+    const took = await until((seen) => seen.state !== "connected", 15_000);
+    expect(took).toBeLessThan(15_000);
+  }, 25_000);
+
   test("after a wrong password it asks again after the wait and connects once OBS has that password", async () => {
     const sim = startObsSimulator({ password: "right" });
     open.push(() => sim.kill());
@@ -126,9 +147,13 @@ describe("on the simulator alone", () => {
   });
 });
 
-/** A WebSocket relay in front of OBS that counts the Identify (op 1) messages clients send. */
+/**
+ * A WebSocket relay in front of OBS that counts the Identify (op 1) messages clients send, and can
+ * freeze: it then passes nothing either way and closes nothing, as a link that went dead silently.
+ */
 function identifyCounter(upstream: string) {
   let identifies = 0;
+  let frozen = false;
   const server = Bun.serve<{ up: WebSocket; queue: string[] }>({
     hostname: "127.0.0.1",
     port: 0,
@@ -144,12 +169,15 @@ function identifyCounter(upstream: string) {
         up.onopen = () => {
           for (const text of ws.data.queue.splice(0)) up.send(text);
         };
-        up.onmessage = (event) => ws.send(String(event.data));
+        up.onmessage = (event) => {
+          if (!frozen) ws.send(String(event.data));
+        };
         up.onclose = (event) => ws.close(event.code, event.reason);
       },
       message(ws, message) {
         const text = String(message);
         if ((JSON.parse(text) as { op: number }).op === 1) identifies++;
+        if (frozen) return;
         if (ws.data.up.readyState === WebSocket.OPEN) ws.data.up.send(text);
         else ws.data.queue.push(text);
       },
@@ -161,6 +189,9 @@ function identifyCounter(upstream: string) {
   return {
     url: `ws://127.0.0.1:${server.port}`,
     identifies: () => identifies,
+    freeze: () => {
+      frozen = true;
+    },
     stop: () => server.stop(true),
   };
 }
