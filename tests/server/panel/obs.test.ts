@@ -142,6 +142,28 @@ describe("PUT and GET /api/dashboard/obs", () => {
     }
     expect(await storedRows()).toEqual([]);
     expect((await get()).state).toBe("off");
+    await put({ enabled: false, url: "ws://10.0.0.5:4455", password: "kept", via: "overlay" });
+    const before = await storedRows();
+    expectRefusal(
+      await put({ enabled: true, url: "ws://10.0.0.6:4455", via: "bus" }),
+      400,
+      "bad_request",
+      "via",
+    );
+    expectRefusal(await put({ enabled: true, password: "new", url: "ftp://x" }), 400, "bad_request", "url");
+    expect(await storedRows()).toEqual(before);
+    expect((await get()).enabled).toBe(false);
+  });
+
+  test("odd passwords and addresses are kept exactly: Unicode, quotes, an IPv6 host", async () => {
+    const sim = await setUp();
+    const odd = "pässwörd \"'; DROP TABLE obs_settings; -- 🙂\u0000";
+    const saved = await put({ enabled: false, url: "ws://[::1]:4455/", password: odd, via: "server" });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.url).toBe("ws://[::1]:4455/");
+    sim.setPassword(odd);
+    await put({ enabled: true, url: sim.url });
+    expect((await until((d) => d.state === "connected", 10_000)).obsVersion).toBe("29.0.2");
   });
 
   test("wss:// is accepted, and the account's deletion removes the settings", async () => {
