@@ -11,9 +11,9 @@ import { OBS_REASONS, type ObsOutcome, outcomeOf } from "./reasons.ts";
 /**
  * One account's connection to OBS Studio over obs-websocket 5 (CONTRACT §6 "Actions";
  * reference/obs.md), through the maintained client (obs-websocket-js, its JSON build: the default
- * import is msgpack). It connects, keeps OBS's scene and input names fresh from OBS's events, asks
- * OBS for its version every few seconds (obs-websocket has no heartbeat, and a half-open socket
- * never closes by itself), and reconnects: quickly while OBS is unreachable, once a minute after a
+ * import is msgpack). It connects, keeps OBS's scene and input names fresh from OBS's events (and
+ * reads them again with each probe), asks OBS for its version every few seconds (obs-websocket has
+ * no heartbeat, and a half-open socket never closes by itself), and reconnects: quickly while OBS is unreachable, once a minute after a
  * wrong password, never after OBS kicked it (until the settings are saved again).
  */
 
@@ -88,6 +88,8 @@ export class ObsConnection {
   /** Bumped at each attempt and at close: callbacks of an older one do nothing. */
   #generation = 0;
   #closed = false;
+  /** Reads of the names started, so an older answer never overwrites a newer one. */
+  #refreshes = 0;
 
   constructor(
     readonly target: ObsTarget,
@@ -169,9 +171,11 @@ export class ObsConnection {
   }
 
   async #refresh(socket: OBSWebSocket, generation: number): Promise<void> {
+    const asked = ++this.#refreshes;
     try {
       const lists = await this.#lists(socket);
-      if (generation === this.#generation && this.#seen.state === "connected") {
+      // Only the latest read counts: OBS may answer two reads out of order.
+      if (asked === this.#refreshes && generation === this.#generation && this.#seen.state === "connected") {
         const { since: _, ...seen } = this.#seen;
         this.#set({ ...seen, ...lists });
       }
@@ -184,7 +188,10 @@ export class ObsConnection {
     this.#later(this.timings.probeMs, async () => {
       try {
         await within(socket.call("GetVersion"), this.timings.answerMs);
-        if (generation === this.#generation) this.#probeLater(socket, generation);
+        if (generation !== this.#generation) return;
+        // The names are read again too: an event OBS sent before its lists changed is caught up here.
+        void this.#refresh(socket, generation);
+        this.#probeLater(socket, generation);
       } catch {
         this.#lost(generation);
       }

@@ -63,7 +63,7 @@ for (const target of OBS_TARGETS) {
         inputKind: "text_ft2_source_v2",
         inputSettings: { text: "hi" },
       });
-      await until((s) => s.sources.includes("Raid text"), 5_000);
+      await until((s) => s.sources.includes("Raid text"), 10_000);
       expect((await connection.call("GetVersion")).obsVersion).toBe("29.0.2");
     }, 40_000);
 
