@@ -3,6 +3,7 @@ import type { ObsLive } from "../../../server/obs/live.ts";
 import { startObs } from "../../../server/obs/live.ts";
 import { startObsSimulator } from "../../../server/sim/obs/server.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
+import { explainObsSkip, haveObs, startRealObs } from "../../helpers/obs.ts";
 import { call, expectDocumented, expectPanelSecurity, expectRefusal } from "./chat-bot-panel.ts";
 
 /**
@@ -184,4 +185,29 @@ describe("PUT and GET /api/dashboard/obs", () => {
     ]);
     await expectDocumented(h, { [OBS]: ["get", "put"] });
   });
+});
+
+explainObsSkip();
+
+describe.skipIf(!haveObs)("against a real OBS 29.0.2", () => {
+  test("connected with its version and scenes; a wrong password auth_failed; killed, unreachable, back, connected", async () => {
+    h = await startBotHarness();
+    live = startObs(h.ctx);
+    const obs = await startRealObs();
+    stops.push(() => obs.stop());
+    await put({ enabled: true, url: obs.url, password: obs.password });
+    const data = await until((d) => d.state === "connected", 10_000);
+    expect(data.obsVersion).toBe("29.0.2");
+    expect(data.scenes).toContain("Scene");
+    await put({ password: "wrong-password" });
+    expect((await until((d) => d.state === "auth_failed", 10_000)).reason).toContain("Wrong password");
+    await put({ password: obs.password });
+    await until((d) => d.state === "connected", 10_000);
+    await obs.kill();
+    const gone = await until((d) => d.state === "unreachable", 15_000);
+    expect(gone.reason).toContain("OBS is not running or obs-websocket is off");
+    expect(gone.scenes).toEqual([]);
+    await obs.restart();
+    await until((d) => d.state === "connected", 10_000);
+  }, 90_000);
 });
