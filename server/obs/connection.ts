@@ -58,6 +58,9 @@ const LIST_EVENTS = [
   "CurrentSceneCollectionChanged",
 ] as const;
 
+/** obs-websocket's close code for "Kick" in OBS's session list: "you must not automatically reconnect". */
+const KICKED = 4011;
+
 export type ObsRequestType = keyof OBSRequestTypes;
 
 /** A request refused because OBS is not connected; the message says why (the state's reason). */
@@ -147,7 +150,7 @@ export class ObsConnection {
   }
 
   async #identified(socket: OBSWebSocket, generation: number): Promise<void> {
-    socket.on("ConnectionClosed", () => this.#lost(generation));
+    socket.on("ConnectionClosed", (error) => this.#closedBy(error.code, generation));
     for (const event of LIST_EVENTS) socket.on(event, () => void this.#refresh(socket, generation));
     const version = await within(socket.call("GetVersion"), this.timings.answerMs);
     const lists = await this.#lists(socket);
@@ -198,6 +201,18 @@ export class ObsConnection {
     });
   }
 
+  /** OBS closed a live connection: kicked from its session list stays off (OBS asks so), else reconnect. */
+  #closedBy(code: number, generation: number): void {
+    if (code !== KICKED) {
+      this.#lost(generation);
+      return;
+    }
+    if (generation !== this.#generation || this.#closed) return;
+    this.#generation++;
+    this.#drop();
+    this.#set(this.#blank({ state: "error", reason: OBS_REASONS.kicked }));
+  }
+
   #lost(generation: number): void {
     if (generation !== this.#generation || this.#closed) return;
     this.#generation++;
@@ -210,7 +225,7 @@ export class ObsConnection {
     this.#drop();
     const outcome = this.#outcome(error);
     this.#set(this.#blank(outcome));
-    if (outcome.state === "error" && outcome.reason === OBS_REASONS.kicked) return;
+    if (outcome.reason === OBS_REASONS.kicked) return;
     const { backoffMs, authRetryMs } = this.timings;
     const wait =
       outcome.state === "auth_failed"
