@@ -115,6 +115,11 @@ export class ObsConnection {
     return this.#seen;
   }
 
+  /** Kicked by OBS: it tries no more until opened again (its settings saved again). */
+  gaveUp(): boolean {
+    return this.#seen.reason === OBS_REASONS.kicked;
+  }
+
   /** Sends one request to OBS; refused with the state's reason when not connected. */
   call<T extends ObsRequestType>(type: T, data?: OBSRequestTypes[T]): Promise<OBSResponseTypes[T]> {
     const socket = this.#socket;

@@ -61,7 +61,7 @@ export class ObsLive implements ObsRuntime {
     try {
       const target = await this.#wanted(accountId);
       const current = this.#connections.get(accountId);
-      if (current && target && sameTarget(current.target, target))
+      if (current && target && sameTarget(current.target, target) && !current.gaveUp())
         return this.#write(accountId, current.status());
       current?.close();
       this.#connections.delete(accountId);

@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { ObsConnection } from "../../../server/obs/connection.ts";
 import { outcomeOf } from "../../../server/obs/reasons.ts";
+import { startKickingObs } from "./kicking-obs.ts";
 
 /** What a failed connection tells the streamer, by what OBS (or what is not OBS) answered. */
 
@@ -21,9 +22,11 @@ test("each failure as a state and a reason that says what to do", () => {
 
 let server: ReturnType<typeof Bun.serve> | null = null;
 let connection: ObsConnection | null = null;
+let stopObs: (() => unknown) | null = null;
 afterEach(async () => {
   connection?.close();
   await server?.stop(true);
+  await stopObs?.();
 });
 
 test("a WebSocket server that is not obs-websocket 5 (no subprotocol chosen): error, saying so, retried", async () => {
@@ -55,48 +58,10 @@ test("a WebSocket server that is not obs-websocket 5 (no subprotocol chosen): er
 });
 
 test("kicked from OBS's session list (close 4011) while connected: error, saying so, and no reconnect", async () => {
-  let upgrades = 0;
-  const kickable: { close(code: number, reason: string): void }[] = [];
-  const reply = (ws: { send(text: string): unknown }, op: number, d: unknown) =>
-    ws.send(JSON.stringify({ op, d }));
-  const answers: Record<string, unknown> = {
-    GetVersion: { obsVersion: "29.0.2" },
-    GetSceneList: { scenes: [{ sceneIndex: 0, sceneName: "Scene" }] },
-    GetInputList: { inputs: [] },
-  };
-  server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request, srv) {
-      upgrades++;
-      const headers = new Headers({ "Sec-WebSocket-Protocol": "obswebsocket.json" });
-      return srv.upgrade(request, { data: undefined, headers })
-        ? undefined
-        : new Response("no", { status: 400 });
-    },
-    websocket: {
-      open(ws) {
-        kickable.push(ws);
-        reply(ws, 0, { obsWebSocketVersion: "5.1.0", rpcVersion: 1 });
-      },
-      message(ws, message) {
-        const { op, d } = JSON.parse(String(message)) as { op: number; d: Record<string, string> };
-        if (op === 1) {
-          reply(ws, 2, { negotiatedRpcVersion: 1 });
-          return;
-        }
-        const { requestType, requestId } = d as { requestType: string; requestId: string };
-        reply(ws, 7, {
-          requestType,
-          requestId,
-          requestStatus: { result: true, code: 100 },
-          responseData: answers[requestType],
-        });
-      },
-    },
-  });
+  const obs = startKickingObs();
+  stopObs = obs.stop;
   connection = new ObsConnection(
-    { url: `ws://127.0.0.1:${server.port}`, password: null },
+    { url: obs.url, password: null },
     { now: () => Date.now(), changed: () => {} },
     { probeMs: 5_000, answerMs: 2_000, backoffMs: [100], authRetryMs: 60_000 },
   );
@@ -104,9 +69,9 @@ test("kicked from OBS's session list (close 4011) while connected: error, saying
   const started = Date.now();
   while (connection.status().state !== "connected" && Date.now() - started < 5_000) await Bun.sleep(20);
   expect(connection.status().state).toBe("connected");
-  for (const ws of kickable) ws.close(4011, "You have been kicked.");
+  obs.kick();
   await Bun.sleep(600);
   expect(connection.status().state).toBe("error");
   expect(connection.status().reason).toContain("kicked");
-  expect(upgrades).toBe(1);
+  expect(obs.upgrades()).toBe(1);
 });

@@ -4,6 +4,7 @@ import { startObs } from "../../../server/obs/live.ts";
 import { startObsSimulator } from "../../../server/sim/obs/server.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { explainObsSkip, haveObs, startRealObs } from "../../helpers/obs.ts";
+import { startKickingObs } from "../obs/kicking-obs.ts";
 import { call, expectDocumented, expectPanelSecurity, expectRefusal } from "./chat-bot-panel.ts";
 
 /**
@@ -165,6 +166,22 @@ describe("PUT and GET /api/dashboard/obs", () => {
     sim.setPassword(odd);
     await put({ enabled: true, url: sim.url });
     expect((await until((d) => d.state === "connected", 10_000)).obsVersion).toBe("29.0.2");
+  });
+
+  test("kicked by OBS: error saying so, no reconnect; saving the settings again connects", async () => {
+    h = await startBotHarness();
+    live = startObs(h.ctx);
+    const obs = startKickingObs();
+    stops.push(() => obs.stop());
+    await put({ enabled: true, url: obs.url, password: "" });
+    await until((d) => d.state === "connected", 10_000);
+    obs.kick();
+    expect((await until((d) => d.state === "error", 5_000)).reason).toContain("kicked");
+    await Bun.sleep(1_000);
+    expect(obs.upgrades()).toBe(1);
+    await put({ enabled: true });
+    await until((d) => d.state === "connected", 10_000);
+    expect(obs.upgrades()).toBe(2);
   });
 
   test("wss:// is accepted, and the account's deletion removes the settings", async () => {
