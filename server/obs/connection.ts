@@ -72,12 +72,13 @@ export interface ObsWatcher {
   changed(seen: ObsSeen): void;
 }
 
-class TimedOut extends Error {}
+/** OBS did not answer a request (or the handshake) in time. */
+export class ObsTimedOut extends Error {}
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut()), ms);
+    timer = setTimeout(() => reject(new ObsTimedOut(`OBS did not answer within ${ms / 1000} s.`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
@@ -242,7 +243,7 @@ export class ObsConnection {
 
   #outcome(error: unknown): ObsOutcome {
     const { url, password } = this.target;
-    if (error instanceof TimedOut) return { state: "unreachable", reason: OBS_REASONS.timedOut(url) };
+    if (error instanceof ObsTimedOut) return { state: "unreachable", reason: OBS_REASONS.timedOut(url) };
     if (error instanceof OBSWebSocketError)
       return outcomeOf(error.code, error.message, url, password !== null);
     return { state: "error", reason: `OBS at ${url}: ${(error as Error).message}` };
