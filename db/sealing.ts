@@ -1,5 +1,5 @@
 /** What a sealed value is for; each purpose gets its own key so one can never open another's box. */
-export type SealPurpose = "api-key" | "overlay-token" | "oauth-token" | "chat-bot-token";
+export type SealPurpose = "api-key" | "overlay-token" | "oauth-token" | "chat-bot-token" | "obs-password";
 
 /**
  * How stored secrets (API keys, overlay tokens, Twitch tokens) are sealed at rest and opened again,

@@ -26,6 +26,7 @@ import { customCommandRoutes } from "./panel/custom-commands.ts";
 import { heavyRoutes } from "./panel/heavy.ts";
 import { insightRoutes } from "./panel/insights.ts";
 import { moderationPanelRoutes } from "./panel/moderation.ts";
+import { obsPanelRoutes } from "./panel/obs.ts";
 import { quoteRoutes } from "./panel/quotes.ts";
 import { regularRoutes } from "./panel/regulars.ts";
 import { securityRoutes } from "./panel/security.ts";
@@ -70,7 +71,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(timerRoutes(ctx))
     .use(regularRoutes(ctx))
     .use(alertPanelRoutes(ctx))
-    .use(moderationPanelRoutes(ctx))
+    .use(new Elysia({ name: "cuebot.panel-stream" }).use(moderationPanelRoutes(ctx)).use(obsPanelRoutes(ctx)))
     .use(alertSettingsRoutes(ctx))
     .use(alertAssetRoutes(ctx))
     .use(alertToolRoutes(ctx))

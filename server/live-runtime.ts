@@ -5,6 +5,7 @@ import type { ChatRuntime } from "./chat/status.ts";
 import { customCommandsBesideChat } from "./custom/live-feature.ts";
 import type { LiveFeature } from "./live/features.ts";
 import { moderationBesideChat } from "./moderation/live-feature.ts";
+import { obsBesideChat } from "./obs/live-feature.ts";
 import type { RedisStore } from "./redis/client.ts";
 import type { Context } from "./runtime.ts";
 
@@ -16,6 +17,7 @@ export const liveFeatures = (ctx: Context): readonly LiveFeature[] => [
   moderationBesideChat(ctx),
   alertsBesideChat(ctx),
   customCommandsBesideChat(ctx),
+  obsBesideChat(ctx),
 ];
 
 /** Native chat and every live feature, on this instance alone (chat/manager.ts `startNativeChat`). */

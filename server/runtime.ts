@@ -20,6 +20,7 @@ import { createRateLimits, type RateLimits } from "./limits/rate-limits.ts";
 import { LiveHandle } from "./live/handle.ts";
 import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts";
 import { ModerationHandle } from "./moderation/context.ts";
+import { ObsHandle } from "./obs/context.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
@@ -113,6 +114,8 @@ export interface Context extends Readonly<CoreContext> {
   readonly moderation: ModerationHandle;
   /** What moderation remembers of chatters: offences, permits, warnings (in Redis when instances share it). */
   readonly moderationBook: ModerationBook;
+  /** The accounts' OBS connections where the live layer runs (obs/live.ts), told of changes. */
+  readonly obs: ObsHandle;
   /**
    * The live layer (live/handle.ts): whether a channel is live as heard over EventSub, where native
    * chat runs; nothing elsewhere.
@@ -262,6 +265,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
     moderation: new ModerationHandle(),
+    obs: new ObsHandle(),
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,

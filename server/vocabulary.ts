@@ -16,6 +16,17 @@ export type Role = (typeof ROLES)[number];
 export const CONNECTION_STATES = ["off", "needs_consent", "connecting", "connected", "error"] as const;
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 
+/** Where an account's connection to OBS Studio stands (obs-websocket 5; CONTRACT §6 "Actions"). */
+export const OBS_STATES = ["off", "connecting", "connected", "auth_failed", "unreachable", "error"] as const;
+export type ObsState = (typeof OBS_STATES)[number];
+
+/** Who connects to OBS: cuebot itself, or the overlay page open in OBS as a browser source. */
+export const OBS_VIAS = ["server", "overlay"] as const;
+export type ObsVia = (typeof OBS_VIAS)[number];
+
+/** obs-websocket's address when the streamer gives none (OBS 28+ on the same machine). */
+export const OBS_DEFAULT_URL = "ws://127.0.0.1:4455";
+
 // ---- Built-in commands ----
 
 /** The built-in chat commands, in the order the dashboard lists them (their definitions: server/bot/). */

@@ -6,6 +6,8 @@ import {
   COMMAND_REFUSALS,
   MODERATION_FILTERS,
   MODERATION_LOG_ACTIONS,
+  OBS_STATES,
+  OBS_VIAS,
   ROLES,
   USER_LEVELS,
 } from "../schema-enums.ts";
@@ -324,3 +326,18 @@ export const moderationLog = pgTable(
     index("moderation_log_at_idx").on(t.at),
   ],
 );
+
+export const obsSettings = pgTable("obs_settings", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  url: text("url").notNull(),
+  via: text("via", { enum: OBS_VIAS }).notNull(),
+  passwordSealed: text("password_sealed"),
+  state: text("state", { enum: OBS_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  obsVersion: text("obs_version"),
+  scenes: json("scenes").notNull(),
+  sources: json("sources").notNull(),
+  updatedAt: updatedAt(),
+});

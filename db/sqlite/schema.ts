@@ -6,6 +6,8 @@ import {
   COMMAND_REFUSALS,
   MODERATION_FILTERS,
   MODERATION_LOG_ACTIONS,
+  OBS_STATES,
+  OBS_VIAS,
   ROLES,
   USER_LEVELS,
 } from "../schema-enums.ts";
@@ -390,3 +392,23 @@ export const moderationLog = sqliteTable(
     index("moderation_log_at_idx").on(t.at),
   ],
 );
+
+/**
+ * An account's connection to OBS Studio (issue 37): the streamer's switch, address, who connects and
+ * the obs-websocket password sealed (SealPurpose "obs-password"), and what the instance holding the
+ * connection last saw: its state, OBS's version and its scene and input names (JSON arrays).
+ */
+export const obsSettings = sqliteTable("obs_settings", {
+  accountId: accountKey(),
+  enabled: flag("enabled").notNull().default(false),
+  url: text("url").notNull(),
+  via: text("via", { enum: OBS_VIAS }).notNull(),
+  passwordSealed: text("password_sealed"),
+  state: text("state", { enum: OBS_STATES }).notNull().default("off"),
+  stateSince: ms("state_since"),
+  reason: text("reason"),
+  obsVersion: text("obs_version"),
+  scenes: json("scenes").notNull(),
+  sources: json("sources").notNull(),
+  updatedAt: updatedAt(),
+});

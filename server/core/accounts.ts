@@ -19,6 +19,7 @@ import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
 import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
 import { grantedScopes, loadProviderTokens } from "../../db/oauth-tokens.ts";
+import { readObsExport } from "../../db/obs.ts";
 import type { Role } from "../../db/schema-enums.ts";
 import type { CoreContext } from "./context.ts";
 import { randomToken } from "./secrets.ts";
@@ -211,6 +212,7 @@ export async function exportAccount(store: EventStore, account: Account) {
     chat: await readChatExport(store.db, account.id),
     alerts: await readAlertsExport(store.db, account.id),
     moderation: await readModerationExport(store.db, account.id),
+    obs: await readObsExport(store.db, account.id),
     events: await listEvents(store.db, account.id),
     auditLog: await listAudit(store.db, account.id),
   };

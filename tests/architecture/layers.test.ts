@@ -28,6 +28,7 @@ const FEATURE_FOLDERS = [
   "bot",
   "chat",
   "alerts",
+  "obs",
   "game",
   "overlay",
   "limits",

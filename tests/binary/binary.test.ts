@@ -13,7 +13,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { writeObsSettings } from "../../db/obs.ts";
 import pkg from "../../package.json" with { type: "json" };
+import { loadConfig } from "../../server/core/config.ts";
+import { openCore } from "../../server/core/context.ts";
+import { createLogger } from "../../server/core/log.ts";
+import { startObsSimulator } from "../../server/sim/obs/server.ts";
 import { startTwitchSimulator } from "../../server/sim/twitch/server.ts";
 import { haveChromium, launchChromium, logIn, startDemoServer, watchPage } from "../helpers/browser.ts";
 import { REPO_ROOT, runCuebot, SCHEMA, Scratch, type ServeProcess, seedAccount } from "../helpers/cli.ts";
@@ -187,6 +192,40 @@ describe.skipIf(SKIP)("the compiled binary, alone in an empty folder", () => {
 
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("the OBS connection runs inside the binary (obs-websocket-js's JSON build): connected to OBS", async () => {
+    if (!existsSync(join(home, "cuebot-data", "cuebot.db"))) expect((await cuebot(["init"])).code).toBe(0);
+    const dataDir = join(home, "cuebot-data");
+    const { account } = await seedAccount(dataDir, "obsfan");
+    const obs = startObsSimulator({ password: "binary-obs-pw" });
+    try {
+      const core = await openCore(loadConfig({ dataDir, env: {} }), {
+        log: createLogger({ level: "error", format: "json", write: () => {} }),
+      });
+      const settings = { enabled: true, url: obs.url, via: "server" as const, password: "binary-obs-pw" };
+      await writeObsSettings(core.db, core.secrets, account.id, settings, Date.now());
+      await core.close();
+      const server = await scratch.serve(["serve", "--port", "0"], { cwd: home, command: [binary] });
+      const seen = () => {
+        const db = new Database(join(dataDir, "cuebot.db"), { readonly: true });
+        try {
+          return db.query("SELECT state, obs_version AS version FROM obs_settings").get();
+        } finally {
+          db.close();
+        }
+      };
+      for (let i = 0; i < 100 && obs.identifiedClients() < 1; i++) await Bun.sleep(100);
+      expect(obs.identifiedClients()).toBe(1);
+      for (let i = 0; i < 50 && (seen() as { state: string }).state !== "connected"; i++)
+        await Bun.sleep(100);
+      expect(seen()).toEqual({ state: "connected", version: "29.0.2" });
+      expect(await server.stop("SIGTERM")).toBe(0);
+      expect(`${server.stdout()}${server.stderr()}`).not.toContain("obs-websocket");
+    } finally {
+      await obs.kill();
+    }
+    expect((await cuebot(["users", "delete", "obsfan", "--yes"])).code).toBe(0);
   });
 
   test("a .env or bunfig.toml in the working folder is ignored", async () => {

@@ -3,11 +3,12 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addCustomCommand, incrementCommandCount } from "../../db/custom-commands.ts";
 import type { DataStore } from "../../db/data-store.ts";
+import { writeObsSettings } from "../../db/obs.ts";
 import { addQuote } from "../../db/quotes.ts";
 import { addRegular } from "../../db/regulars.ts";
 import { addTimer } from "../../db/timers.ts";
 import { loadConfig } from "../../server/core/config.ts";
-import { openCore } from "../../server/core/context.ts";
+import { type CoreContext, openCore } from "../../server/core/context.ts";
 import { createLogger } from "../../server/core/log.ts";
 import { initDataDir, Scratch, seedAccount } from "../helpers/cli.ts";
 
@@ -29,12 +30,12 @@ const NO_ACCOUNT = 'cuebot: no account with login "ghost" (the streamer must log
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** Runs `fn` on the data folder's database, as a server would, closing it again before returning. */
-async function onDatabase<T>(fn: (db: DataStore) => Promise<T>): Promise<T> {
+async function onDatabase<T>(fn: (db: DataStore, core: CoreContext) => Promise<T>): Promise<T> {
   const core = await openCore(loadConfig({ dataDir, env: {} }), {
     log: createLogger({ level: "error", format: "json", write: () => {} }),
   });
   try {
-    return await fn(core.db);
+    return await fn(core.db, core);
   } finally {
     await core.close();
   }
@@ -144,6 +145,37 @@ describe("cuebot users", () => {
     expect(Array.isArray(document.settings)).toBe(true);
     expect(Array.isArray(document.events)).toBe(true);
     expectNoSecrets(result.stdout);
+  });
+
+  test("users export: the OBS settings, saying a password is set but never what it is", async () => {
+    const password = "obs-secret-4455";
+    await onDatabase((db, core) =>
+      writeObsSettings(
+        db,
+        core.secrets,
+        alice.account.id,
+        { enabled: true, url: "ws://192.168.1.20:4455", via: "server", password },
+        Date.UTC(2026, 10, 26, 18, 30),
+      ),
+    );
+    const result = await cuebot("users", "export", "alice");
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(password);
+    expect((JSON.parse(result.stdout) as { obs: unknown }).obs).toEqual({
+      enabled: true,
+      url: "ws://192.168.1.20:4455",
+      via: "server",
+      passwordSet: true,
+      state: "off",
+    });
+    const bobs = JSON.parse((await cuebot("users", "export", "bob")).stdout) as { obs: unknown };
+    expect(bobs.obs).toEqual({
+      enabled: false,
+      url: "ws://127.0.0.1:4455",
+      via: "server",
+      passwordSet: false,
+      state: "off",
+    });
   });
 
   test("users export: the chat section holds the custom commands with their counts, regulars, quotes and timers", async () => {

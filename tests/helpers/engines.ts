@@ -86,7 +86,8 @@ export function stopAllEngines(): void {
   cleanups.clear();
 }
 
-function onExit(cleanup: () => void): () => void {
+/** Runs `cleanup` when this process ends (stopAllEngines); returns a function that forgets it. */
+export function onExit(cleanup: () => void): () => void {
   if (!signalsHooked) {
     signalsHooked = true;
     process.once("exit", stopAllEngines);
@@ -105,7 +106,7 @@ function onExit(cleanup: () => void): () => void {
  * A detached shell that runs `cleanup` once this process is gone (even after SIGKILL), so no engine
  * outlives the test run that started it. Returns a function that dismisses it.
  */
-function watchdog(cleanup: string): () => void {
+export function watchdog(cleanup: string): () => void {
   const proc = Bun.spawn(
     ["sh", "-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${cleanup}`],
     { stdin: "ignore", stdout: "ignore", stderr: "ignore", detached: true },
@@ -116,7 +117,7 @@ function watchdog(cleanup: string): () => void {
   };
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+export const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 // ---------------------------------------------------------------------------------------------- PostgreSQL
 

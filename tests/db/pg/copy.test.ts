@@ -186,6 +186,22 @@ function seededSqlite(dir: string): DatabaseHandle {
       undone: true,
     })
     .run();
+  db.insert(lite.obsSettings)
+    .values({
+      accountId: 1,
+      enabled: true,
+      url: "ws://127.0.0.1:4455",
+      via: "server",
+      passwordSealed: "sealed-obs-password",
+      state: "connected",
+      stateSince: AT,
+      reason: null,
+      obsVersion: "29.0.2",
+      scenes: JSON.stringify(["Starting soon", "Écran principal 🎮"]),
+      sources: JSON.stringify(["Raid text"]),
+      updatedAt: AT,
+    })
+    .run();
   // Every byte value, a NUL first: bytes survive as bytes, not text.
   const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i + 0x89) & 0xff));
   db.insert(lite.alertAssets)
@@ -272,6 +288,7 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       "moderation_log",
       "moderation_rules",
       "oauth_tokens",
+      "obs_settings",
       "overlay_state",
       "overlay_tokens",
       "quote_counters",
@@ -301,6 +318,7 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       moderation_log: 1,
       moderation_rules: 1,
       oauth_tokens: 1,
+      obs_settings: 1,
       overlay_state: 1,
       overlay_tokens: 1,
       quote_counters: 1,
@@ -318,6 +336,9 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       byId(source.db.select().from(lite.events).all(), (r) => r.id),
     );
     expect(await target.db.select().from(pg.apiKeys)).toEqual(source.db.select().from(lite.apiKeys).all());
+    expect(await target.db.select().from(pg.obsSettings)).toEqual(
+      source.db.select().from(lite.obsSettings).all(),
+    );
     expect(await target.db.select().from(pg.overlayTokens)).toEqual(
       source.db.select().from(lite.overlayTokens).all(),
     );

@@ -1,0 +1,59 @@
+import type { OBSRequestTypes, OBSResponseTypes } from "obs-websocket-js/json";
+import type { ObsSeen } from "../../db/obs.ts";
+import type { CoreContext } from "../core/context.ts";
+import { type ObsConnection, ObsNotConnected, type ObsRequestType } from "./connection.ts";
+
+/*
+ * What the OBS connection reads, declared here rather than taken from the runtime's Context
+ * (server/runtime.ts builds that one from obs/, so naming it would tie the two together).
+ */
+
+/** The running OBS connections, where this instance holds them (obs/live.ts). */
+export interface ObsRuntime {
+  /** The account's OBS settings changed: read them again and connect, reconnect or let go. */
+  changed(accountId: number): void;
+  /** The account's connection held here, if any. */
+  connection(accountId: number): ObsConnection | null;
+}
+
+/** The context's OBS: what the panel (and later actions) tell and ask the connections, wherever they run. */
+export class ObsHandle {
+  #live: ObsRuntime | null = null;
+
+  useLive(live: ObsRuntime): void {
+    this.#live = live;
+  }
+
+  release(live: ObsRuntime): void {
+    if (this.#live === live) this.#live = null;
+  }
+
+  /** Another instance learns through the change feed (its externalChanges); this one at once. */
+  changed(accountId: number): void {
+    this.#live?.changed(accountId);
+  }
+
+  /** What this instance's connection sees now; null where it holds none (the store then says). */
+  seen(accountId: number): ObsSeen | null {
+    return this.#live?.connection(accountId)?.status() ?? null;
+  }
+
+  /** One request to the account's OBS; ObsNotConnected when this instance holds no live connection. */
+  call<T extends ObsRequestType>(
+    accountId: number,
+    type: T,
+    data?: OBSRequestTypes[T],
+  ): Promise<OBSResponseTypes[T]> {
+    const connection = this.#live?.connection(accountId);
+    if (!connection)
+      return Promise.reject(new ObsNotConnected("OBS is not connected: the connection is off."));
+    return connection.call(type, data);
+  }
+}
+
+/** What the OBS connections and the dashboard's OBS routes read. */
+export type ObsContext = Readonly<
+  Pick<CoreContext, "db" | "secrets" | "clock" | "log" | "externalChanges">
+> & {
+  readonly obs: ObsHandle;
+};

@@ -1,0 +1,77 @@
+/**
+ * The OBS connection on several instances: only the chat lease holder holds an account's connection
+ * (one client in OBS's session list), every instance answers the dashboard with its state, and the
+ * instance that takes the lease over connects in its place.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeObsSettings } from "../../../db/obs.ts";
+import { changeObs, obsView } from "../../../server/obs/dashboard.ts";
+import { type ObsSimulator, startObsSimulator } from "../../../server/sim/obs/server.ts";
+import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
+import { LeaseInstances } from "../../helpers/instances.ts";
+
+explainSkip("redis");
+
+const TTL_MS = 600;
+const PASSWORD = "lease-obs-pw";
+
+describe.skipIf(!redisAvailable)("the OBS connection on two instances", () => {
+  let redis: RedisServer;
+  let h: ChatHarness;
+  let instances: LeaseInstances;
+  let obs: ObsSimulator;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    h = await startChatHarness();
+    obs = startObsSimulator({ password: PASSWORD });
+    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
+    const settings = { enabled: true, url: obs.url, via: "server" as const, password: PASSWORD };
+    await writeObsSettings(h.ctx.db, h.ctx.secrets, h.account.id, settings, Date.now());
+  });
+
+  afterAll(async () => {
+    await instances.stopAll();
+    await obs.kill();
+    await h.stop();
+    await redis.stop();
+  });
+
+  test("one connection, held by the lease holder; both answer connected; the next holder takes it over", async () => {
+    const a = await instances.start();
+    expect(await waitFor(() => a.leadership.leading() && obs.identifiedClients() === 1, 5_000)).toBe(true);
+    const b = await instances.start();
+    await Bun.sleep(TTL_MS * 2);
+    expect(b.leadership.leading()).toBe(false);
+    expect(obs.identifiedClients()).toBe(1);
+    expect(b.ctx.obs.seen(h.account.id)).toBeNull();
+    const onB = await obsView(b.ctx, h.account.id);
+    expect({ state: onB.state, obsVersion: onB.obsVersion }).toEqual({
+      state: "connected",
+      obsVersion: "29.0.2",
+    });
+
+    // A dies without a word; B takes the lease over and, with it, the OBS connection.
+    a.stores.redis.destroy();
+    a.stores.subscriber.destroy();
+    expect(await waitFor(() => b.ctx.obs.seen(h.account.id)?.state === "connected", 5 * TTL_MS + 5_000)).toBe(
+      true,
+    );
+    expect(await waitFor(() => obs.identifiedClients() === 1, 3_000)).toBe(true);
+
+    // Settings saved on an instance without the lease reach the holder through the change feed (which
+    // listen.ts looks at every 250 ms where changes are not announced; here the test looks).
+    const c = await instances.start();
+    const wrong = { enabled: true, url: obs.url, via: "server" as const, password: "wrong" };
+    await changeObs(c.ctx, h.account.id, wrong);
+    const onHolder = () => {
+      b.ctx.externalChanges.check();
+      return b.ctx.obs.seen(h.account.id)?.state === "auth_failed";
+    };
+    expect(await waitFor(onHolder, 10_000)).toBe(true);
+    expect(
+      await waitFor(async () => (await obsView(c.ctx, h.account.id)).state === "auth_failed", 3_000),
+    ).toBe(true);
+  }, 40_000);
+});
