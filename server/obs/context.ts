@@ -2,6 +2,7 @@ import type { OBSRequestTypes, OBSResponseTypes } from "obs-websocket-js/json";
 import type { ObsSeen } from "../../db/obs.ts";
 import type { CoreContext } from "../core/context.ts";
 import { type ObsConnection, ObsNotConnected, type ObsRequestType } from "./connection.ts";
+import type { ObsStep, ObsStepDone, ObsStepRunner } from "./steps.ts";
 
 /*
  * What the OBS connection reads, declared here rather than taken from the runtime's Context
@@ -14,10 +15,14 @@ export interface ObsRuntime {
   changed(accountId: number): void;
   /** The account's connection held here, if any. */
   connection(accountId: number): ObsConnection | null;
+  /** Carries out an action's OBS step on the account's OBS, however it is reached. */
+  step(accountId: number, step: ObsStep): Promise<ObsStepDone>;
 }
 
+const NOT_HELD = "OBS is not connected: the connection is off.";
+
 /** The context's OBS: what the panel (and later actions) tell and ask the connections, wherever they run. */
-export class ObsHandle {
+export class ObsHandle implements ObsStepRunner {
   #live: ObsRuntime | null = null;
 
   useLive(live: ObsRuntime): void {
@@ -45,9 +50,15 @@ export class ObsHandle {
     data?: OBSRequestTypes[T],
   ): Promise<OBSResponseTypes[T]> {
     const connection = this.#live?.connection(accountId);
-    if (!connection)
-      return Promise.reject(new ObsNotConnected("OBS is not connected: the connection is off."));
+    if (!connection) return Promise.reject(new ObsNotConnected(NOT_HELD));
     return connection.call(type, data);
+  }
+
+  /** An action's OBS step (obs/steps.ts); ObsNotConnected where this instance holds no OBS for it. */
+  step(accountId: number, step: ObsStep): Promise<ObsStepDone> {
+    const live = this.#live;
+    if (!live) return Promise.reject(new ObsNotConnected(NOT_HELD));
+    return live.step(accountId, step);
   }
 }
 

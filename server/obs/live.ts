@@ -1,6 +1,14 @@
 import { listObsEnabledAccounts, type ObsSeen, readObs, writeObsSeen } from "../../db/obs.ts";
-import { OBS_TIMINGS, ObsConnection, type ObsTarget, type ObsTimings } from "./connection.ts";
+import {
+  OBS_TIMINGS,
+  ObsConnection,
+  ObsNotConnected,
+  type ObsTarget,
+  type ObsTimings,
+} from "./connection.ts";
 import type { ObsContext, ObsRuntime } from "./context.ts";
+import { runObsStep } from "./step-runner.ts";
+import type { ObsStep, ObsStepDone } from "./steps.ts";
 
 /**
  * The OBS connections on the instance that runs the live layer (with Redis, the chat lease holder):
@@ -36,6 +44,13 @@ export class ObsLive implements ObsRuntime {
 
   connection(accountId: number): ObsConnection | null {
     return this.#connections.get(accountId) ?? null;
+  }
+
+  step(accountId: number, step: ObsStep): Promise<ObsStepDone> {
+    const connection = this.#connections.get(accountId);
+    if (!connection)
+      return Promise.reject(new ObsNotConnected("OBS is not connected: the connection is off."));
+    return runObsStep(connection, step);
   }
 
   /** Disconnects every account; the stored states stay for whoever runs the live layer next. */
