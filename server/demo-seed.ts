@@ -14,6 +14,8 @@ import { readObs } from "../db/obs.ts";
 import { addQuote, countQuotes } from "../db/quotes.ts";
 import type { NewTimer } from "../db/timers.ts";
 import { addTimer, listTimers } from "../db/timers.ts";
+import type { ActionInput } from "./actions/model.ts";
+import { createAction, listActions } from "./actions/store.ts";
 import type { CommandContext } from "./bot/context.ts";
 import { type GamePlayer, setGamePlayer } from "./bot/game-player.ts";
 import type { CoreContext } from "./core/context.ts";
@@ -48,6 +50,52 @@ export const DEMO_QUOTES: readonly { text: string; game: string }[] = [
 /** The demo streamer's VALORANT player: the simulated game provider's first seeded one (sim/game/players.ts). */
 export const DEMO_PLAYER: GamePlayer = { region: "eu", name: "Kestrel", tag: "EUW" };
 
+/**
+ * The demo's actions, on the demo OBS's scenes (sim/obs/seed.ts): a raid switches to the Raid scene
+ * with a welcome and back, `!brb` from a moderator, and two buttons for the Deck.
+ */
+export const DEMO_ACTIONS: readonly ActionInput[] = [
+  {
+    name: "Raid welcome",
+    enabled: true,
+    cooldownSeconds: 10,
+    trigger: { type: "alert", kind: "raid", min: 1, reward: null },
+    steps: [
+      { type: "obs.text", source: "Raid banner", text: "Welcome, {user} and {amount} raiders!" },
+      { type: "obs.scene", scene: "Raid" },
+      { type: "wait", seconds: 8 },
+      { type: "obs.scene", scene: "Live" },
+    ],
+  },
+  {
+    name: "Be right back",
+    enabled: true,
+    cooldownSeconds: 5,
+    trigger: { type: "command", command: "brb", level: "moderator" },
+    steps: [
+      { type: "obs.scene", scene: "BRB" },
+      { type: "chat", text: "Be right back: grab a drink, stretch, the stream goes on in a minute." },
+    ],
+  },
+  {
+    name: "Back to live",
+    enabled: true,
+    cooldownSeconds: 0,
+    trigger: { type: "button" },
+    steps: [{ type: "obs.scene", scene: "Live" }],
+  },
+  {
+    name: "Raid alarm",
+    enabled: true,
+    cooldownSeconds: 0,
+    trigger: { type: "button" },
+    steps: [
+      { type: "obs.source", scene: "Live", source: "Raid alarm", visible: true, seconds: 6 },
+      { type: "obs.media", source: "Raid alarm", action: "restart" },
+    ],
+  },
+];
+
 /** What seeding reads: the config (is this the demo), the data, the caches to clear, the demo's OBS. */
 export interface DemoSeedContext
   extends Pick<CoreContext, "config" | "db" | "clock" | "secrets" | "log" | "externalChanges">,
@@ -68,14 +116,17 @@ export async function seedDemo(ctx: DemoSeedContext, account: Account): Promise<
 }
 
 /**
- * Connects the demo streamer's account to the demo's simulated OBS (server/demo.ts) when it has no OBS
- * settings yet; true when it did.
+ * Connects the demo streamer's account to the demo's simulated OBS (server/demo.ts) and stores the
+ * demo's actions, when it has no OBS settings yet; true when it did.
  */
 export async function seedDemoObs(ctx: DemoSeedContext, account: Account): Promise<boolean> {
   const obs = ctx.demoObs;
   if (!ctx.config.demo || !obs || account.login !== DEMO_STREAMER_LOGIN) return false;
   if (await readObs(ctx.db, ctx.secrets, account.id)) return false;
   await changeObs(ctx, account.id, { enabled: true, url: obs.url, via: "server", password: obs.password });
+  if ((await listActions(ctx.db, account.id)).length > 0) return true;
+  const now = ctx.clock.now();
+  for (const action of DEMO_ACTIONS) await createAction(ctx.db, account.id, action, now);
   return true;
 }
 
