@@ -9,7 +9,7 @@ import { bounded, MAX_VALUE_POINTS } from "./placeholders.ts";
 
 /** What a command trigger needs beside the book: the regulars, and starting a run. */
 export interface CommandTriggers {
-  book: ActionBook;
+  book: Pick<ActionBook, "actions">;
   /** The channel's regulars, from memory (custom/cache.ts fills it). */
   regulars(accountId: number): ReadonlySet<string> | Promise<ReadonlySet<string>>;
   /** Starts the action's run; false when it is running or cooling down (then nothing runs). */
