@@ -25,6 +25,7 @@ import { ObsHandle } from "./obs/context.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
+import { RedisActionRelay } from "./redis/action-relay.ts";
 import { RedisCooldowns } from "./redis/cooldowns.ts";
 import { sharedGameOn } from "./redis/game-cache.ts";
 import { createSharedRateLimits } from "./redis/limits/rate-limits.ts";
@@ -273,7 +274,15 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     alertsStatus: new AlertsHandle({ db: store }),
     moderation: new ModerationHandle(),
     obs,
-    actions: new ActionsHandle({ db: store, clock, log, obs }),
+    actions: new ActionsHandle(
+      { db: store, clock, log, obs },
+      shared
+        ? new RedisActionRelay(shared.redis, shared.subscriber, {
+            keyPrefix: shared.keyPrefix,
+            timeoutMs: shared.timeoutMs,
+          })
+        : null,
+    ),
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,

@@ -24,7 +24,7 @@ export interface RunRequest {
 
 /**
  * Runs carried to the instance that holds the accounts' OBS connections and chat (with Redis, the
- * chat lease holder).
+ * chat lease holder; redis/action-relay.ts).
  */
 export interface RunRelay {
   /** Has the holder run it and relays its outcome; null when no instance holds the live layer. */

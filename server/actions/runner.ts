@@ -12,7 +12,6 @@ import { fillPlaceholders } from "./placeholders.ts";
  * long, sent by the runner itself, the run's answer not waiting for it. Every run is recorded.
  */
 
-
 /** What a run came to: the steps that ran, a failed one last. */
 export interface RunAnswer {
   ok: boolean;

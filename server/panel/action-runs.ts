@@ -5,6 +5,7 @@ import type { ActionRun, RunCause } from "../actions/model.ts";
 import { listActionRuns, readAction } from "../actions/store.ts";
 import { ApiError } from "../core/errors.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
+import { NoAnswer } from "../redis/request-channel.ts";
 import type { Context } from "../runtime.ts";
 import { ACTION_LIMITS } from "../vocabulary.ts";
 import { panelDetail, rowNumberParam } from "./chat-bot-input.ts";
@@ -26,6 +27,13 @@ function answered(outcome: RunOutcome, id: number) {
   return outcome.answer;
 }
 
+const unanswered = () =>
+  new ApiError(
+    502,
+    "upstream_error",
+    "The cuebot instance holding the OBS connection did not answer in time; the run log will show what ran.",
+  );
+
 const runView = (run: ActionRun) => ({ ...run, at: new Date(run.at).toISOString() });
 
 async function runNow(ctx: Context, account: Account, id: number) {
@@ -36,7 +44,12 @@ async function runNow(ctx: Context, account: Account, id: number) {
     reward: null,
     message: null,
   };
-  return answered(await ctx.actions.run({ accountId: account.id, actionId: id, cause }), id);
+  try {
+    return answered(await ctx.actions.run({ accountId: account.id, actionId: id, cause }), id);
+  } catch (error) {
+    if (error instanceof NoAnswer) throw unanswered();
+    throw error;
+  }
 }
 
 const RUN_DATA =
