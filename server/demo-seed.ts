@@ -5,7 +5,8 @@
  * commands' player set to one the simulated game provider knows (issue 36), so `!rank` answers a rank.
  * They are stored when the demo streamer's account has no custom command, timer or quote yet (its
  * first login; a later login, or one after the visitor emptied a list, adds nothing again).
- * Its OBS (issue 37) is the demo's simulated one, connected from the first login on.
+ * Its OBS (issue 37) is the demo's simulated one, connected from the first login on, with actions on
+ * its scenes (a raid switches to the Raid scene).
  */
 import type { Account } from "../db/accounts.ts";
 import { addCustomCommand, countCustomCommands, type NewCustomCommand } from "../db/custom-commands.ts";
@@ -103,6 +104,8 @@ export interface DemoSeedContext
     Pick<ObsContext, "obs"> {
   readonly chatBot: ChatBotCache;
   readonly demoObs: DemoObs | null;
+  /** Told when the demo's actions are stored, so the live layer reads them. */
+  readonly actions: { changed(accountId: number): void };
 }
 
 /** Everything the demo streamer's account starts with; failures are logged, the login goes on. */
@@ -127,6 +130,7 @@ export async function seedDemoObs(ctx: DemoSeedContext, account: Account): Promi
   if ((await listActions(ctx.db, account.id)).length > 0) return true;
   const now = ctx.clock.now();
   for (const action of DEMO_ACTIONS) await createAction(ctx.db, account.id, action, now);
+  ctx.actions.changed(account.id);
   return true;
 }
 
