@@ -110,8 +110,12 @@ function render(root: HTMLElement, info: ObsInfo, demo: boolean): void {
       { class: "lead" },
       "Connect cuebot to OBS Studio, so your actions can switch scenes, show sources and set texts when something happens on stream.",
     ),
-    h("div", { class: "split" }, settings, parts[0]!.element),
-    demo ? demoProgramCard(root) : null,
+    h(
+      "div",
+      { class: "split obs-split" },
+      settings,
+      h("div", { class: "stack" }, parts[0]!.element, demo ? demoProgramCard(root) : null),
+    ),
     parts[1]!.element,
   );
   for (const part of parts) part.update(info);
