@@ -125,8 +125,8 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
       "Done (2 steps).",
     );
     expect(await item.locator(".action-outcomes li").allTextContents()).toEqual([
-      "1. Wait: done",
-      "2. Switch OBS's scene: done",
+      "Wait: done",
+      "Switch OBS's scene: done",
     ]);
     await programScene("BRB");
     await item.locator("summary").click();

@@ -70,7 +70,7 @@ export function demoProgramCard(root: HTMLElement): HTMLElement {
     h(
       "p",
       { class: "muted" },
-      "Demo mode: the simulated OBS your account is connected to, as its window shows it now. Run an action, or send a raid from Alerts, and watch the scene change.",
+      "Demo mode: the simulated OBS your account is connected to, as its window shows it now. Run an action, or with alerts on send a simulated raid: the demo's “Raid welcome” action switches the scene.",
     ),
     box,
     stale,

@@ -15,7 +15,7 @@ export const TRIGGER_TEXT: Readonly<Record<TriggerType, string>> = {
   command: "A chat command",
   alert: "An alert (follow, sub, cheer, raid…)",
   stream: "The stream going online or offline",
-  button: "A button only (the Deck, Run now)",
+  button: "A button (the Deck, Run now)",
 };
 
 export const STEP_TEXT: Readonly<Record<StepType, string>> = {

@@ -25,11 +25,11 @@ export function resultLine(result: RunResult): string {
   return `Failed: ${failed?.error ?? "the run did not finish."}`;
 }
 
-function outcomeItem(step: StepOutcome, index: number): HTMLElement {
+function outcomeItem(step: StepOutcome): HTMLElement {
   return h(
     "li",
     { class: step.ok ? "outcome ok" : "outcome bad" },
-    `${index + 1}. ${STEP_TEXT[step.type]}: `,
+    `${STEP_TEXT[step.type]}: `,
     step.ok ? "done" : (step.error ?? "failed"),
   );
 }
