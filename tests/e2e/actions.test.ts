@@ -153,7 +153,20 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
   }, 60_000);
 
   test("the Deck: a press runs the action and says so on its button; the program follows", async () => {
+    // Names as a streamer (or a troll with their session) might type them: markup, a right-to-left
+    // override, emoji, one unbroken word as long as allowed. Shown as text, on a 360 px screen too.
+    for (const name of ["<img src=x onerror=alert(1)> \u202Egnp.exe 🎉", "W".repeat(50)]) {
+      const made = await demo.page.request.post(`${demo.base}/api/dashboard/actions`, {
+        headers: { origin: demo.base },
+        data: { name, trigger: { type: "button" }, steps: [{ type: "wait", seconds: 1 }] },
+      });
+      expect(made.status()).toBe(200);
+    }
     const page = await openView("deck", ".deck-button");
+    expect(await page.locator(".deck-name").allTextContents()).toContain(
+      "<img src=x onerror=alert(1)> \u202Egnp.exe 🎉",
+    );
+    expect(await page.locator(".deck img").count()).toBe(0);
     const back = page.locator(".deck-button", { hasText: "Back to live" });
     await back.click();
     expect(await textOf(back.locator(".deck-note"), (t) => t.startsWith("Done"))).toBe("Done (1 step).");

@@ -47,7 +47,7 @@ function deckButton(action: Action): HTMLElement {
       settle(refusalText(error), "bad");
     }
   });
-  return h("li", {}, button);
+  return h("li", { class: "deck-item" }, button);
 }
 
 /** A line on OBS's state, asked again every 10 s: a press's OBS steps need it connected. */

@@ -13,9 +13,17 @@ export const actionPath = (id: number) => `${API}/${id}`;
 
 export const TRIGGER_TEXT: Readonly<Record<TriggerType, string>> = {
   command: "A chat command",
-  alert: "An alert (follow, sub, cheer, raid…)",
-  stream: "The stream going online or offline",
-  button: "A button (the Deck, Run now)",
+  alert: "An alert",
+  stream: "The stream starting or ending",
+  button: "A button (the Deck)",
+};
+
+/** What set a run off, in its run log. */
+export const CAUSE_TEXT: Readonly<Record<TriggerType, string>> = {
+  command: "Chat command",
+  alert: "Alert",
+  stream: "Stream",
+  button: "Button",
 };
 
 export const STEP_TEXT: Readonly<Record<StepType, string>> = {

@@ -4,7 +4,7 @@ import { ApiError, errorMessage, getData, sendData } from "../../lib/api.ts";
 import { fill, h } from "../../lib/dom.ts";
 import { dateTime } from "../../lib/format.ts";
 import type { ActionRun, RunResult, StepOutcome } from "../../lib/types.ts";
-import { actionPath, STEP_TEXT, TRIGGER_TEXT } from "./model.ts";
+import { actionPath, CAUSE_TEXT, STEP_TEXT } from "./model.ts";
 
 /** What a run that could not start says: busy (a run or its cooldown) in words, else the API's. */
 export function refusalText(error: unknown): string {
@@ -46,7 +46,7 @@ function runItem(run: ActionRun): HTMLElement {
     h("time", { datetime: run.at }, dateTime(run.at)),
     " ",
     h("span", { class: run.ok ? "badge chat-connected" : "badge chat-error" }, run.ok ? "ok" : "failed"),
-    ` ${TRIGGER_TEXT[run.cause].replace(/ \(.*\)$/, "")}, by ${run.user}`,
+    ` ${CAUSE_TEXT[run.cause]}, by ${run.user}`,
     outcomeList(run.steps),
   );
 }

@@ -107,11 +107,7 @@ function stepFields(
     }
     case "obs.media": {
       const source = nameInput(step.source, SOURCE_NAMES);
-      const action = select(
-        ["restart", "stop"] as const,
-        { restart: "Restart (play from the start)", stop: "Stop" },
-        step.action,
-      );
+      const action = select(["restart", "stop"] as const, { restart: "Restart", stop: "Stop" }, step.action);
       return {
         parts: [
           h(
