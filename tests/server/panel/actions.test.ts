@@ -187,6 +187,28 @@ describe("actions on the dashboard", () => {
     expect(await stored()).toEqual([{ ...BRB, id, lastRun: null }]);
   });
 
+  test("troll input: odd Unicode is kept as sent, junk refused at its path, never a 500", async () => {
+    h = await startBotHarness();
+    const name = "Z\u0351\u036b\u0343 \u05e9\u05dc\u05d5\u05dd \u202e🎉";
+    const kept = await call<Action>(h, "POST", BASE, {
+      ...RAID,
+      name,
+      steps: [{ type: "obs.text", source: "Raider 🎮", text: "\u0301".repeat(500) }],
+    });
+    expect(kept.status).toBe(200);
+    expect((await stored())[0]).toMatchObject({ name, steps: [{ text: "\u0301".repeat(500) }] });
+    const junk: [unknown, string][] = [
+      [{ ...RAID, "🙂": 1 }, '["\\ud83d\\ude42"]'],
+      [{ ...RAID, name: "x".repeat(10_000) }, "name"],
+      [{ ...RAID, steps: [{ type: "chat", text: "x".repeat(10_000) }] }, "steps[0].text"],
+      [{ ...RAID, trigger: { type: "alert", kind: "raid", min: { $gt: 0 } } }, "trigger.min"],
+      [{ ...RAID, steps: [{ type: "wait", seconds: 1, deep: { a: [[[{}]]] } }] }, "steps[0].deep"],
+    ];
+    for (const [body, field] of junk)
+      expectRefusal(await call(h, "POST", BASE, body), 400, "bad_request", field);
+    expect(await stored()).toHaveLength(1);
+  });
+
   test("another account's action is not found: neither replaced nor deleted", async () => {
     h = await startBotHarness();
     const someone = await insertAccount(
