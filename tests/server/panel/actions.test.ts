@@ -277,6 +277,37 @@ describe("actions on the dashboard", () => {
     expect(await stored()).toHaveLength(ACTION_LIMITS.perAccount);
   });
 
+  test("the export holds the actions with their last runs; deleting the account deletes them", async () => {
+    h = await startBotHarness();
+    const id = (await call<Action>(h, "POST", BASE, BRB)).body.data.id;
+    const at = Date.UTC(2026, 11, 6, 21, 30);
+    const steps = [{ type: "obs.scene" as const, ok: true, error: null }];
+    await recordActionRun(h.ctx.db, h.account.id, {
+      actionId: id,
+      at,
+      ok: true,
+      cause: "command",
+      user: "Mod",
+      steps,
+    });
+    const exported = (await (await h.panel("/api/dashboard/export")).json()) as { actions: unknown[] };
+    const when = new Date(at).toISOString();
+    expect(exported.actions).toEqual([
+      {
+        ...BRB,
+        id,
+        lastRun: { at: when, ok: true, error: null },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        runs: [{ at: when, ok: true, cause: "command", user: "Mod", steps }],
+      },
+    ]);
+    const deleted = await h.panel("/api/dashboard/account", { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    for (const table of ["actions", "action_runs"])
+      expect((await h.sql(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))[0]).toEqual({ n: 0 });
+  });
+
   test("no session is 401, a foreign Origin 403, and /docs lists the routes with the panel's security", async () => {
     h = await startBotHarness();
     const id = (await call<Action>(h, "POST", BASE, BRB)).body.data.id;
