@@ -261,6 +261,20 @@ describe("actions on the dashboard", () => {
     ).toBe(200);
   });
 
+  test("a built-in command cannot take an action's command as a new alias", async () => {
+    h = await startBotHarness();
+    await call(h, "POST", BASE, BRB);
+    const before = (await call<{ command: string; aliases: string[] }[]>(h, "GET", "/api/dashboard/commands"))
+      .body.data;
+    const aliasesOf = (data: typeof before) => data.find((c) => c.command === "followage")?.aliases;
+    const refused = await call(h, "PUT", "/api/dashboard/commands/followage", { aliases: ["fa", "!BRB"] });
+    expectRefusal(refused, 400, "bad_request");
+    expect(refused.body.error.message).toContain('"aliases"');
+    const after = (await call<typeof before>(h, "GET", "/api/dashboard/commands")).body.data;
+    expect(aliasesOf(after)).toEqual(aliasesOf(before));
+    expect((await call(h, "PUT", "/api/dashboard/commands/followage", { aliases: ["fa"] })).status).toBe(200);
+  });
+
   test(`${ACTION_LIMITS.perAccount} actions on one account are kept and listed; one more is a 400`, async () => {
     h = await startBotHarness();
     await h.ctx.db.transaction(async (tx) => {
