@@ -258,7 +258,27 @@ describe("actions on the dashboard", () => {
     expect(dashboard.body.error.message).toContain("starts one of this channel's actions");
     expect(
       (await call(h, "POST", "/api/dashboard/custom-commands", { name: "brb2", response: "hi" })).status,
-    ).toBe(200);
+    ).toBe(200); // Nor an import: the name is a conflict, saying why; the rest is stored.
+    const imported = await call<{ conflicts: { name: string; why: string }[]; stored?: { name: string }[] }>(
+      h,
+      "POST",
+      "/api/dashboard/custom-commands/import",
+      {
+        body: {
+          _total: 2,
+          status: 200,
+          commands: [
+            { name: "!brb", message: "back" },
+            { name: "!lurk", message: "l" },
+          ],
+        },
+        apply: true,
+      },
+    );
+    expect(imported.body.data.conflicts.map((c) => c.why)).toEqual([
+      "One of this channel's actions answers this command; change that action's trigger to import this one.",
+    ]);
+    expect(imported.body.data.stored?.map((c) => c.name)).toEqual(["lurk"]);
   });
 
   test("a built-in command cannot take an action's command as a new alias", async () => {
