@@ -25,9 +25,12 @@ export interface TestObs {
 
 const PASSWORD = "actions-test-pw";
 
-export async function startTestObs(): Promise<TestObs> {
+/** A real OBS where installed (or asked for), else the simulator (or when asked for). */
+export async function startTestObs(
+  kind: "real" | "simulator" = haveObs ? "real" : "simulator",
+): Promise<TestObs> {
   explainObsSkip();
-  if (haveObs) {
+  if (kind === "real") {
     const real: RealObs = await startRealObs({ password: PASSWORD });
     return { name: "real OBS 29.0.2", ...real, password: PASSWORD };
   }
