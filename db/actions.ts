@@ -235,3 +235,20 @@ export async function listActionRunRows(
   );
   return rows.map(runOf);
 }
+
+function commandOf(trigger: unknown): string | null {
+  if (typeof trigger !== "object" || trigger === null) return null;
+  const { type, command } = trigger as { type?: unknown; command?: unknown };
+  return type === "command" && typeof command === "string" ? command : null;
+}
+
+/**
+ * The chat commands the account's actions answer (their command triggers', on or off): custom
+ * commands cannot take these names (server/custom/, the dashboard), as they cannot a built-in's.
+ */
+export async function listActionCommandNames(s: DataStore, accountId: number): Promise<Set<string>> {
+  const rows = await s.all((db, t) =>
+    db.select({ trigger: t.actions.trigger }).from(t.actions).where(eq(t.actions.accountId, accountId)),
+  );
+  return new Set(rows.map((row) => commandOf(parsed(row.trigger))).filter((name) => name !== null));
+}

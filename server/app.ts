@@ -16,6 +16,7 @@ import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { overlayAlertRoutes } from "./overlay/routes-alerts.ts";
 import { actionRunRoutes } from "./panel/action-runs.ts";
+import { actionPanelRoutes } from "./panel/actions.ts";
 import { alertAssetRoutes } from "./panel/alert-assets.ts";
 import { alertSettingsRoutes } from "./panel/alert-settings.ts";
 import { alertToolRoutes } from "./panel/alert-tools.ts";
@@ -76,6 +77,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
       new Elysia({ name: "cuebot.panel-stream" })
         .use(moderationPanelRoutes(ctx))
         .use(obsPanelRoutes(ctx))
+        .use(actionPanelRoutes(ctx))
         .use(actionRunRoutes(ctx)),
     )
     .use(alertSettingsRoutes(ctx))

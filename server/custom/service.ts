@@ -10,6 +10,7 @@
  * names and aliases. Every reply is one line and passes native chat's budgets (`admit`).
  */
 import type { Account } from "../../db/accounts.ts";
+import { listActionCommandNames } from "../../db/actions.ts";
 import { ChatBotDataError, foldedWord } from "../../db/chat-bot-rules.ts";
 import {
   addCustomCommand,
@@ -183,12 +184,13 @@ async function manage(
   const operation = parse.operation;
   if (operation.kind === "list") return REPLIES.list();
   // Read from the store, not the cache: the plan must see the latest adds of other instances.
-  const [existing, total] = await Promise.all([
+  const [existing, total, actionCommands] = await Promise.all([
     getCustomCommand(ctx.db, account.id, operation.name),
     countCustomCommands(ctx.db, account.id),
+    listActionCommandNames(ctx.db, account.id),
   ]);
   const builtInsOn = new Set(builtIns);
-  const change = planChange(operation, { exists: existing !== undefined, total, builtInsOn });
+  const change = planChange(operation, { exists: existing !== undefined, total, builtInsOn, actionCommands });
   try {
     return await applyChange(ctx, account, change);
   } catch (error) {
