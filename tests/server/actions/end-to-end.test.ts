@@ -149,6 +149,34 @@ describe("actions: triggers", () => {
     ).toBe(true);
   }, 60_000);
 
+  test("a command trigger saved on the dashboard answers at once; edited off, deleted: nothing", async () => {
+    const t = await start();
+    const { scene } = await t.sceneWithText();
+    const first = await t.sceneWithText();
+    const body = (enabled: boolean) => ({
+      name: "Be right back",
+      enabled,
+      cooldownSeconds: 0,
+      trigger: { type: "command", command: "brb", level: "moderator" },
+      steps: [{ type: "obs.scene", scene }],
+    });
+    const send = (method: string, path: string, payload?: unknown) =>
+      t.panel(path, method, payload === undefined ? undefined : JSON.stringify(payload));
+    await send("POST", "/api/dashboard/actions", body(false));
+    say(t, "!brb", "mod_mia", MODERATOR);
+    await Bun.sleep(300);
+    expect(await t.scene()).not.toBe(scene);
+    const [stored] = (await (await send("GET", "/api/dashboard/actions")).json()).data.items;
+    expect((await send("PUT", `/api/dashboard/actions/${stored.id}`, body(true))).status).toBe(200);
+    say(t, "!brb", "mod_mia", MODERATOR);
+    expect(await waitFor(async () => (await t.scene()) === scene, 3000)).toBe(true);
+    await t.reader.call("SetCurrentProgramScene", { sceneName: first.scene });
+    expect((await send("DELETE", `/api/dashboard/actions/${stored.id}`)).status).toBe(200);
+    say(t, "!brb", "mod_mia", MODERATOR);
+    await Bun.sleep(500);
+    expect(await t.scene()).toBe(first.scene);
+  }, 60_000);
+
   test("the stream going online runs an online action once; offline runs the offline one", async () => {
     const t = await start();
     const online = await t.sceneWithText();
