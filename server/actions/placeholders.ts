@@ -1,3 +1,4 @@
+import { capCodePoints } from "../alerts/plain-text.ts";
 import type { RunCause } from "./model.ts";
 
 /*
@@ -15,12 +16,10 @@ export const MAX_TEXT_POINTS = 2_000;
 
 const PLACEHOLDER = /\{(user|amount|reward|message)\}/g;
 
-/** `text` cut to at most `max` code points. */
+/** `text` cut to at most `max` code points (a pair never cut). */
 export function bounded(text: string, max: number): string {
   // At most `max` UTF-16 units holds at most `max` code points: no need to count them.
-  if (text.length <= max) return text;
-  const points = [...text];
-  return points.length <= max ? text : points.slice(0, max).join("");
+  return text.length <= max ? text : capCodePoints(text, max);
 }
 
 function placeholderValue(cause: RunCause, name: string): string {

@@ -122,6 +122,8 @@ export class ActionRunner {
           this.deps.log.warn("an action's source did not go back as it was", { accountId, error }),
         );
     }, seconds * 1000);
+    // A source's way back never keeps the process up by itself (a stopping server lets it go).
+    timer.unref?.();
     this.#returns.add(timer);
   }
 }

@@ -8,6 +8,7 @@ import { authenticatePanel } from "../http/panel-auth.ts";
 import { NoAnswer } from "../redis/request-channel.ts";
 import type { Context } from "../runtime.ts";
 import { ACTION_LIMITS } from "../vocabulary.ts";
+import { noSuchAction } from "./actions.ts";
 import { panelDetail, rowNumberParam } from "./chat-bot-input.ts";
 
 /*
@@ -15,8 +16,6 @@ import { panelDetail, rowNumberParam } from "./chat-bot-input.ts";
  * run goes through `ctx.actions`, on the instance holding the account's OBS connection and chat;
  * the answer comes when its steps have run (a timed source goes back after it).
  */
-
-const noSuchAction = (id: number) => new ApiError(404, "not_found", `There is no action with id ${id}.`);
 
 const busy = () =>
   new ApiError(409, "busy", "The action is running or cooling down; nothing was run. Try again shortly.");

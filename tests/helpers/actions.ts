@@ -25,9 +25,12 @@ export interface TestObs {
 
 const PASSWORD = "actions-test-pw";
 
-export async function startTestObs(): Promise<TestObs> {
+/** A real OBS where installed (or asked for), else the simulator (or when asked for). */
+export async function startTestObs(
+  kind: "real" | "simulator" = haveObs ? "real" : "simulator",
+): Promise<TestObs> {
   explainObsSkip();
-  if (haveObs) {
+  if (kind === "real") {
     const real: RealObs = await startRealObs({ password: PASSWORD });
     return { name: "real OBS 29.0.2", ...real, password: PASSWORD };
   }
@@ -50,6 +53,8 @@ export interface RunReply {
 export interface ActionsHarness extends AlertsHarness {
   /** A second client of the same OBS, to build scenes and read OBS back. */
   reader: OBSWebSocket;
+  /** A dashboard request with the streamer's session (and our Origin). */
+  panel(path: string, method?: string, body?: string): Promise<Response>;
   /** Stores an action (as the dashboard's POST does) and has the live layer read it; its id. */
   add(input: Partial<ActionInput> & Pick<ActionInput, "trigger" | "steps">): Promise<number>;
   /** `POST /api/dashboard/actions/:id/run` with the streamer's session. */
@@ -81,14 +86,18 @@ export async function startActionsHarness(obs: TestObs): Promise<ActionsHarness>
   const reader = new OBSWebSocket();
   await reader.connect(obs.url, obs.password);
   const session = await createSession(h.ctx, h.account.id, "test");
-  const panel = (path: string, method = "GET") =>
+  const cookie = `${SESSION_COOKIE}=${session.token}`;
+  const origin = new URL(h.ctx.publicUrl).origin;
+  const panel = (path: string, method = "GET", body?: string) =>
     h.request(path, {
       method,
-      headers: { cookie: `${SESSION_COOKIE}=${session.token}`, origin: new URL(h.ctx.publicUrl).origin },
+      body,
+      headers: { cookie, origin, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     });
   const stop = h.stop;
   return Object.assign(h, {
     reader,
+    panel,
     async add(input: Partial<ActionInput> & Pick<ActionInput, "trigger" | "steps">) {
       const full = { name: `action ${++unique}`, enabled: true, cooldownSeconds: 0, ...input };
       const action = await createAction(h.ctx.db, h.account.id, full, Date.now());

@@ -5,6 +5,9 @@
  * CUEBOT_TEST_DATABASE=postgres.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { replaceAction } from "../../../server/actions/store.ts";
+import { createLogger } from "../../../server/core/log.ts";
+import { openContext } from "../../../server/runtime.ts";
 import {
   type ActionsHarness,
   startActionsHarness,
@@ -14,6 +17,7 @@ import {
 import { waitFor } from "../../helpers/chat.ts";
 import { badge, MODERATOR } from "../../helpers/custom-chat.ts";
 
+const quiet = createLogger({ level: "error", format: "json", write: () => {} });
 let obs: TestObs;
 let h: ActionsHarness | null = null;
 beforeAll(async () => {
@@ -58,6 +62,22 @@ describe("actions: triggers", () => {
     expect(await t.scene()).toBe(scene);
   }, 60_000);
 
+  test("a redemption's 500 combining marks reach the text source as typed", async () => {
+    const t = await start();
+    const { text } = await t.sceneWithText();
+    await t.add({
+      trigger: { type: "alert", kind: "redemption", min: 0, reward: "Say it" },
+      steps: [{ type: "obs.text", source: text, text: "{user}: {message}" }],
+    });
+    const marks = `Z${"\u0301\u0336".repeat(249)}`;
+    const reward = { id: "r1", title: "Say it", cost: 10, prompt: "" };
+    await t.emit("redemption", { user: "lurker_eve", reward, user_input: marks });
+    expect(await waitFor(async () => (await textOf(t, text)) === `Lurker_Eve: ${marks}`, 3000)).toBe(true);
+    await t.emit("redemption", { reward: { ...reward, title: "Other" }, user_input: "nope" });
+    await Bun.sleep(500);
+    expect(await textOf(t, text)).toBe(`Lurker_Eve: ${marks}`);
+  }, 60_000);
+
   test("a raid below the trigger's minimum does nothing", async () => {
     const t = await start();
     const { scene } = await t.sceneWithText();
@@ -93,6 +113,68 @@ describe("actions: triggers", () => {
     expect(await waitFor(async () => (await t.runs(id)).length === 1, 2000)).toBe(true);
     expect((await t.runs(id))[0]).toMatchObject({ ok: true, cause: "command", user: "mod_mia" });
     expect(t.sim.chat.sent().length).toBe(sentBefore);
+  }, 60_000);
+
+  test("an edit reaches the command at once; one made by another process through the change feed", async () => {
+    const t = await start();
+    const { scene } = await t.sceneWithText();
+    const other = await t.sceneWithText();
+    const input = {
+      name: "brb",
+      enabled: false,
+      cooldownSeconds: 0,
+      trigger: { type: "command", command: "brb", level: "moderator" } as const,
+      steps: [{ type: "obs.scene", scene } as const],
+    };
+    const id = await t.add(input);
+    const before = await t.scene();
+    say(t, "!brb", "mod_mia", MODERATOR);
+    await Bun.sleep(500);
+    expect(await t.scene()).toBe(before);
+    await replaceAction(t.ctx.db, t.account.id, id, { ...input, enabled: true }, Date.now());
+    t.ctx.actions.changed(t.account.id);
+    say(t, "!brb", "mod_mia", MODERATOR);
+    expect(await waitFor(async () => (await t.scene()) === scene, 3000)).toBe(true);
+    const elsewhere = await openContext(t.ctx.config, { log: quiet });
+    const steps = [{ type: "obs.scene", scene: other.scene } as const];
+    await replaceAction(elsewhere.db, t.account.id, id, { ...input, enabled: true, steps }, Date.now());
+    await elsewhere.close();
+    expect(
+      await waitFor(async () => {
+        t.ctx.externalChanges.check();
+        say(t, "!brb", "mod_mia", MODERATOR);
+        await Bun.sleep(100);
+        return (await t.scene()) === other.scene;
+      }, 5000),
+    ).toBe(true);
+  }, 60_000);
+
+  test("a command trigger saved on the dashboard answers at once; edited off, deleted: nothing", async () => {
+    const t = await start();
+    const { scene } = await t.sceneWithText();
+    const first = await t.sceneWithText();
+    const body = (enabled: boolean) => ({
+      name: "Be right back",
+      enabled,
+      cooldownSeconds: 0,
+      trigger: { type: "command", command: "brb", level: "moderator" },
+      steps: [{ type: "obs.scene", scene }],
+    });
+    const send = (method: string, path: string, payload?: unknown) =>
+      t.panel(path, method, payload === undefined ? undefined : JSON.stringify(payload));
+    await send("POST", "/api/dashboard/actions", body(false));
+    say(t, "!brb", "mod_mia", MODERATOR);
+    await Bun.sleep(300);
+    expect(await t.scene()).not.toBe(scene);
+    const [stored] = (await (await send("GET", "/api/dashboard/actions")).json()).data.items;
+    expect((await send("PUT", `/api/dashboard/actions/${stored.id}`, body(true))).status).toBe(200);
+    say(t, "!brb", "mod_mia", MODERATOR);
+    expect(await waitFor(async () => (await t.scene()) === scene, 3000)).toBe(true);
+    await t.reader.call("SetCurrentProgramScene", { sceneName: first.scene });
+    expect((await send("DELETE", `/api/dashboard/actions/${stored.id}`)).status).toBe(200);
+    say(t, "!brb", "mod_mia", MODERATOR);
+    await Bun.sleep(500);
+    expect(await t.scene()).toBe(first.scene);
   }, 60_000);
 
   test("the stream going online runs an online action once; offline runs the offline one", async () => {

@@ -149,6 +149,20 @@ describe("an action's run", () => {
     expect(runner.start(1, waiting, BUTTON)).not.toBeNull();
   });
 
+  test("an action that waits 60 s, triggered again a thousand times meanwhile: nothing more runs", async () => {
+    const { runner, obs, runs } = runnerWith();
+    const long = action([
+      { type: "wait", seconds: 60 },
+      { type: "obs.scene", scene: "Live" },
+    ]);
+    expect(runner.start(1, long, BUTTON)).not.toBeNull();
+    for (let i = 0; i < 1000; i++) expect(runner.start(1, long, BUTTON)).toBeNull();
+    await Bun.sleep(100);
+    expect(runner.busy(1, long.id)).toBe(true);
+    expect(obs.asked).toEqual([]);
+    expect(runs).toEqual([]);
+  });
+
   test("another account's action of the same id runs beside it", async () => {
     const { runner } = runnerWith();
     const waiting = action([{ type: "wait", seconds: 0.1 }]);
