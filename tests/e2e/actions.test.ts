@@ -183,6 +183,19 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     await everyScreen(page, "deck");
   }, 60_000);
 
+  test("deleting an action asks first; confirmed, it is gone from the list and the Deck", async () => {
+    const page = await openView("actions", ".action-item");
+    const before = (await demo.panel<ActionList>("actions")).items.length;
+    const long = "W".repeat(50);
+    await page.getByRole("button", { name: `Delete ${long}` }).click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await demo.panelUntil<ActionList>("actions", (l) => l.items.length === before - 1);
+    await page.locator(".action-name", { hasText: long }).waitFor({ state: "detached" });
+    await openView("deck", ".deck-button");
+    expect(await page.locator(".deck-name").allTextContents()).not.toContain(long);
+  }, 30_000);
+
   test("a raid switches the simulated OBS to the Raid scene, with the raider's welcome, and back", async () => {
     const page = await openView("alerts", "#alerts-state");
     await page.click("#alerts-enabled");

@@ -160,6 +160,8 @@ export function stepsEditor(initial: ActionStep[]): StepsEditor {
     if (steps.length === 0)
       list.append(h("li", { class: "muted action-no-steps" }, "No steps yet: add one below."));
     if (focus) list.querySelectorAll<HTMLElement>(`[data-control="${focus.control}"]`)[focus.index]?.focus();
+    full.hidden = steps.length < LIMITS.steps;
+    add.disabled = !full.hidden;
   };
   const change = (edit: (steps: ActionStep[]) => void, focus?: { index: number; control: string }) => {
     const steps = rows.map((row) => row.read());
@@ -211,6 +213,11 @@ export function stepsEditor(initial: ActionStep[]): StepsEditor {
     );
     return { element, read };
   };
+  const full = h(
+    "p",
+    { class: "hint", hidden: true },
+    `That is ${LIMITS.steps} steps, the most an action has.`,
+  );
   const adding = select(STEP_TYPES, STEP_TEXT, "obs.scene");
   adding.id = "action-step-type";
   const add = h("button", { type: "button", class: "secondary", id: "action-step-add" }, "Add step");
@@ -228,6 +235,7 @@ export function stepsEditor(initial: ActionStep[]): StepsEditor {
     h("legend", {}, "Steps, in order"),
     list,
     h("div", { class: "row action-step-add" }, h("label", { for: adding.id }, "New step"), adding, add),
+    full,
     h("p", { class: "hint" }, `Up to ${LIMITS.steps} steps. A step that cannot run ends the run there.`),
   );
   return { element, read: () => rows.map((row) => row.read()), fields: () => fields };

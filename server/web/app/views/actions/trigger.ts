@@ -69,7 +69,7 @@ function commandFields(trigger: Extract<ActionTrigger, { type: "command" }>, fie
 function alertFields(trigger: Extract<ActionTrigger, { type: "alert" }>, fields: Field[]): Drawn {
   const kind = options(ACTION_ALERT_KINDS, (k) => ALERT_KIND_TEXT[k].label, trigger.kind);
   kind.id = "action-trigger-kind";
-  const min = numberInput(trigger.min, 0, 1_000_000);
+  const min = numberInput(trigger.min, 0, 2_147_483_647);
   const reward = textInput(trigger.reward ?? "", LIMITS.rewardLength, { placeholder: "any reward" });
   const minField = field("trigger.min", "At least", min, fields, document.createTextNode(""));
   const rewardField = field(
