@@ -9,7 +9,14 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { Action, ActionList, DemoProgram, ObsInfo } from "../../server/web/app/lib/types.ts";
-import { haveChromium, onEveryScreen, screenshotPath, textOf, useDemoDashboard } from "../helpers/browser.ts";
+import {
+  haveChromium,
+  onEveryScreen,
+  SCREENS,
+  screenshotPath,
+  textOf,
+  useDemoDashboard,
+} from "../helpers/browser.ts";
 
 const demo = useDemoDashboard({ watch: true });
 /** Where the screenshots are also kept for the issue's review. */
@@ -50,6 +57,11 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     expect(await textOf(page.locator("#demo-program-scene"), (t) => t.length > 0)).toBe("Live");
     expect(await page.locator("#demo-program").textContent()).toContain("Raid alarmhidden");
     expect((await program()).scene).toBe("Live");
+    // Another login (a second session) connects nothing again and adds no action.
+    const before = await demo.panel<ObsInfo>("obs");
+    await demo.inSession(SCREENS[0], async () => {});
+    expect((await demo.panel<ActionList>("actions")).items).toHaveLength(4);
+    expect((await demo.panel<ObsInfo>("obs")).since).toBe(before.since);
   }, 30_000);
 
   test("OBS settings: a bad address at its field; a wrong password, then the right one, connects", async () => {
