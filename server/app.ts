@@ -15,6 +15,8 @@ import { securityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { overlayAlertRoutes } from "./overlay/routes-alerts.ts";
+import { actionRunRoutes } from "./panel/action-runs.ts";
+import { actionPanelRoutes } from "./panel/actions.ts";
 import { alertAssetRoutes } from "./panel/alert-assets.ts";
 import { alertSettingsRoutes } from "./panel/alert-settings.ts";
 import { alertToolRoutes } from "./panel/alert-tools.ts";
@@ -71,7 +73,13 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(timerRoutes(ctx))
     .use(regularRoutes(ctx))
     .use(alertPanelRoutes(ctx))
-    .use(new Elysia({ name: "cuebot.panel-stream" }).use(moderationPanelRoutes(ctx)).use(obsPanelRoutes(ctx)))
+    .use(
+      new Elysia({ name: "cuebot.panel-stream" })
+        .use(moderationPanelRoutes(ctx))
+        .use(obsPanelRoutes(ctx))
+        .use(actionPanelRoutes(ctx))
+        .use(actionRunRoutes(ctx)),
+    )
     .use(alertSettingsRoutes(ctx))
     .use(alertAssetRoutes(ctx))
     .use(alertToolRoutes(ctx))

@@ -329,3 +329,27 @@ export const DEFAULT_SHIELD_SETTINGS: ShieldSettings = {
   seconds: 10,
   minutes: 5,
 };
+
+// ---- Actions (issue 37) ----
+
+/**
+ * What an account's actions may hold, checked when one is saved and by the
+ * store (db/actions.ts); the dashboard's editor says them before a round trip.
+ */
+export const ACTION_LIMITS = {
+  perAccount: 500,
+  nameLength: 50,
+  cooldownSeconds: { min: 0, max: 3600 },
+  steps: 20,
+  /** A chat line's length on Twitch, and a text source's text, in code points. */
+  textLength: 500,
+  /** An OBS scene's or source's name, in code points. */
+  obsNameLength: 256,
+  /** A `wait` step, and a timed source's `seconds`. */
+  waitSeconds: 60,
+  sourceSeconds: 3600,
+  /** A redemption trigger's reward title (Twitch allows 45 characters). */
+  rewardLength: 45,
+  /** Runs kept in each action's run log. */
+  runsKept: 50,
+} as const;

@@ -341,3 +341,39 @@ export const obsSettings = pgTable("obs_settings", {
   sources: json("sources").notNull(),
   updatedAt: updatedAt(),
 });
+
+export const actions = pgTable(
+  "actions",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    accountId: accountRef().notNull(),
+    name: text("name").notNull(),
+    enabled: flag("enabled").notNull().default(true),
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    trigger: json("trigger").notNull(),
+    steps: json("steps").notNull(),
+    lastRunAt: ms("last_run_at"),
+    lastRunOk: flag("last_run_ok"),
+    lastRunError: text("last_run_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("actions_account_id_idx").on(t.accountId, t.id)],
+);
+
+export const actionRuns = pgTable(
+  "action_runs",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    actionId: integer("action_id")
+      .notNull()
+      .references(() => actions.id, { onDelete: "cascade" }),
+    accountId: accountRef().notNull(),
+    at: ms("at").notNull(),
+    ok: flag("ok").notNull(),
+    cause: text("cause").notNull(),
+    user: text("user").notNull(),
+    steps: json("steps").notNull(),
+  },
+  (t) => [index("action_runs_action_id_idx").on(t.actionId, t.id)],
+);

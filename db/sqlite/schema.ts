@@ -412,3 +412,44 @@ export const obsSettings = sqliteTable("obs_settings", {
   sources: json("sources").notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The streamer's actions (issue 37): a trigger (JSON: ActionTrigger of server/actions/model.ts) and
+ * steps (JSON: ActionStep[]) run in order, a cooldown, and how the last run ended.
+ */
+export const actions = sqliteTable(
+  "actions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: accountRef().notNull(),
+    name: text("name").notNull(),
+    enabled: flag("enabled").notNull().default(true),
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    trigger: json("trigger").notNull(),
+    steps: json("steps").notNull(),
+    lastRunAt: ms("last_run_at"),
+    lastRunOk: flag("last_run_ok"),
+    lastRunError: text("last_run_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("actions_account_id_idx").on(t.accountId, t.id)],
+);
+
+/** The run log: the newest 50 runs of each action, each step's outcome (JSON: StepOutcome[]). */
+export const actionRuns = sqliteTable(
+  "action_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actionId: integer("action_id")
+      .notNull()
+      .references(() => actions.id, { onDelete: "cascade" }),
+    accountId: accountRef().notNull(),
+    at: ms("at").notNull(),
+    ok: flag("ok").notNull(),
+    cause: text("cause").notNull(),
+    user: text("user").notNull(),
+    steps: json("steps").notNull(),
+  },
+  (t) => [index("action_runs_action_id_idx").on(t.actionId, t.id)],
+);

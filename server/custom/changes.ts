@@ -48,6 +48,8 @@ export interface ChannelCommands {
   total: number;
   /** The triggers of the built-in commands that are on (`triggerTable`'s keys: names and aliases). */
   builtInsOn: ReadonlySet<string>;
+  /** The commands the channel's actions answer (their command triggers', on or off). */
+  actionCommands: ReadonlySet<string>;
 }
 
 export type Change =
@@ -65,6 +67,8 @@ export const REPLIES = {
   exists: (name: string) => `The command "${shownName(name)}" already exists; change it with !commands edit.`,
   builtIn: (name: string) =>
     `The command "${shownName(name)}" is one of cuebot's own; turn it off in the dashboard to use the name.`,
+  action: (name: string) =>
+    `The command "${shownName(name)}" starts one of this channel's actions; change that action's trigger in the dashboard to use the name.`,
   reserved: (name: string) =>
     `The command "${shownName(name)}" is the chat bot's own (commands, quotes, regulars) and cannot be a custom command.`,
   selfAlias: (name: string) => `The command "${shownName(name)}" cannot run itself (-a=).`,
@@ -96,6 +100,7 @@ export function planChange(
   if (CHAT_BOT_TRIGGERS.includes(name)) return { kind: "refuse", reply: REPLIES.reserved(name) };
   if (channel.exists) return { kind: "refuse", reply: REPLIES.exists(name) };
   if (channel.builtInsOn.has(name)) return { kind: "refuse", reply: REPLIES.builtIn(name) };
+  if (channel.actionCommands.has(name)) return { kind: "refuse", reply: REPLIES.action(name) };
   if (channel.total >= MAX_COMMANDS) return { kind: "refuse", reply: REPLIES.full() };
   const command = newCommand(name, operation.options, operation.response);
   return { kind: "add", command, reply: REPLIES.added(name) };

@@ -39,6 +39,7 @@ const FEATURE_FOLDERS = [
   "custom",
   "live",
   "moderation",
+  "actions",
 ];
 
 /**

@@ -202,6 +202,37 @@ function seededSqlite(dir: string): DatabaseHandle {
       updatedAt: AT,
     })
     .run();
+  db.insert(lite.actions)
+    .values({
+      accountId: 1,
+      name: "Raid ✨ scène",
+      enabled: true,
+      cooldownSeconds: 30,
+      trigger: JSON.stringify({ type: "alert", kind: "raid", min: 5, reward: null }),
+      steps: JSON.stringify([
+        { type: "obs.scene", scene: "Écran principal 🎮" },
+        { type: "chat", text: "Welcome {user}!" },
+      ]),
+      lastRunAt: AT,
+      lastRunOk: false,
+      lastRunError: 'OBS has no scene "Écran principal 🎮".',
+      createdAt: AT,
+      updatedAt: AT,
+    })
+    .run();
+  db.insert(lite.actionRuns)
+    .values({
+      actionId: 1,
+      accountId: 1,
+      at: AT,
+      ok: false,
+      cause: "alert",
+      user: "Älice",
+      steps: JSON.stringify([
+        { type: "obs.scene", ok: false, error: 'OBS has no scene "Écran principal 🎮".' },
+      ]),
+    })
+    .run();
   // Every byte value, a NUL first: bytes survive as bytes, not text.
   const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i + 0x89) & 0xff));
   db.insert(lite.alertAssets)
@@ -273,6 +304,8 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     expect(names[0]).toBe("accounts");
     expect(names.toSorted()).toEqual([
       "accounts",
+      "action_runs",
+      "actions",
       "alert_assets",
       "alert_channels",
       "alert_events",
@@ -303,6 +336,8 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
     const report = await copySqliteToPostgres(source, target, { pageSize: 1000 });
     expect(Object.fromEntries(report.tables.map((t) => [t.name, t.rows]))).toEqual({
       accounts: 3,
+      action_runs: 1,
+      actions: 1,
       alert_assets: 1,
       alert_channels: 1,
       alert_events: 1,
@@ -336,6 +371,19 @@ describe.skipIf(!postgresAvailable)("copying an embedded database to PostgreSQL 
       byId(source.db.select().from(lite.events).all(), (r) => r.id),
     );
     expect(await target.db.select().from(pg.apiKeys)).toEqual(source.db.select().from(lite.apiKeys).all());
+    // jsonb keeps an object's keys in its own order: the JSON is compared as values.
+    const parsedJson = <T extends { steps: string }>(rows: T[]) =>
+      rows.map((row) => ({
+        ...row,
+        ...("trigger" in row ? { trigger: JSON.parse(String(row.trigger)) } : {}),
+        steps: JSON.parse(row.steps),
+      }));
+    expect(parsedJson(await target.db.select().from(pg.actions))).toEqual(
+      parsedJson(source.db.select().from(lite.actions).all()),
+    );
+    expect(parsedJson(await target.db.select().from(pg.actionRuns))).toEqual(
+      parsedJson(source.db.select().from(lite.actionRuns).all()),
+    );
     expect(await target.db.select().from(pg.obsSettings)).toEqual(
       source.db.select().from(lite.obsSettings).all(),
     );

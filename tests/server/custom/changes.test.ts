@@ -14,6 +14,7 @@ const empty: ChannelCommands = {
   exists: false,
   total: 0,
   builtInsOn: new Set(["followage", "so", "shoutout"]),
+  actionCommands: new Set(),
 };
 const withIt: ChannelCommands = { ...empty, exists: true, total: 1 };
 
@@ -64,6 +65,12 @@ describe("what a management line changes", () => {
       reply: 'The command "!so" is one of cuebot\'s own; turn it off in the dashboard to use the name.',
     });
     expect(run("!addcom !so hi", { ...empty, builtInsOn: new Set() }).kind).toBe("add");
+    // An action's command trigger is refused as a built-in's is.
+    expect(run("!addcom !BRB hi", { ...empty, actionCommands: new Set(["brb"]) })).toEqual({
+      kind: "refuse",
+      reply:
+        "The command \"!brb\" starts one of this channel's actions; change that action's trigger in the dashboard to use the name.",
+    });
     expect(run("!addcom !commands hi")).toEqual({ kind: "refuse", reply: REPLIES.reserved("commands") });
     expect(run("!addcom !delcom hi").kind).toBe("refuse");
     for (const name of ["quote", "addquote", "delquote", "regulars"])
