@@ -15,6 +15,7 @@ import { securityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./identity/routes.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { overlayAlertRoutes } from "./overlay/routes-alerts.ts";
+import { actionRunRoutes } from "./panel/action-runs.ts";
 import { actionPanelRoutes } from "./panel/actions.ts";
 import { alertAssetRoutes } from "./panel/alert-assets.ts";
 import { alertSettingsRoutes } from "./panel/alert-settings.ts";
@@ -76,7 +77,8 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
       new Elysia({ name: "cuebot.panel-stream" })
         .use(moderationPanelRoutes(ctx))
         .use(obsPanelRoutes(ctx))
-        .use(actionPanelRoutes(ctx)),
+        .use(actionPanelRoutes(ctx))
+        .use(actionRunRoutes(ctx)),
     )
     .use(alertSettingsRoutes(ctx))
     .use(alertAssetRoutes(ctx))

@@ -1,3 +1,4 @@
+import { actionsBesideChat } from "./actions/live-feature.ts";
 import { alertsBesideChat } from "./alerts/live-feature.ts";
 import { type ChatLeadership, type ChatLeadershipOptions, startChatLeadership } from "./chat/leader.ts";
 import { type ChatManagerOptions, startNativeChat } from "./chat/manager.ts";
@@ -18,6 +19,7 @@ export const liveFeatures = (ctx: Context): readonly LiveFeature[] => [
   alertsBesideChat(ctx),
   customCommandsBesideChat(ctx),
   obsBesideChat(ctx),
+  actionsBesideChat(ctx),
 ];
 
 /** Native chat and every live feature, on this instance alone (chat/manager.ts `startNativeChat`). */

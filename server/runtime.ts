@@ -1,4 +1,5 @@
 import { loadOverlayState } from "../db/overlay.ts";
+import { ActionsHandle } from "./actions/handle.ts";
 import { AlertsHandle } from "./alerts/status.ts";
 import type { Random } from "./bot/chance.ts";
 import { CommandCooldowns, type Cooldowns } from "./bot/cooldowns.ts";
@@ -24,6 +25,7 @@ import { ObsHandle } from "./obs/context.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
+import { RedisActionRelay } from "./redis/action-relay.ts";
 import { RedisCooldowns } from "./redis/cooldowns.ts";
 import { sharedGameOn } from "./redis/game-cache.ts";
 import { createSharedRateLimits } from "./redis/limits/rate-limits.ts";
@@ -117,6 +119,11 @@ export interface Context extends Readonly<CoreContext> {
   /** The accounts' OBS connections where the live layer runs (obs/live.ts), told of changes. */
   readonly obs: ObsHandle;
   /**
+   * Actions (actions/handle.ts): their runs (one at a time each, then the cooldown), on the instance
+   * holding the live layer (a run asked elsewhere goes there); told of writes.
+   */
+  readonly actions: ActionsHandle;
+  /**
    * The live layer (live/handle.ts): whether a channel is live as heard over EventSub, where native
    * chat runs; nothing elsewhere.
    */
@@ -207,6 +214,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   externalChanges.subscribe(() => chatBot.clear());
   const shared = options.shared;
   const publicAddress = new PublicAddress(config);
+  const obs = new ObsHandle();
   const ctx: Context = {
     ...core,
     limits: rateLimitsFor(core, options),
@@ -265,7 +273,16 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
     moderation: new ModerationHandle(),
-    obs: new ObsHandle(),
+    obs,
+    actions: new ActionsHandle(
+      { db: store, clock, log, obs },
+      shared
+        ? new RedisActionRelay(shared.redis, shared.subscriber, {
+            keyPrefix: shared.keyPrefix,
+            timeoutMs: shared.timeoutMs,
+          })
+        : null,
+    ),
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,

@@ -23,6 +23,7 @@ import {
   setCommandCount,
 } from "../../db/custom-commands.ts";
 import { chatLine } from "../chat/send-limits.ts";
+import { commandText } from "../live/command-text.ts";
 import type { ChatMessageEvent } from "../live/eventsub-message.ts";
 import { answerCustomCommand, type CustomOutcome, type CustomRun, REFUSED } from "./answers.ts";
 import { type Change, planChange, REPLIES } from "./changes.ts";
@@ -36,6 +37,8 @@ import { parseRegularLine, type RegularRequest } from "./regular-lines.ts";
 import { changeRegulars } from "./regulars-chat.ts";
 import { usesCount } from "./variables.ts";
 
+/** Read here by the custom commands; features beside them (actions) read chat lines the same way. */
+export { commandText } from "../live/command-text.ts";
 export type { CustomOutcome } from "./answers.ts";
 
 /**
@@ -53,19 +56,6 @@ export type CustomLine = { name: string; level: UserLevel } & (
 
 /** Words read after a custom command's name: the rest of a line Twitch already holds to 500 characters. */
 const MAX_LINE_READ = 2000;
-
-/**
- * The line as typed, without the `@parent ` the reply UI puts first (as chat/triggers.ts reads it),
- * or null when it does not start with `!`.
- */
-export function commandText(event: Pick<ChatMessageEvent, "text" | "replyParentLogin">): string | null {
-  let text = event.text.trim();
-  const parent = event.replyParentLogin;
-  if (parent && text.toLowerCase().startsWith(`@${parent.toLowerCase()}`)) {
-    text = text.slice(parent.length + 1).trimStart();
-  }
-  return text.startsWith("!") ? text : null;
-}
 
 /**
  * What a line asks of the chat bot, or null when there is nothing to answer: not a `!` line, an

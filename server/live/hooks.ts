@@ -1,6 +1,8 @@
 import type { Account } from "../../db/accounts.ts";
 import type { ChatState } from "../../db/schema-enums.ts";
 import {
+  type AlertFields,
+  type AlertType,
   COMMAND_REFUSALS,
   type CommandRefusal,
   type ModerationFilter,
@@ -68,6 +70,17 @@ export interface AlertDelivered {
   chatLine: string | null;
 }
 
+/**
+ * An alert event as it arrives from Twitch, once per event (stored under its key first, so a
+ * redelivery or another instance's copy is none), before the overlay shows it: whatever reacts to it
+ * (actions) starts at once, never behind the overlay's queue. A test alert is none.
+ */
+export interface AlertReceived {
+  accountId: number;
+  type: AlertType;
+  fields: AlertFields;
+}
+
 /** A command of cuebot's answered in chat (a built-in or the channel's own). */
 export interface CommandAnswered {
   accountId: number;
@@ -107,6 +120,8 @@ export class LiveHooks {
   readonly commandAnswered = new Hook<CommandAnswered>();
   /** A command a limit kept from a reply (the demo chat's note under the line binds it). */
   readonly commandRefused = new Hook<CommandRefused>();
+  /** An alert event arrived (and was stored), before the overlay shows it (actions bind it). */
+  readonly alertReceived = new Hook<AlertReceived>();
   /** An alert was shown; a handler that posts its chat line answers true. */
   readonly alertDelivered = new Hook<AlertDelivered, undefined, boolean>();
   /** The stream went online or offline (or is not known any more: null), by account. */
@@ -168,8 +183,11 @@ export interface ChatLineStage {
   take(line: ChatLine): ChatAnswer | null | Promise<ChatAnswer | null>;
 }
 
-/** Where each stage sits: moderation (server/moderation/live.ts) goes ahead of the commands. */
-export const CHAT_STAGE_ORDER = { moderation: 100, builtIns: 200, custom: 300 } as const;
+/**
+ * Where each stage sits: moderation (server/moderation/live.ts) goes ahead of the commands; actions'
+ * commands (actions/chat-stage.ts) after the built-ins, before the channel's own.
+ */
+export const CHAT_STAGE_ORDER = { moderation: 100, builtIns: 200, actions: 250, custom: 300 } as const;
 
 /** The chat-line stages features registered (`ctx.live.chatStages`), kept in order. */
 export class ChatLineStages {

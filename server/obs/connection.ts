@@ -94,6 +94,8 @@ export class ObsConnection {
   #closed = false;
   /** Reads of the names started, so an older answer never overwrites a newer one. */
   #refreshes = 0;
+  /** The requests waiting for OBS's answer: refused at once when the connection drops. */
+  readonly #waiting = new Set<(error: Error) => void>();
 
   constructor(
     readonly target: ObsTarget,
@@ -127,7 +129,12 @@ export class ObsConnection {
     if (this.#seen.state !== "connected" || socket === null) {
       return Promise.reject(new ObsNotConnected(`OBS is not connected: ${this.#seen.reason ?? "it is off"}`));
     }
-    return within(socket.call(type, data), this.timings.answerMs);
+    return new Promise((resolve, reject) => {
+      this.#waiting.add(reject);
+      within(socket.call(type, data), this.timings.answerMs)
+        .then(resolve, reject)
+        .finally(() => this.#waiting.delete(reject));
+    });
   }
 
   /** Disconnects and stops trying; the state is left to whoever closes it. */
@@ -264,6 +271,10 @@ export class ObsConnection {
   }
 
   #drop(): void {
+    // obs-websocket-js leaves a request unanswered when its socket closes: refused here, not after answerMs.
+    const lost = new ObsNotConnected(`OBS is not connected: ${OBS_REASONS.reconnecting}`);
+    for (const reject of this.#waiting) reject(lost);
+    this.#waiting.clear();
     const socket = this.#socket;
     this.#socket = null;
     if (!socket) return;

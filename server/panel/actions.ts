@@ -70,6 +70,7 @@ export function actionPanelRoutes(ctx: Context) {
         const input = await checkedInput(ctx, account.id, body);
         const added = await createAction(ctx.db, account.id, input, ctx.clock.now());
         if (!added) throw full();
+        ctx.actions.changed(account.id);
         return { status: 200 as const, data: actionAnswer(added) };
       },
       {
@@ -84,6 +85,7 @@ export function actionPanelRoutes(ctx: Context) {
         const input = await checkedInput(ctx, account.id, body);
         const replaced = await replaceAction(ctx.db, account.id, id, input, ctx.clock.now());
         if (!replaced) throw noSuchAction(id);
+        ctx.actions.changed(account.id);
         return { status: 200 as const, data: actionAnswer(replaced) };
       },
       {
@@ -99,6 +101,7 @@ export function actionPanelRoutes(ctx: Context) {
       async ({ principal: { account }, params }) => {
         const id = rowNumberParam(params.id, "id");
         if (!(await deleteAction(ctx.db, account.id, id))) throw noSuchAction(id);
+        ctx.actions.changed(account.id);
         return { status: 200 as const, data: { id, deleted: true } };
       },
       { detail: panelDetail("Delete an action and its run log", "`data: {id, deleted: true}`.") },

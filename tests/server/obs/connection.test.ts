@@ -129,6 +129,26 @@ describe("on the simulator alone", () => {
     expect(took).toBeLessThan(15_000);
   }, 25_000);
 
+  test("a request in flight when the connection drops fails at once, saying OBS is not connected", async () => {
+    const sim = startObsSimulator({ password: "pw" });
+    open.push(() => sim.kill());
+    const relay = identifyCounter(sim.url);
+    const { connection, until } = watch({ url: relay.url, password: "pw" });
+    await until((seen) => seen.state === "connected", 10_000);
+    relay.freeze();
+    const asked = connection.call("GetSceneList").then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await Bun.sleep(100);
+    const dropped = Date.now();
+    relay.stop();
+    const error = await asked;
+    expect(Date.now() - dropped).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(ObsNotConnected);
+    expect((error as Error).message).toStartWith("OBS is not connected");
+  });
+
   test("after a wrong password it asks again after the wait and connects once OBS has that password", async () => {
     const sim = startObsSimulator({ password: "right" });
     open.push(() => sim.kill());
