@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { actionLatencyRows } from "./action-latency.ts";
 import { chatScaleRows } from "./chat-scale.ts";
 import {
   BINARY,
@@ -15,6 +14,7 @@ import {
 import { footprintRows, measureIdle } from "./footprint.ts";
 import { JSON_ROW_TOLERANCE, jsonGameRow, jsonGameTableRow } from "./json-row.ts";
 import { moderationRows } from "./moderation-load.ts";
+import { obsLatencyRows } from "./obs-latency.ts";
 import { botPaths, GAME_PATH, refusedPath as refusedPathOf } from "./rows.ts";
 import { type BenchRun, sharedRows } from "./shared-rows.ts";
 import { soak, soakRows } from "./soak.ts";
@@ -39,7 +39,7 @@ import {
 
 const quick = process.argv.includes("--quick");
 /**
- * `--only refused,game,bot` (or cold, rss, stampede, references, shared, chat, moderation, actions, footprint):
+ * `--only refused,game,bot` (or cold, rss, stampede, references, shared, chat, moderation, obs, footprint):
  * just those rows, after the yardstick when one of them is measured against it.
  */
 const onlyFlag = process.argv.indexOf("--only");
@@ -55,7 +55,7 @@ type RowGroup =
   | "shared"
   | "chat"
   | "moderation"
-  | "actions"
+  | "obs"
   | "footprint"
   | "soak";
 const wanted = (name: RowGroup) => only === null || only.has(name);
@@ -69,8 +69,8 @@ const BEFORE = beforeFlag === -1 ? undefined : resolve(process.argv[beforeFlag +
 const CHAT = { channels: 1_000, rates: [200, 500, 1_000], seconds: quick ? 5 : 10, before: BEFORE } as const;
 /** Chat moderation under load (bench/moderation-load.ts): all filters on, and off, in turns. */
 const MODERATION = { channels: 100, rate: 1_000, seconds: quick ? 5 : 10, caughtEvery: 20 } as const;
-/** Raids timed to OBS's request per OBS (bench/action-latency.ts). */
-const ACTION_SAMPLES = quick ? 50 : 200;
+/** Actions (bench/obs-latency.ts): raids timed to OBS, on the simulator and a real OBS when installed. */
+const OBS = { events: quick ? 50 : 200 } as const;
 /** The rows measured against the yardstick, on the fixture of the HTTP rows. */
 const YARDSTICK_ROWS: readonly RowGroup[] = [
   "refused",
@@ -423,8 +423,8 @@ async function main(): Promise<void> {
   if (wanted("chat")) rows.push(...(await chatScaleRows(CHAT)));
   // Chat moderation at 1,000 messages a second: a data folder and simulators of its own.
   if (wanted("moderation")) rows.push(...(await moderationRows(MODERATION)));
-  // Actions: a raid to OBS's request through the alert trigger (the simulator, and a real OBS if installed).
-  if (wanted("actions")) rows.push(...(await actionLatencyRows(ACTION_SAMPLES)));
+  // Actions: a raid to OBS's scene item shown, on the simulated OBS and a real OBS 29.
+  if (wanted("obs")) rows.push(...(await obsLatencyRows(OBS)));
   // Footprint: binary size, RSS and CPU of an idle server on an empty data folder.
   if (wanted("footprint")) rows.push(...footprintRows(await measureIdle(BINARY)));
   // RSS over the demo's traffic: only when asked (`--soak-minutes 60` for the hour in docs/benchmarks.md).
