@@ -252,3 +252,33 @@ export async function listActionCommandNames(s: DataStore, accountId: number): P
   );
   return new Set(rows.map((row) => commandOf(parsed(row.trigger))).filter((name) => name !== null));
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The account's actions for the export, each with its run log (newest first); times as ISO 8601. */
+export async function readActionsExport(s: DataStore, accountId: number) {
+  const [rows, runs] = await Promise.all([
+    s.all((db, t) =>
+      db.select().from(t.actions).where(eq(t.actions.accountId, accountId)).orderBy(asc(t.actions.id)),
+    ),
+    s.all((db, t) =>
+      db
+        .select()
+        .from(t.actionRuns)
+        .where(eq(t.actionRuns.accountId, accountId))
+        .orderBy(desc(t.actionRuns.id)),
+    ),
+  ]);
+  return rows.map((row) => {
+    const { lastRun, ...action } = actionOf(row);
+    return {
+      ...action,
+      lastRun: lastRun && { ...lastRun, at: iso(lastRun.at) },
+      createdAt: iso(row.createdAt),
+      updatedAt: iso(row.updatedAt),
+      runs: runs
+        .filter((run) => run.actionId === row.id)
+        .map(({ at, ok, cause, user, steps }) => ({ at: iso(at), ok, cause, user, steps: list(steps) })),
+    };
+  });
+}

@@ -38,7 +38,7 @@ function keyPath(parent: string, key: string): string {
 
 function objectAt(value: unknown, path: string, what: string): Fields {
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw invalid(path, `${what} is a JSON object.`);
+    throw invalid(path, `${what} must be a JSON object.`);
   return value as Fields;
 }
 
@@ -52,34 +52,34 @@ function onlyKnown(fields: Fields, path: string, what: string, known: readonly s
 
 function text(fields: Fields, path: string, key: string): string {
   const value = fields[key];
-  if (typeof value !== "string") throw invalid(keyPath(path, key), "This field is text.");
+  if (typeof value !== "string") throw invalid(keyPath(path, key), "It must be text.");
   return value;
 }
 
 function oneOf<T extends string>(fields: Fields, path: string, key: string, values: readonly T[]): T {
   const value = fields[key];
   const found = values.find((v) => v === value);
-  if (found === undefined) throw invalid(keyPath(path, key), `This field is one of ${values.join(", ")}.`);
+  if (found === undefined) throw invalid(keyPath(path, key), `It must be one of ${values.join(", ")}.`);
   return found;
 }
 
 function flag(fields: Fields, path: string, key: string, otherwise?: boolean): boolean {
   const value = fields[key] ?? otherwise;
-  if (typeof value !== "boolean") throw invalid(keyPath(path, key), "This field is true or false.");
+  if (typeof value !== "boolean") throw invalid(keyPath(path, key), "It must be true or false.");
   return value;
 }
 
 function wholeNumber(fields: Fields, path: string, key: string, range: { min: number; max: number }): number {
   const value = fields[key] ?? range.min;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < range.min || value > range.max)
-    throw invalid(keyPath(path, key), `This field is a whole number from ${range.min} to ${range.max}.`);
+    throw invalid(keyPath(path, key), `It must be a whole number from ${range.min} to ${range.max}.`);
   return value;
 }
 
 /** Seconds above 0 and at most `max`; fractions allowed. */
 function seconds(value: unknown, path: string, max: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > max)
-    throw invalid(path, `A number of seconds above 0 and at most ${max.toLocaleString("en-US")}.`);
+    throw invalid(path, `It must be a number of seconds above 0 and at most ${max.toLocaleString("en-US")}.`);
   return value;
 }
 

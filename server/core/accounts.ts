@@ -15,6 +15,7 @@ import {
   setAccountRole,
   setPanelLimitOverride,
 } from "../../db/accounts.ts";
+import { readActionsExport } from "../../db/actions.ts";
 import { deleteAuditOf, listAudit, recordAudit } from "../../db/audit.ts";
 import { loadChatBot } from "../../db/chat.ts";
 import { revealCredential, storeCredential } from "../../db/credentials.ts";
@@ -213,6 +214,7 @@ export async function exportAccount(store: EventStore, account: Account) {
     alerts: await readAlertsExport(store.db, account.id),
     moderation: await readModerationExport(store.db, account.id),
     obs: await readObsExport(store.db, account.id),
+    actions: await readActionsExport(store.db, account.id),
     events: await listEvents(store.db, account.id),
     auditLog: await listAudit(store.db, account.id),
   };

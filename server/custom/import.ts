@@ -58,6 +58,8 @@ export interface ImportRequest {
   existingNames: Iterable<string>;
   /** The built-in command names (and aliases) that are on in this channel. */
   builtinNamesOn: Iterable<string>;
+  /** The commands the channel's actions answer (db/actions.ts listActionCommandNames). */
+  actionCommands?: Iterable<string>;
 }
 
 /** One command as read from either file, in cuebot's terms but not yet checked against its rules. */
@@ -92,6 +94,7 @@ export function planImport(request: ImportRequest): ImportPlan {
   const commands = format === "nightbot" ? readNightbot(body) : readStreamElements(body);
   const existing = nameSet(request.existingNames);
   const builtins = nameSet(request.builtinNamesOn);
+  const taken = { builtins, actions: nameSet(request.actionCommands ?? []), existing };
   const plan: ImportPlan = { format, add: [], adjusted: [], conflicts: [], unsupported: [] };
   const seen = new Set<string>();
   let room = Math.max(0, MAX_COMMANDS - existing.size);
@@ -102,7 +105,7 @@ export function planImport(request: ImportRequest): ImportPlan {
       continue;
     }
     const { name } = parsed;
-    const conflict = conflictOf(name, seen, builtins, existing);
+    const conflict = conflictOf(name, seen, taken);
     seen.add(name);
     if (conflict) {
       plan.conflicts.push({ name, why: conflict });
@@ -131,12 +134,14 @@ export function planImport(request: ImportRequest): ImportPlan {
 function conflictOf(
   name: string,
   seen: ReadonlySet<string>,
-  builtins: ReadonlySet<string>,
-  existing: ReadonlySet<string>,
+  taken: { builtins: ReadonlySet<string>; actions: ReadonlySet<string>; existing: ReadonlySet<string> },
 ): string | null {
   if (seen.has(name)) return "The file holds this name more than once; only the first is imported.";
-  if (builtins.has(name)) return "A built-in command of this name is on; turn it off to import this one.";
-  if (existing.has(name))
+  if (taken.builtins.has(name))
+    return "A built-in command of this name is on; turn it off to import this one.";
+  if (taken.actions.has(name))
+    return "One of this channel's actions answers this command; change that action's trigger to import this one.";
+  if (taken.existing.has(name))
     return "A custom command of this name exists already; the import does not replace it.";
   return null;
 }

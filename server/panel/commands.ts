@@ -1,12 +1,39 @@
 import { Elysia, t } from "elysia";
-import { COMMAND_NAMES, COMMANDS, isCommandName } from "../bot/catalog.ts";
+import { listActionCommandNames } from "../../db/actions.ts";
+import { COMMAND_NAMES, COMMANDS, type CommandName, isCommandName } from "../bot/catalog.ts";
 import { executeCommand } from "../bot/commands.ts";
 import { readGamePlayer, setGamePlayer } from "../bot/game-player.ts";
 import { commandInputOf } from "../bot/routes-input.ts";
-import { applySettingsPatch, commandSettings, updateCommandSettings } from "../bot/settings.ts";
-import { notFound } from "../core/errors.ts";
+import {
+  applySettingsPatch,
+  commandSettings,
+  type SettingsPatch,
+  updateCommandSettings,
+} from "../bot/settings.ts";
+import { badRequest, notFound } from "../core/errors.ts";
 import { authenticatePanel, ORIGIN_NOTE, PANEL_SECURITY } from "../http/panel-auth.ts";
 import type { Context } from "../runtime.ts";
+
+/**
+ * Refuses (400 naming `aliases`) a new alias an action's command trigger answers: the action had the
+ * name first (actions/names.ts refuses it the other way round).
+ */
+async function refuseActionAliases(
+  ctx: Context,
+  accountId: number,
+  command: CommandName,
+  body: SettingsPatch,
+) {
+  if (body.aliases === undefined) return;
+  const current = await commandSettings(ctx, accountId, command);
+  const { aliases } = applySettingsPatch(current, { aliases: body.aliases });
+  const actions = await listActionCommandNames(ctx.db, accountId);
+  const taken = aliases.find((alias) => actions.has(alias) && !current.aliases.includes(alias));
+  if (taken !== undefined)
+    throw badRequest(
+      `The body field "aliases" has "${taken}", which one of this channel's actions answers (!${taken}); change that action's trigger first.`,
+    );
+}
 
 const unknownCommand = (name: string) =>
   notFound(`There is no command "${name}"; the commands are ${COMMAND_NAMES.join(", ")}.`);
@@ -55,6 +82,7 @@ export function commandRoutes(ctx: Context) {
       "/commands/:command",
       async ({ principal: { account }, params, body }) => {
         if (!isCommandName(params.command)) throw unknownCommand(params.command);
+        await refuseActionAliases(ctx, account.id, params.command, body);
         return {
           status: 200 as const,
           data: await updateCommandSettings(ctx, account.id, params.command, body),

@@ -1,4 +1,5 @@
 import type { Account } from "../../db/accounts.ts";
+import { listActionCommandNames } from "../../db/actions.ts";
 import { ChatBotDataError, checkText } from "../../db/chat-bot-rules.ts";
 import { addCustomCommand, type CustomCommand, listCustomCommands } from "../../db/custom-commands.ts";
 import { ApiError } from "../core/errors.ts";
@@ -92,6 +93,7 @@ export async function importPlan(
       format: request.format,
       existingNames: existing.map((command) => command.name),
       builtinNamesOn: await takenByCuebot(ctx, account.id),
+      actionCommands: await listActionCommandNames(ctx.db, account.id),
     }),
   );
 }

@@ -13,15 +13,14 @@ import { FIELD_HEADER, fieldError } from "./chat-bot-input.ts";
  * The names a custom command cannot take in this channel right now (CONTRACT §6: "built-in commands
  * cannot be replaced while they are on"): the triggers of the built-in commands that are on, names and
  * aliases, as native chat matches them (chat/triggers.ts), and the chat bot's own triggers (`!commands`,
- * `!addcom`, `!quote`, `!regulars` …, custom/reserved-names.ts), which chat reads before any command,
- * and the commands the channel's actions answer (db/actions.ts).
+ * `!addcom`, `!quote`, `!regulars` …, custom/reserved-names.ts), which chat reads before any command.
+ * The commands the channel's actions answer are refused apart (db/actions.ts listActionCommandNames).
  */
 export async function takenByCuebot(ctx: Context, accountId: number): Promise<ReadonlySet<string>> {
-  const [settings, actionCommands] = await Promise.all([
-    Promise.all(COMMAND_NAMES.map((command) => commandSettings(ctx, accountId, command))),
-    listActionCommandNames(ctx.db, accountId),
-  ]);
-  return new Set([...triggerTable(settings).keys(), ...CHAT_BOT_TRIGGERS, ...actionCommands]);
+  const settings = await Promise.all(
+    COMMAND_NAMES.map((command) => commandSettings(ctx, accountId, command)),
+  );
+  return new Set([...triggerTable(settings).keys(), ...CHAT_BOT_TRIGGERS]);
 }
 
 /** Refuses a name cuebot answers itself (an action's command as a built-in's), in the words chat uses (custom/changes.ts). */

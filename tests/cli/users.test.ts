@@ -7,6 +7,8 @@ import { writeObsSettings } from "../../db/obs.ts";
 import { addQuote } from "../../db/quotes.ts";
 import { addRegular } from "../../db/regulars.ts";
 import { addTimer } from "../../db/timers.ts";
+import type { ActionInput } from "../../server/actions/model.ts";
+import { createAction, recordActionRun } from "../../server/actions/store.ts";
 import { loadConfig } from "../../server/core/config.ts";
 import { type CoreContext, openCore } from "../../server/core/context.ts";
 import { createLogger } from "../../server/core/log.ts";
@@ -49,8 +51,20 @@ async function seedChatBot(accountId: number, at: number): Promise<void> {
     await addRegular(db, accountId, { twitchUserId: "4242", login: "regularfan" }, at);
     await addQuote(db, accountId, { text: "I never miss", game: "VALORANT" }, at);
     await addTimer(db, accountId, { name: "socials", message: "Follow!", intervalMinutes: 15 }, at);
+    const action = await createAction(db, accountId, RAID_ACTION, at);
+    const steps = [{ type: "chat" as const, ok: true, error: null }];
+    const run = { actionId: action?.id ?? 0, at, ok: true, cause: "alert" as const, user: "Raider", steps };
+    await recordActionRun(db, accountId, run);
   });
 }
+
+const RAID_ACTION: ActionInput = {
+  name: "Raid",
+  enabled: true,
+  cooldownSeconds: 0,
+  trigger: { type: "alert", kind: "raid", min: 0, reward: null },
+  steps: [{ type: "chat", text: "Welcome raiders!" }],
+};
 
 /** How many rows of each chat-bot table belong to the account. */
 function chatBotRows(accountId: number) {
@@ -62,6 +76,8 @@ function chatBotRows(accountId: number) {
       quotes: ofAccount(await db.all((d, t) => d.select().from(t.quotes))),
       quoteCounters: ofAccount(await db.all((d, t) => d.select().from(t.quoteCounters))),
       timers: ofAccount(await db.all((d, t) => d.select().from(t.timers))),
+      actions: ofAccount(await db.all((d, t) => d.select().from(t.actions))),
+      actionRuns: ofAccount(await db.all((d, t) => d.select().from(t.actionRuns))),
     };
   });
 }
@@ -178,6 +194,35 @@ describe("cuebot users", () => {
     });
   });
 
+  test("users export: the actions, each with its last run and run log", async () => {
+    const at = Date.UTC(2026, 10, 26, 18, 30);
+    await seedChatBot(alice.account.id, at);
+    const result = await cuebot("users", "export", "alice");
+    expect(result.code).toBe(0);
+    const { actions } = JSON.parse(result.stdout) as {
+      actions: { name: string; lastRun: unknown; runs: unknown[] }[];
+    };
+    const when = new Date(at).toISOString();
+    expect(actions.map((a) => [a.name, a.lastRun, a.runs])).toEqual([
+      [
+        "Raid",
+        { at: when, ok: true, error: null },
+        [
+          {
+            at: when,
+            ok: true,
+            cause: "alert",
+            user: "Raider",
+            steps: [{ type: "chat", ok: true, error: null }],
+          },
+        ],
+      ],
+    ]);
+    expect(
+      (JSON.parse((await cuebot("users", "export", "bob")).stdout) as { actions: unknown[] }).actions,
+    ).toEqual([]);
+  });
+
   test("users export: the chat section holds the custom commands with their counts, regulars, quotes and timers", async () => {
     const at = Date.UTC(2026, 10, 26, 18, 30);
     await seedChatBot(alice.account.id, at);
@@ -261,7 +306,15 @@ describe("cuebot users", () => {
     await seedChatBot(bob.account.id, Date.now());
     const result = await cuebot("users", "delete", "alice", "--yes");
     expect(result).toEqual({ code: 0, stdout: "deleted alice\n", stderr: "" });
-    const none = { customCommands: 0, regulars: 0, quotes: 0, quoteCounters: 0, timers: 0 };
+    const none = {
+      customCommands: 0,
+      regulars: 0,
+      quotes: 0,
+      quoteCounters: 0,
+      timers: 0,
+      actions: 0,
+      actionRuns: 0,
+    };
     expect(await chatBotRows(alice.account.id)).toEqual(none);
     expect(await chatBotRows(bob.account.id)).toEqual({
       ...none,
@@ -270,6 +323,8 @@ describe("cuebot users", () => {
       quotes: 1,
       quoteCounters: 1,
       timers: 1,
+      actions: 1,
+      actionRuns: 1,
     });
     const list = JSON.parse((await cuebot("users", "list", "--json")).stdout) as { login: string }[];
     expect(list.map((a) => a.login)).toEqual(["bob"]);

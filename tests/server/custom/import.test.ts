@@ -19,13 +19,19 @@ function fixture(file: string): unknown {
 
 function plan(
   body: unknown,
-  options: { format?: ImportFormat | "detect"; existing?: string[]; builtins?: string[] } = {},
+  options: {
+    format?: ImportFormat | "detect";
+    existing?: string[];
+    builtins?: string[];
+    actions?: string[];
+  } = {},
 ): ImportPlan {
   return planImport({
     body,
     format: options.format ?? "detect",
     existingNames: options.existing ?? [],
     builtinNamesOn: options.builtins ?? [],
+    actionCommands: options.actions ?? [],
   });
 }
 
@@ -109,6 +115,18 @@ describe("a Nightbot list as GET /1/commands returns it", () => {
       { name: "so", why: "A built-in command of this name is on; turn it off to import this one." },
       { name: "hype", why: "A custom command of this name exists already; the import does not replace it." },
     ]);
+  });
+
+  test("a command one of the channel's actions answers is a conflict", () => {
+    const body = nightbot({ name: "!brb", message: "back soon" }, { name: "!lurk", message: "lurking" });
+    const planned = plan(body, { actions: ["brb"] });
+    expect(planned.conflicts).toEqual([
+      {
+        name: "brb",
+        why: "One of this channel's actions answers this command; change that action's trigger to import this one.",
+      },
+    ]);
+    expect(planned.add.map((c) => c.name)).toEqual(["lurk"]);
   });
 
   test("$(eval) cannot be expressed", () => {

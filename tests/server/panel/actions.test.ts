@@ -258,7 +258,41 @@ describe("actions on the dashboard", () => {
     expect(dashboard.body.error.message).toContain("starts one of this channel's actions");
     expect(
       (await call(h, "POST", "/api/dashboard/custom-commands", { name: "brb2", response: "hi" })).status,
-    ).toBe(200);
+    ).toBe(200); // Nor an import: the name is a conflict, saying why; the rest is stored.
+    const imported = await call<{ conflicts: { name: string; why: string }[]; stored?: { name: string }[] }>(
+      h,
+      "POST",
+      "/api/dashboard/custom-commands/import",
+      {
+        body: {
+          _total: 2,
+          status: 200,
+          commands: [
+            { name: "!brb", message: "back" },
+            { name: "!lurk", message: "l" },
+          ],
+        },
+        apply: true,
+      },
+    );
+    expect(imported.body.data.conflicts.map((c) => c.why)).toEqual([
+      "One of this channel's actions answers this command; change that action's trigger to import this one.",
+    ]);
+    expect(imported.body.data.stored?.map((c) => c.name)).toEqual(["lurk"]);
+  });
+
+  test("a built-in command cannot take an action's command as a new alias", async () => {
+    h = await startBotHarness();
+    await call(h, "POST", BASE, BRB);
+    const before = (await call<{ command: string; aliases: string[] }[]>(h, "GET", "/api/dashboard/commands"))
+      .body.data;
+    const aliasesOf = (data: typeof before) => data.find((c) => c.command === "followage")?.aliases;
+    const refused = await call(h, "PUT", "/api/dashboard/commands/followage", { aliases: ["fa", "!BRB"] });
+    expectRefusal(refused, 400, "bad_request");
+    expect(refused.body.error.message).toContain('"aliases"');
+    const after = (await call<typeof before>(h, "GET", "/api/dashboard/commands")).body.data;
+    expect(aliasesOf(after)).toEqual(aliasesOf(before));
+    expect((await call(h, "PUT", "/api/dashboard/commands/followage", { aliases: ["fa"] })).status).toBe(200);
   });
 
   test(`${ACTION_LIMITS.perAccount} actions on one account are kept and listed; one more is a 400`, async () => {
@@ -275,6 +309,37 @@ describe("actions on the dashboard", () => {
     expectRefusal(refused, 400, "bad_request");
     expect(refused.body.error.message).toContain(`at most ${ACTION_LIMITS.perAccount} actions`);
     expect(await stored()).toHaveLength(ACTION_LIMITS.perAccount);
+  });
+
+  test("the export holds the actions with their last runs; deleting the account deletes them", async () => {
+    h = await startBotHarness();
+    const id = (await call<Action>(h, "POST", BASE, BRB)).body.data.id;
+    const at = Date.UTC(2026, 11, 6, 21, 30);
+    const steps = [{ type: "obs.scene" as const, ok: true, error: null }];
+    await recordActionRun(h.ctx.db, h.account.id, {
+      actionId: id,
+      at,
+      ok: true,
+      cause: "command",
+      user: "Mod",
+      steps,
+    });
+    const exported = (await (await h.panel("/api/dashboard/export")).json()) as { actions: unknown[] };
+    const when = new Date(at).toISOString();
+    expect(exported.actions).toEqual([
+      {
+        ...BRB,
+        id,
+        lastRun: { at: when, ok: true, error: null },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        runs: [{ at: when, ok: true, cause: "command", user: "Mod", steps }],
+      },
+    ]);
+    const deleted = await h.panel("/api/dashboard/account", { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    for (const table of ["actions", "action_runs"])
+      expect((await h.sql(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))[0]).toEqual({ n: 0 });
   });
 
   test("no session is 401, a foreign Origin 403, and /docs lists the routes with the panel's security", async () => {
