@@ -21,6 +21,7 @@ import { LiveHandle } from "./live/handle.ts";
 import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts";
 import { ModerationHandle } from "./moderation/context.ts";
 import { ObsHandle } from "./obs/context.ts";
+import { ObsRelay } from "./obs/relay.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
@@ -265,7 +266,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
     moderation: new ModerationHandle(),
-    obs: new ObsHandle(),
+    obs: new ObsHandle(new ObsRelay(core)),
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,

@@ -1,8 +1,9 @@
 // The OBS overlay page's script: the published card (state) and stream alerts, each over its own
-// Server-Sent Events stream (stream.ts). `?only=alerts` shows alerts only (a browser source of its own
+// Server-Sent Events stream (stream.ts); with `via: overlay`, the OBS relay (obs-relay.ts) too. `?only=alerts` shows alerts only (a browser source of its own
 // for the alerts); `muted=1` plays no sound (the dashboard's live preview: the alerts sound in OBS, not
 // twice in the streamer's tab).
 import { AlertPlayer } from "./alerts.ts";
+import { newPageId, startObsRelay } from "./obs-relay.ts";
 import { keepOpen } from "./stream.ts";
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -47,8 +48,10 @@ const alerts = new AlertPlayer(
     storageKey: `cuebot.alerts.shown:${token}`,
   },
 );
+// The alert stream also brings the OBS relay its settings and steps (via overlay), for this page load.
+const page = newPageId();
 keepOpen(
-  () => `/api/overlay/alerts?${tokenQuery}&after=${alerts.lastHeard}`,
-  { alert: (event) => alerts.heard(event.data) },
+  () => `/api/overlay/alerts?${tokenQuery}&after=${alerts.lastHeard}&page=${page}`,
+  { alert: (event) => alerts.heard(event.data), ...startObsRelay(page, tokenQuery) },
   status,
 );
