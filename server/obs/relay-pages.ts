@@ -10,8 +10,9 @@ import { RELAY_PAGE_TTL_MS, type RelayReport } from "./relay-protocol.ts";
 
 interface HeardPage {
   report: RelayReport;
-  /** When its state last changed (the dashboard's `since`). */
+  /** When its state last changed (the dashboard's `since`, the clock's time). */
   since: number;
+  /** When it was last heard (monotonic: a page's time to live is not calendar time). */
   lastHeard: number;
 }
 
@@ -51,9 +52,8 @@ export class RelayPages {
     const pages = this.#live(accountId);
     const known = pages.get(report.page);
     if (!known && pages.size >= MAX_RELAY_PAGES) return false;
-    const now = this.now();
-    const since = known && known.report.state === report.state ? known.since : now;
-    pages.set(report.page, { report, since, lastHeard: now });
+    const since = known && known.report.state === report.state ? known.since : this.now();
+    pages.set(report.page, { report, since, lastHeard: performance.now() });
     this.#pages.set(accountId, pages);
     return true;
   }
@@ -100,7 +100,7 @@ export class RelayPages {
   /** The account's pages still counting, the others forgotten. */
   #live(accountId: number): Map<string, HeardPage> {
     const pages = this.#pages.get(accountId) ?? new Map<string, HeardPage>();
-    const oldest = this.now() - this.ttlMs;
+    const oldest = performance.now() - this.ttlMs;
     for (const [page, heard] of pages) if (heard.lastHeard < oldest) pages.delete(page);
     if (pages.size === 0) this.#pages.delete(accountId);
     return pages;
