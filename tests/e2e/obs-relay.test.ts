@@ -35,7 +35,11 @@ const open: (() => unknown)[] = [];
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  h = await startBotHarness({ configure: (config) => void (config.port = 0) });
+  h = await startBotHarness({
+    configure: (config) => {
+      config.port = 0;
+    },
+  });
   server = listen(h.ctx, h.app);
   live = startObs(h.ctx);
   browser = await launchChromium();
