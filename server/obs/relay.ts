@@ -78,6 +78,7 @@ export class ObsRelay {
   readonly #pending = new Map<string, PendingStep>();
   /** Steps waiting for a page connected to OBS, told at each report of their account. */
   readonly #waiting = new Map<number, Set<() => void>>();
+  readonly #unsubscribe: () => void;
 
   constructor(
     private readonly ctx: ObsRelayContext,
@@ -89,7 +90,7 @@ export class ObsRelay {
       if (message) this.#heard(message);
       else this.#resendAll();
     });
-    ctx.externalChanges.subscribe(() => this.#resendAll());
+    this.#unsubscribe = ctx.externalChanges.subscribe(() => this.#resendAll());
   }
 
   /** An open alert stream of the account's overlay; it gets the settings now and at each change. */
@@ -145,6 +146,7 @@ export class ObsRelay {
 
   /** Ends the waits (shutdown): every pending step fails as not connected. */
   close(): void {
+    this.#unsubscribe();
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
       pending.reject(new ObsNotConnected(OBS_REASONS.noOverlayPage));
