@@ -266,7 +266,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     chat: new ChatHandle({ db: store, secrets: core.secrets, accounts: core.accounts }),
     alertsStatus: new AlertsHandle({ db: store }),
     moderation: new ModerationHandle(),
-    obs: new ObsHandle(new ObsRelay(core)),
+    obs: new ObsHandle(new ObsRelay(core, shared?.obsRelayBus ?? null)),
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,
