@@ -56,7 +56,7 @@ export type ObsRelayContext = Readonly<
 
 /** One page's open stream on this instance: what it was last sent, so nothing is sent twice. */
 interface AttachedStream {
-  page: string | null;
+  page: string;
   write(text: string): void;
   lastSettings: string | null;
 }
@@ -93,8 +93,12 @@ export class ObsRelay {
     this.#unsubscribe = ctx.externalChanges.subscribe(() => this.#resendAll());
   }
 
-  /** An open alert stream of the account's overlay; it gets the settings now and at each change. */
+  /**
+   * An open alert stream of the account's overlay page; it gets the settings now and at each change.
+   * A stream that names no page (the dashboard's preview) carries nothing of the relay.
+   */
   attach(accountId: number, page: string | null, write: (text: string) => void): () => void {
+    if (page === null) return () => {};
     const stream: AttachedStream = { page, write, lastSettings: null };
     const streams = this.#streams.get(accountId) ?? new Set();
     streams.add(stream);
@@ -103,7 +107,7 @@ export class ObsRelay {
     return () => {
       streams.delete(stream);
       if (streams.size === 0 && this.#streams.get(accountId) === streams) this.#streams.delete(accountId);
-      if (page !== null) this.#tell({ kind: "gone", accountId, page });
+      this.#tell({ kind: "gone", accountId, page });
     };
   }
 

@@ -85,7 +85,7 @@ export function overlayAlertRoutes(ctx: AlertRoutesContext) {
       detail: {
         summary:
           "Server-Sent Events: `alert` per alert (id = the alert's id, data = the alert), first the last minute's after Last-Event-ID or `after`",
-        description: STREAM_CAP_NOTE,
+        description: `${STREAM_CAP_NOTE} With \`page\` (the page's id) and the account's OBS set to \`via: overlay\`, also \`obs\` (where OBS listens and its password, or \`{"enabled": false}\`) at once and after each change, and \`obs-step\` (one OBS step to carry out, answered on POST /api/overlay/obs/answer).`,
         tags: ["overlay"],
         security: OVERLAY_SECURITY,
       },

@@ -13,6 +13,7 @@ import { obsView } from "../../server/obs/dashboard.ts";
 import type { ObsLive } from "../../server/obs/live.ts";
 import { startObs } from "../../server/obs/live.ts";
 import { OBS_STEP_ERRORS, ObsStepFailed } from "../../server/obs/steps.ts";
+import { startObsSimulator } from "../../server/sim/obs/server.ts";
 import type { BotHarness } from "../helpers/bot.ts";
 import { startBotHarness } from "../helpers/bot.ts";
 import { haveChromium, launchChromium, watchPage } from "../helpers/browser.ts";
@@ -80,7 +81,7 @@ async function relayTo(obs: RunningObs, password = obs.password): Promise<void> 
   expect(res.status).toBe(200);
 }
 
-async function openOverlay(): Promise<Page> {
+async function openOverlay(query = ""): Promise<Page> {
   const page = await browser.newPage();
   const watch = watchPage(page, server.url);
   open.push(async () => {
@@ -88,7 +89,7 @@ async function openOverlay(): Promise<Page> {
     // The page's only traffic is cuebot's and OBS's socket; nothing fails in its console.
     expect(watch.problems.filter((problem) => !problem.includes("WebSocket"))).toEqual([]);
   });
-  await page.goto(`${server.url}/overlay/${token}`);
+  await page.goto(`${server.url}/overlay/${token}${query}`);
   return page;
 }
 
@@ -113,6 +114,17 @@ async function withScenes(client: OBSWebSocket): Promise<void> {
 }
 
 describe.skipIf(!haveChromium)("the overlay relay in Chromium", () => {
+  test("the dashboard's live preview (muted) shows the look only: it leaves OBS to the page in OBS", async () => {
+    const sim = startObsSimulator({ password: "preview-pw" });
+    open.push(() => sim.kill());
+    await relayTo({ url: sim.url, password: "preview-pw" } as RunningObs);
+    const page = await openOverlay("?only=alerts&muted=1");
+    await page.waitForLoadState("networkidle");
+    await Bun.sleep(2_000);
+    expect(sim.identifiedClients()).toBe(0);
+    expect((await obsView(h.ctx, h.account.id)).reason).toContain("No overlay page is connected");
+  }, 30_000);
+
   for (const target of OBS_TARGETS) {
     describe(`on ${target.name}`, () => {
       const start = async () => {

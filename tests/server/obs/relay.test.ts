@@ -105,11 +105,23 @@ describe("the settings", () => {
     expect(open.events("obs")).toHaveLength(2);
   });
 
-  test("an account that does not relay sends its pages no password", async () => {
+  test("an account that does not relay sends its pages no password; a stream naming no page gets nothing", async () => {
     const accountId = await setUp("server");
-    const open = stream(relay(), accountId, "p1");
+    const on = relay();
+    const open = stream(on, accountId, "p1");
     await waitFor(() => open.events("obs").length === 1);
     expect(open.blocks.join("")).not.toContain("obs-secret-41");
+    const settings = {
+      enabled: true,
+      url: "ws://127.0.0.1:4455",
+      via: "overlay" as const,
+      password: undefined,
+    };
+    await writeObsSettings(t.ctx.db, t.ctx.secrets, accountId, settings, Date.now());
+    const preview = stream(on, accountId, null);
+    on.settingsChanged(accountId);
+    await waitFor(() => open.events("obs").length === 2);
+    expect(preview.blocks).toEqual([]);
   });
 });
 
