@@ -48,14 +48,13 @@ export type RelayAnswer = { page: string; id: string } & (
   | { ok: false; failed: "step" | "obs"; error: string }
 );
 
-/** Bounds of what the page sends (a body past them is refused, not cut). */
+/** Bounds of what the page sends (a field past them is refused, not cut; the body is at most 64 KiB, http/body-limit.ts). */
 export const RELAY_LIMITS = {
   id: 64,
   names: 2_000,
   name: 512,
   version: 64,
   error: 500,
-  bodyBytes: 256 * 1024,
 } as const;
 
 type Fields = Record<string, unknown>;

@@ -260,12 +260,14 @@ export function startObsRelay(
   tokenQuery: string,
 ): Record<string, (event: MessageEvent<string>) => void> {
   const post: RelayPost = async (path, body) => {
-    await fetch(`${path}?${tokenQuery}`, {
+    const answer = await fetch(`${path}?${tokenQuery}`, {
       method: "POST",
       credentials: "omit",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
+    // The overlay link was replaced (or the account deleted): this page lets OBS go.
+    if (answer.status === 401) relay.settingsHeard(JSON.stringify({ enabled: false }));
   };
   const relay = new ObsRelayPage(page, post);
   return {
