@@ -103,7 +103,7 @@ export class ObsRelay {
     const streams = this.#streams.get(accountId) ?? new Set();
     streams.add(stream);
     this.#streams.set(accountId, streams);
-    void this.#sendSettings(accountId, [stream]);
+    void this.#sendSettings(accountId, { only: stream });
     return () => {
       streams.delete(stream);
       if (streams.size === 0 && this.#streams.get(accountId) === streams) this.#streams.delete(accountId);
@@ -200,7 +200,7 @@ export class ObsRelay {
 
   /** `local`: this instance's own message (already applied where it matters). */
   #heard(message: RelayBusMessage, local = false): void {
-    if (message.kind === "settings") void this.#sendSettings(message.accountId);
+    if (message.kind === "settings") void this.#sendSettings(message.accountId, { again: true });
     else if (message.kind === "report") this.#reported(message.accountId, message.report, local);
     else if (message.kind === "gone") this.#pages.gone(message.accountId, message.page);
     else if (message.kind === "order") this.#deliver(message.accountId, message.page, message.order);
@@ -235,14 +235,20 @@ export class ObsRelay {
     for (const accountId of this.#streams.keys()) void this.#sendSettings(accountId);
   }
 
-  /** Reads the settings and sends them to the account's open streams that were not sent them yet. */
-  async #sendSettings(accountId: number, only?: AttachedStream[]): Promise<void> {
-    const streams = only ?? [...(this.#streams.get(accountId) ?? [])];
+  /**
+   * Reads the settings and sends them to the account's open streams that were not sent them yet, or,
+   * `again` (the streamer saved them), to every one: a page that gave up (kicked by OBS) tries again.
+   */
+  async #sendSettings(
+    accountId: number,
+    options: { only?: AttachedStream; again?: boolean } = {},
+  ): Promise<void> {
+    const streams = options.only ? [options.only] : [...(this.#streams.get(accountId) ?? [])];
     if (streams.length === 0) return;
     try {
       const text = sse(RELAY_EVENTS.settings, await this.#settingsOf(accountId));
       for (const stream of streams) {
-        if (stream.lastSettings === text) continue;
+        if (stream.lastSettings === text && !options.again) continue;
         stream.lastSettings = text;
         stream.write(text);
       }

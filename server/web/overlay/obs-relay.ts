@@ -86,11 +86,15 @@ export class ObsRelayPage {
     private readonly post: RelayPost,
   ) {}
 
-  /** The `obs` event: connect to OBS as it says, or let go. The same settings again (a stream reopened): report now. */
+  /**
+   * The `obs` event: connect to OBS as it says, or let go. The same settings again (a stream reopened,
+   * or saved again): report now, and try again if OBS kicked this page (OBS asks that only a save does).
+   */
   settingsHeard(text: string): void {
     const next = parseRelaySettings(text);
     if (!next) return;
-    if (JSON.stringify(next) === JSON.stringify(this.settings)) {
+    const kicked = this.view.code === KICKED;
+    if (JSON.stringify(next) === JSON.stringify(this.settings) && !kicked) {
       if (next.enabled) this.report();
       return;
     }
