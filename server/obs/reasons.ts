@@ -29,6 +29,8 @@ export const OBS_REASONS = {
   overlayFailed: "The overlay page reports:",
   noOverlayPage:
     "OBS is not connected: no overlay page is connected to OBS (open the overlay link in OBS as a browser source).",
+  unsendable:
+    "This step cannot go to the overlay page: a scene, source or text is empty or longer than 10,000 characters.",
   overlaySilent: (seconds: number) =>
     `OBS is not connected: the overlay page did not answer within ${seconds} s (it may have been closed).`,
 } as const;

@@ -10,7 +10,7 @@ import {
   type RelayReport,
   type RelaySettings,
 } from "./relay-protocol.ts";
-import { type ObsStep, type ObsStepDone, ObsStepFailed } from "./steps.ts";
+import { type ObsStep, type ObsStepDone, ObsStepFailed, parseObsStep } from "./steps.ts";
 
 /**
  * The overlay relay (`via: overlay`, CONTRACT §6 "Actions"): the account's overlay page, open in OBS
@@ -135,6 +135,8 @@ export class ObsRelay {
 
   /** Carries out the step on the first page connected to OBS (waiting up to 10 s for one). */
   async step(accountId: number, step: ObsStep): Promise<ObsStepDone> {
+    // The page reads a step as the bus does (relay-protocol.ts): what it would refuse is not sent.
+    if (!parseObsStep(step)) throw new ObsStepFailed(OBS_REASONS.unsendable);
     const page = await this.#connectedPage(accountId);
     const id = crypto.randomUUID();
     const done = new Promise<ObsStepDone>((resolve, reject) => {

@@ -156,6 +156,17 @@ describe("a step", () => {
     await expect(done).rejects.toThrow('OBS has no scene "Nope".');
   });
 
+  test("a text longer than the page accepts fails at once, naming why, and nothing is sent", async () => {
+    const accountId = await setUp();
+    const on = relay();
+    const page = stream(on, accountId, "p1");
+    on.report(accountId, report("p1"));
+    const long = on.step(accountId, { type: "obs.text", source: "Title", text: "\u0301".repeat(10_001) });
+    await expect(long).rejects.toBeInstanceOf(ObsStepFailed);
+    await expect(long).rejects.toThrow("longer than 10,000 characters");
+    expect(page.events("obs-step")).toEqual([]);
+  });
+
   test("no page connected to OBS: waits, then ObsNotConnected saying no overlay page is connected", async () => {
     const accountId = await setUp();
     const on = relay();
