@@ -13,6 +13,7 @@ import { replies } from "./http/replies.ts";
 import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./identity/routes.ts";
+import { obsRelayRoutes } from "./obs/routes-relay.ts";
 import { overlayRoutes } from "./overlay/routes.ts";
 import { overlayAlertRoutes } from "./overlay/routes-alerts.ts";
 import { actionRunRoutes } from "./panel/action-runs.ts";
@@ -85,7 +86,7 @@ export function createApp(ctx: Context, options: AppOptions = {}) {
     .use(alertToolRoutes(ctx))
     .use(insightRoutes(ctx))
     .use(overlayRoutes(ctx))
-    .use(overlayAlertRoutes(ctx))
+    .use(new Elysia({ name: "cuebot.overlay-streams" }).use(overlayAlertRoutes(ctx)).use(obsRelayRoutes(ctx)))
     .use(botRoutes(ctx))
     .use(gameRoutes(ctx));
 }

@@ -23,6 +23,7 @@ import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts"
 import { ModerationHandle } from "./moderation/context.ts";
 import { ObsHandle } from "./obs/context.ts";
 import type { DemoObs } from "./obs/demo-program.ts";
+import { ObsRelay } from "./obs/relay.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
 import { OverlayHub } from "./overlay/hub.ts";
@@ -219,7 +220,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   externalChanges.subscribe(() => chatBot.clear());
   const shared = options.shared;
   const publicAddress = new PublicAddress(config);
-  const obs = new ObsHandle();
+  const obs = new ObsHandle(new ObsRelay(core, shared?.obsRelayBus ?? null));
   const ctx: Context = {
     ...core,
     limits: rateLimitsFor(core, options),

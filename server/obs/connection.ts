@@ -7,6 +7,7 @@ import {
 } from "obs-websocket-js/json";
 import type { ObsSeen } from "../../db/obs.ts";
 import { OBS_REASONS, type ObsOutcome, outcomeOf } from "./reasons.ts";
+import { listedNames } from "./steps.ts";
 
 /**
  * One account's connection to OBS Studio over obs-websocket 5 (CONTRACT §6 "Actions";
@@ -179,11 +180,7 @@ export class ObsConnection {
       within(socket.call("GetSceneList"), this.timings.answerMs),
       within(socket.call("GetInputList"), this.timings.answerMs),
     ]);
-    const scenes = (sceneList.scenes as { sceneIndex: number; sceneName: string }[])
-      .toSorted((a, b) => b.sceneIndex - a.sceneIndex)
-      .map((scene) => scene.sceneName);
-    const sources = (inputList.inputs as { inputName: string }[]).map((input) => input.inputName);
-    return { scenes, sources };
+    return listedNames(sceneList, inputList);
   }
 
   async #refresh(socket: OBSWebSocket, generation: number): Promise<void> {

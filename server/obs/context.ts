@@ -2,6 +2,7 @@ import type { OBSRequestTypes, OBSResponseTypes } from "obs-websocket-js/json";
 import type { ObsSeen } from "../../db/obs.ts";
 import type { CoreContext } from "../core/context.ts";
 import { type ObsConnection, ObsNotConnected, type ObsRequestType } from "./connection.ts";
+import type { ObsRelay } from "./relay.ts";
 import type { ObsStep, ObsStepDone, ObsStepRunner } from "./steps.ts";
 
 /*
@@ -25,6 +26,9 @@ const NOT_HELD = "OBS is not connected: the connection is off.";
 export class ObsHandle implements ObsStepRunner {
   #live: ObsRuntime | null = null;
 
+  /** The overlay pages that reach OBS for accounts `via: overlay` (every instance keeps one). */
+  constructor(readonly relay: ObsRelay) {}
+
   useLive(live: ObsRuntime): void {
     this.#live = live;
   }
@@ -33,9 +37,10 @@ export class ObsHandle implements ObsStepRunner {
     if (this.#live === live) this.#live = null;
   }
 
-  /** Another instance learns through the change feed (its externalChanges); this one at once. */
+  /** Another instance learns through the change feed (its externalChanges); this one at once, open overlay pages too. */
   changed(accountId: number): void {
     this.#live?.changed(accountId);
+    this.relay.settingsChanged(accountId);
   }
 
   /** What this instance's connection sees now; null where it holds none (the store then says). */

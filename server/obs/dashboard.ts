@@ -13,11 +13,18 @@ export type ObsView = Omit<ObsSettings, "password"> & ObsSeen & { passwordSet: b
 
 const NOTHING_SEEN = { obsVersion: null, scenes: [], sources: [] };
 
-/** The state the settings alone decide: off, or the overlay page connecting; null while cuebot connects. */
-function settledBySettings(settings: Omit<ObsSettings, "password">, now: number | null): ObsSeen | null {
+/** The state the settings alone decide (off), or the overlay pages' (via overlay); null while cuebot connects. */
+function settledBySettings(
+  ctx: ObsContext,
+  accountId: number,
+  settings: Omit<ObsSettings, "password"> & { password: string | null | undefined },
+  now: number | null,
+): ObsSeen | null {
   if (!settings.enabled) return { state: "off", since: now, reason: null, ...NOTHING_SEEN };
-  if (settings.via === "overlay")
-    return { state: "connecting", since: now, reason: OBS_REASONS.overlay, ...NOTHING_SEEN };
+  if (settings.via === "overlay") {
+    const target = { url: settings.url, hasPassword: Boolean(settings.password), since: now };
+    return ctx.obs.relay.seen(accountId, target);
+  }
   return null;
 }
 
@@ -28,7 +35,7 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
     return { ...settings, passwordSet: false, state: "off", since: null, reason: null, ...NOTHING_SEEN };
   }
   const { enabled, url, via } = stored;
-  const settled = settledBySettings(stored, stored.since);
+  const settled = settledBySettings(ctx, accountId, stored, stored.since);
   const seen = settled ?? ctx.obs.seen(accountId) ?? stored;
   return {
     enabled,
@@ -52,7 +59,7 @@ export async function changeObs(
 ): Promise<void> {
   const now = ctx.clock.now();
   await writeObsSettings(ctx.db, ctx.secrets, accountId, settings, now);
-  const seen = settledBySettings(settings, now) ?? {
+  const seen = settledBySettings(ctx, accountId, settings, now) ?? {
     state: "connecting",
     since: now,
     reason: OBS_REASONS.connecting(settings.url),

@@ -18,6 +18,8 @@ import type { ObsStep, ObsStepDone } from "./steps.ts";
  */
 export class ObsLive implements ObsRuntime {
   readonly #connections = new Map<number, ObsConnection>();
+  /** Accounts whose overlay page reaches OBS (`via: overlay`): their steps go through the relay. */
+  readonly #relayed = new Set<number>();
   /** Each account's changes, one after the other. */
   readonly #queues = new Map<number, Promise<void>>();
   #unsubscribe: (() => void) | null = null;
@@ -48,9 +50,9 @@ export class ObsLive implements ObsRuntime {
 
   step(accountId: number, step: ObsStep): Promise<ObsStepDone> {
     const connection = this.#connections.get(accountId);
-    if (!connection)
-      return Promise.reject(new ObsNotConnected("OBS is not connected: the connection is off."));
-    return runObsStep(connection, step);
+    if (connection) return runObsStep(connection, step);
+    if (this.#relayed.has(accountId)) return this.ctx.obs.relay.step(accountId, step);
+    return Promise.reject(new ObsNotConnected("OBS is not connected: the connection is off."));
   }
 
   /** Disconnects every account; the stored states stay for whoever runs the live layer next. */
@@ -89,6 +91,8 @@ export class ObsLive implements ObsRuntime {
   /** Where this instance should connect for the account: null when off or when the overlay connects. */
   async #wanted(accountId: number): Promise<ObsTarget | null> {
     const stored = await readObs(this.ctx.db, this.ctx.secrets, accountId);
+    if (stored?.enabled && stored.via === "overlay") this.#relayed.add(accountId);
+    else this.#relayed.delete(accountId);
     if (!stored?.enabled || stored.via !== "server") return null;
     return { url: stored.url, password: stored.password };
   }

@@ -23,8 +23,16 @@ export const OBS_REASONS = {
   kicked: "OBS's WebSocket session list kicked cuebot out; save the OBS settings again to reconnect.",
   notObsWebSocket5: (url: string) =>
     `${url} does not speak obs-websocket 5 (OBS 28 or newer; obs-websocket 4.x listened on port 4444).`,
-  overlay:
-    "The overlay page in OBS connects to OBS (via overlay): open it in OBS as a browser source; until the relay is built it does not report back here.",
+  overlay: (url: string) =>
+    `No overlay page is connected: open the overlay link in OBS as a browser source (or in a browser on the PC running OBS); it connects to OBS at ${url} from there.`,
+  overlayConnecting: (url: string) => `The overlay page is connecting to OBS at ${url}.`,
+  overlayFailed: "The overlay page reports:",
+  noOverlayPage:
+    "OBS is not connected: no overlay page is connected to OBS (open the overlay link in OBS as a browser source).",
+  unsendable:
+    "This step cannot go to the overlay page: a scene, source or text is empty or longer than 10,000 characters.",
+  overlaySilent: (seconds: number) =>
+    `OBS is not connected: the overlay page did not answer within ${seconds} s (it may have been closed).`,
 } as const;
 
 /** An obs-websocket-js failure (its code: the close code, or -1 before the handshake) as a state and reason. */

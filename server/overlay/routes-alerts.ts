@@ -10,9 +10,24 @@ import { type OverlayTokenContext, overlayEventStream, STREAM_CAP_NOTE } from ".
 
 type HeaderBag = { headers: Record<string, string | number> };
 
+/**
+ * What else rides on an open alert stream, for the page that opened it (`?page=`, one id per page
+ * load): the OBS relay's settings and steps (obs/relay.ts fills it). Returns the way to stop.
+ */
+export interface AlertStreamRider {
+  attach(accountId: number, page: string | null, write: (text: string) => void): () => void;
+}
+
 /** What the alert routes read: the token checks, the stored alerts and assets, the live alert streams. */
 interface AlertRoutesContext extends OverlayTokenContext, Pick<CoreContext, "db" | "clock"> {
   readonly alerts: AlertHub;
+  readonly obs: { readonly relay: AlertStreamRider };
+}
+
+/** A page id as the overlay page makes it (a UUID), or null. */
+function pageOf(url: URL): string | null {
+  const page = url.searchParams.get("page");
+  return page && /^[A-Za-z0-9-]{1,64}$/.test(page) ? page : null;
 }
 
 const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] }, { overlayTokenHeader: [] }];
@@ -38,6 +53,7 @@ function alertStream(ctx: AlertRoutesContext, request: Request, account: Account
       { after, hold: true },
     );
     stream.onClose(ctx.alerts.subscribe(account.id, feed));
+    stream.onClose(ctx.obs.relay.attach(account.id, pageOf(url), stream.write));
     feed.release(await recentOverlayAlerts(ctx.db, account.id, after, ctx.clock.now()));
   });
 }
@@ -69,7 +85,7 @@ export function overlayAlertRoutes(ctx: AlertRoutesContext) {
       detail: {
         summary:
           "Server-Sent Events: `alert` per alert (id = the alert's id, data = the alert), first the last minute's after Last-Event-ID or `after`",
-        description: STREAM_CAP_NOTE,
+        description: `${STREAM_CAP_NOTE} With \`page\` (the page's id) and the account's OBS set to \`via: overlay\`, also \`obs\` (where OBS listens and its password, or \`{"enabled": false}\`) at once and after each change, and \`obs-step\` (one OBS step to carry out, answered on POST /api/overlay/obs/answer).`,
         tags: ["overlay"],
         security: OVERLAY_SECURITY,
       },

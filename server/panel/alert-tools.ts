@@ -47,6 +47,12 @@ async function recordAndPublish(
   const settings = (await readAlertSettings(ctx.db, account.id))[stored.type];
   const alert = presentAlert(stored, settings);
   ctx.alerts.publish(account.id, alert);
+  // A test alert sets off the actions it would (how a streamer tries one); a replay does not.
+  if (event.test)
+    ctx.live.hooks.alertReceived.emit(
+      { accountId: account.id, type: stored.type, fields: stored.fields },
+      undefined,
+    );
   return alert;
 }
 

@@ -4,6 +4,7 @@ import { RedisAlertBus } from "./alert-bus.ts";
 import { answerWithin } from "./bounded.ts";
 import type { RedisStore } from "./client.ts";
 import { connectRedis, type RedisClient } from "./client.ts";
+import { RedisObsRelayBus } from "./obs-relay-bus.ts";
 import { RedisOverlayBus } from "./overlay-bus.ts";
 
 /** Every key and channel cuebot uses in Redis starts with this. */
@@ -28,6 +29,8 @@ export interface SharedStores {
   subscriber: RedisClient;
   overlayBus: RedisOverlayBus;
   alertBus: RedisAlertBus;
+  /** The overlay pages' OBS relay between instances (obs/relay.ts). */
+  obsRelayBus: RedisObsRelayBus;
   keyPrefix: string;
   timeoutMs: number;
   /** The command connection with its key prefix and call timeout, as the shared pieces take it. */
@@ -39,7 +42,7 @@ export interface SharedStores {
 
 export class SharedStoreError extends Error {}
 
-/** Connects to Redis (both connections) and subscribes to the overlay and alert buses; throws SharedStoreError. */
+/** Connects to Redis (both connections) and subscribes to the overlay, alert and OBS relay buses; throws SharedStoreError. */
 export async function connectSharedStores(
   redisUrl: string,
   log: Logger,
@@ -69,13 +72,20 @@ export async function connectSharedStores(
       timeoutMs: REDIS_TIMEOUT_MS,
       heartbeatMs: options.busHeartbeatMs,
     });
-    await answerWithin(Promise.all([overlayBus.start(), alertBus.start()]), FIRST_CONNECT_MS);
+    const obsRelayBus = new RedisObsRelayBus(redis, subscriber, {
+      keyPrefix: REDIS_KEY_PREFIX,
+      timeoutMs: REDIS_TIMEOUT_MS,
+      heartbeatMs: options.busHeartbeatMs,
+    });
+    const buses = [overlayBus, alertBus, obsRelayBus];
+    await answerWithin(Promise.all(buses.map((bus) => bus.start())), FIRST_CONNECT_MS);
     let closing: Promise<void> | null = null;
     return {
       redis,
       subscriber,
       overlayBus,
       alertBus,
+      obsRelayBus,
       keyPrefix: REDIS_KEY_PREFIX,
       timeoutMs: REDIS_TIMEOUT_MS,
       store: { client: redis, keyPrefix: REDIS_KEY_PREFIX, timeoutMs: REDIS_TIMEOUT_MS },
@@ -83,8 +93,7 @@ export async function connectSharedStores(
       close() {
         // Safe to call twice (serve closes them, and so does the context on its way down).
         closing ??= (async () => {
-          overlayBus.stop();
-          alertBus.stop();
+          for (const bus of buses) bus.stop();
           await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
         })();
         return closing;

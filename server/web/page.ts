@@ -10,8 +10,15 @@ export function escapeHtml(text: string): string {
 export const PAGE_CSP =
   "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-/** The overlay page may be framed by the dashboard's live preview (same origin only). */
-export const OVERLAY_PAGE_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+/**
+ * The overlay page may be framed by the dashboard's live preview (same origin only), and opens a
+ * WebSocket to OBS's obs-websocket wherever the streamer's settings say (`via: overlay`: any ws:// or
+ * wss:// URL, changed without reloading the page).
+ */
+export const OVERLAY_PAGE_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'").replace(
+  "connect-src 'self'",
+  "connect-src 'self' ws: wss:",
+);
 
 export const DEMO_BANNER =
   '<p class="demo-banner" role="note"><strong>Demo:</strong> simulated Twitch and game provider, nothing is sent anywhere.</p>';

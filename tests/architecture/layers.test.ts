@@ -93,6 +93,25 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
   cli: ["vocabulary", "db", "core", "feature", "sim", "runtime", "http", "start", "cli"],
 };
 
+/**
+ * Pure modules a page bundles as the server runs them (issue 37: the OBS steps and the overlay relay's
+ * messages, so a step reads the same on either side): the browser may import them, and they import
+ * nothing but the vocabulary and each other, so a page takes no server code along.
+ */
+const SHARED_WITH_PAGES: readonly string[] = ["server/obs/steps.ts", "server/obs/relay-protocol.ts"];
+
+function sharedWithPagesRule(edge: ImportEdge): string | null | undefined {
+  if (SHARED_WITH_PAGES.includes(edge.from)) {
+    const pure =
+      !edge.isPackage && (edge.to === "server/vocabulary.ts" || SHARED_WITH_PAGES.includes(edge.to));
+    return pure
+      ? null
+      : `${describeEdge(edge)}: a module shared with the pages imports only the vocabulary and its kind`;
+  }
+  if (roomOf(edge.from) === "browser" && SHARED_WITH_PAGES.includes(edge.to)) return null;
+  return undefined;
+}
+
 /** Packages that only some rooms may use: one wing per library. */
 const PACKAGE_ROOMS: readonly { pattern: RegExp; rooms: readonly Room[]; why: string }[] = [
   {
@@ -113,6 +132,8 @@ function describeEdge(edge: ImportEdge): string {
 
 /** An import that goes up the house (or sideways into a room it may not enter). */
 export function upwardImport(edge: ImportEdge): string | null {
+  const shared = sharedWithPagesRule(edge);
+  if (shared !== undefined) return shared;
   // Data the build inlines (package.json for the version) belongs to no room.
   if (edge.isPackage || !edge.to.endsWith(".ts")) return null;
   const from = roomOf(edge.from);
@@ -182,6 +203,16 @@ describe("the house rules (ARCHITECTURE.md)", () => {
     ).toBeNull();
     expect(upwardImport({ ...edge, from: "server/web/app/main.ts", to: "db/schema-enums.ts" })).toContain(
       "browser may import only vocabulary, browser",
+    );
+    // The page bundles the OBS steps as the server runs them; they take nothing else of the server along.
+    expect(
+      upwardImport({ ...edge, from: "server/web/overlay/main.ts", to: "server/obs/steps.ts" }),
+    ).toBeNull();
+    expect(
+      upwardImport({ ...edge, from: "server/web/overlay/main.ts", to: "server/obs/relay.ts" }),
+    ).toContain("browser may import only");
+    expect(upwardImport({ ...edge, from: "server/obs/steps.ts", to: "server/obs/connection.ts" })).toContain(
+      "shared with the pages",
     );
   });
 

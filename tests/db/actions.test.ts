@@ -67,11 +67,12 @@ describe.skipIf(engineMissing)(`actions (${engine})`, () => {
   beforeAll(async () => {
     db = await openStoreUnderTest();
     watch = await watchCache(db.location);
-  });
+  }, 30_000);
+  // A PostgreSQL database made and dropped passed bun's 5 s for hooks under load (2 of 5 runs).
   afterAll(async () => {
     await watch?.close();
     await db?.close();
-  });
+  }, 30_000);
 
   test("created, listed in the order added, read by id, replaced whole and deleted, per account", async () => {
     const account = await db.account();

@@ -1,8 +1,10 @@
 // The OBS overlay page's script: the published card (state) and stream alerts, each over its own
-// Server-Sent Events stream (stream.ts). `?only=alerts` shows alerts only (a browser source of its own
-// for the alerts); `muted=1` plays no sound (the dashboard's live preview: the alerts sound in OBS, not
-// twice in the streamer's tab).
+// Server-Sent Events stream (stream.ts), and with `via: overlay` the OBS relay (obs-relay.ts).
+// `?only=alerts` shows alerts only (a browser source of its own for the alerts); `muted=1` plays no
+// sound and relays nothing to OBS (the dashboard's live preview: the alerts sound in OBS, not twice in
+// the streamer's tab, and OBS is left to the page in OBS).
 import { AlertPlayer } from "./alerts.ts";
+import { newPageId, startObsRelay } from "./obs-relay.ts";
 import { keepOpen } from "./stream.ts";
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -22,6 +24,8 @@ function render(state: { title?: unknown; text?: unknown }): void {
 
 const token = decodeURIComponent(location.pathname.split("/").pop() || "");
 const query = new URLSearchParams(location.search);
+/** The dashboard's live preview: silent, and no OBS relay. */
+const preview = query.get("muted") === "1";
 const status = byId("status");
 const tokenQuery = `token=${encodeURIComponent(token)}`;
 
@@ -43,12 +47,15 @@ const alerts = new AlertPlayer(
   },
   {
     assetUrl: (id) => `/api/overlay/assets/${encodeURIComponent(id)}?${tokenQuery}`,
-    muted: query.get("muted") === "1",
+    muted: preview,
     storageKey: `cuebot.alerts.shown:${token}`,
   },
 );
+// The alert stream also brings the OBS relay its settings and steps (via overlay), for this page load;
+// the dashboard's preview (muted) shows the look only and leaves OBS to the page in OBS.
+const page = newPageId();
 keepOpen(
-  () => `/api/overlay/alerts?${tokenQuery}&after=${alerts.lastHeard}`,
-  { alert: (event) => alerts.heard(event.data) },
+  () => `/api/overlay/alerts?${tokenQuery}&after=${alerts.lastHeard}${preview ? "" : `&page=${page}`}`,
+  { alert: (event) => alerts.heard(event.data), ...(preview ? {} : startObsRelay(page, tokenQuery)) },
   status,
 );

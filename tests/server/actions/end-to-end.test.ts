@@ -78,6 +78,25 @@ describe("actions: triggers", () => {
     expect(await textOf(t, text)).toBe(`Lurker_Eve: ${marks}`);
   }, 60_000);
 
+  test("the dashboard's test alert of that kind runs it too, with the sample's fields", async () => {
+    const t = await start();
+    const { scene, text } = await t.sceneWithText();
+    const id = await t.add({
+      trigger: { type: "alert", kind: "cheer", min: 100, reward: null },
+      steps: [
+        { type: "obs.scene", scene },
+        { type: "obs.text", source: text, text: "{user} cheered {amount}" },
+      ],
+    });
+    const res = await t.panel("/api/dashboard/alerts/test", "POST", JSON.stringify({ type: "cheer" }));
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: { fields: { user: string; amount: number } } };
+    const expected = `${data.fields.user} cheered ${data.fields.amount}`;
+    expect(await waitFor(async () => (await textOf(t, text)) === expected, 3000)).toBe(true);
+    expect(await t.scene()).toBe(scene);
+    expect((await t.runs(id)).length).toBe(1);
+  }, 60_000);
+
   test("a raid below the trigger's minimum does nothing", async () => {
     const t = await start();
     const { scene } = await t.sceneWithText();
