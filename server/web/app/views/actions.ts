@@ -2,13 +2,14 @@
 // the account's actions (run now, edit, delete, last runs) and the editor (trigger and ordered steps,
 // the scene and source pickers filled from OBS's own lists). The parts are views/actions/.
 import { getData } from "../lib/api.ts";
+import { demoProgramCard } from "../lib/demo-program.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import { newestOnly } from "../lib/latest.ts";
 import { OBS_STATE_TEXT } from "../lib/obs-states.ts";
 import { every } from "../lib/poll.ts";
 import { load, showError } from "../lib/states.ts";
 import type { Action, ActionList, ObsInfo } from "../lib/types.ts";
-import type { View } from "../view.ts";
+import type { App, View } from "../view.ts";
 import { actionForm } from "./actions/form.ts";
 import { drawList } from "./actions/list.ts";
 import { API } from "./actions/model.ts";
@@ -43,11 +44,11 @@ function obsNames(root: HTMLElement): HTMLElement {
   return h("div", {}, line, scenes, sources);
 }
 
-function render(root: HTMLElement): void {
+function render(root: HTMLElement, demo: boolean): void {
   const listHeading = h("h2", { id: uid("actions-list"), tabindex: -1 }, "Your actions");
   const count = h("span", { class: "muted", id: "actions-count" });
   const box = h("div", { id: "actions-list-box" });
-  const editorHeading = h("h2", { id: uid("actions-editor"), tabindex: -1 }, "Add an action");
+  const editorHeading = h("h2", { id: uid("actions-editor"), tabindex: -1 }, "New action");
   const editorBox = h("div", {});
   const newest = newestOnly();
   const show = (list: ActionList) => {
@@ -60,7 +61,7 @@ function render(root: HTMLElement): void {
       .catch((error: unknown) => showError(box, error, reload));
   };
   const adding = () => {
-    editorHeading.textContent = "Add an action";
+    editorHeading.textContent = "New action";
     // A new action is in the list; the form starts blank for the next.
     fill(
       editorBox,
@@ -100,6 +101,7 @@ function render(root: HTMLElement): void {
       h("div", { class: "cc-card-head" }, listHeading, count),
       box,
     ),
+    demo ? demoProgramCard(root) : null,
     h(
       "section",
       { class: "card", id: "actions-editor", "aria-labelledby": editorHeading.id },
@@ -113,7 +115,11 @@ function render(root: HTMLElement): void {
 export const actionsView: View = {
   id: "actions",
   title: "Actions",
-  render(root: HTMLElement) {
-    render(root);
+  render(root: HTMLElement, app: App) {
+    void load(
+      root,
+      () => app.profile(),
+      (profile) => render(root, profile.demo),
+    );
   },
 };

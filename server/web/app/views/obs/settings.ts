@@ -13,11 +13,11 @@ export const OBS_PATH = "/api/dashboard/obs";
 
 const VIA_TEXT: Readonly<Record<ObsVia, { label: string; hint: string }>> = {
   server: {
-    label: "cuebot connects to OBS",
+    label: "cuebot connects to OBS directly",
     hint: "For OBS on the machine cuebot runs on, or one cuebot can reach over the network.",
   },
   overlay: {
-    label: "The overlay page in OBS connects",
+    label: "Through the overlay page in OBS",
     hint: "For a cuebot that runs elsewhere: your overlay link, open in OBS as a browser source, connects to OBS on your machine and carries out the OBS steps. The password reaches only that page.",
   },
 };
