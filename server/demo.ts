@@ -2,14 +2,17 @@ import { rmSync } from "node:fs";
 import type { DemoChat } from "./chat/demo-chat.ts";
 import type { Config } from "./core/config.ts";
 import { demoDataDir } from "./core/data-dir.ts";
+import type { DemoObs, DemoProgram } from "./obs/demo-program.ts";
 import { type GameSimulator, startGameSimulator } from "./sim/game/server.ts";
+import { DEMO_OBS_PASSWORD, type ObsSimulator, startObsSimulator } from "./sim/obs/server.ts";
+import type { ObsState } from "./sim/obs/state.ts";
 import { startTwitchSimulator, type TwitchSimulator } from "./sim/twitch/server.ts";
 import { DEMO_STREAMER_LOGIN, seedWorld } from "./sim/twitch/world.ts";
 import type { CommandRefusal } from "./vocabulary.ts";
 
 /**
- * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix
- * and the game provider start on loopback and cuebot's real clients are pointed at them. Demo data
+ * `serve --demo`: the product with no accounts anywhere. Simulators of the identity provider, Helix,
+ * the game provider and OBS Studio start on loopback and cuebot's real clients are pointed at them. Demo data
  * lives in its own folder (`<data dir>/demo`), never mixes with real accounts, and starts fresh.
  */
 export interface DemoEnvironment {
@@ -19,6 +22,8 @@ export interface DemoEnvironment {
   game: GameSimulator;
   /** The simulated chat, for the dashboard's demo chat panel. */
   chat: DemoChat;
+  /** The simulated OBS the demo account connects to, for its settings and the dashboard's program view. */
+  obs: DemoObs;
   stop(): Promise<void>;
 }
 
@@ -70,6 +75,24 @@ export function startNuisances(
 /** Lines whose refusal the demo chat remembers (it shows the newest 100 lines). */
 const DEMO_NO_REPLIES_KEPT = 200;
 
+/** The program scene of the simulated OBS and its sources, top first, as OBS's window shows them. */
+function programOf(state: ObsState): DemoProgram {
+  const scene = state.scene(state.programScene);
+  const sources = [...(scene?.items ?? [])].reverse().map((item) => {
+    const input = state.input(item.source);
+    const text = input?.kind.startsWith("text_") ? String(input.settings.text ?? "") : null;
+    return { name: item.source, visible: item.enabled, text };
+  });
+  return { scene: state.programScene, sources };
+}
+
+/** The demo's OBS (a password, as OBS 28+ sets one), on the "Live" scene: the demo stream is live. */
+function startDemoObs(): { sim: ObsSimulator; obs: DemoObs } {
+  const sim = startObsSimulator({ password: DEMO_OBS_PASSWORD });
+  sim.state.setProgramScene(sim.state.scene("Live")!);
+  return { sim, obs: { url: sim.url, password: DEMO_OBS_PASSWORD, program: () => programOf(sim.state) } };
+}
+
 /** Starts the simulators; `config` is left as it is (the demo runs on the returned one). */
 export function startDemo(config: Config): DemoEnvironment {
   // The seeded world is placed around start-up time, so the demo stream is "live for 2 hours".
@@ -78,6 +101,7 @@ export function startDemo(config: Config): DemoEnvironment {
   // An "Advanced" provider key (90 a minute): someone trying the game API without a key gets up to
   // the anonymous half, 45 provider calls a minute (an equal part of it when other addresses ask too).
   const game = startGameSimulator({ anchor: "request", rateLimitPerMinute: 90 });
+  const obs = startDemoObs();
   const dataDir = demoDataDir(config.dataDir);
   // The simulators start empty, so tokens and sessions from an earlier demo run cannot work any more:
   // the demo starts from fresh data every time (deterministic, and nobody is told to log in again).
@@ -108,6 +132,7 @@ export function startDemo(config: Config): DemoEnvironment {
     config: demoConfig,
     twitch,
     game,
+    obs: obs.obs,
     chat: {
       viewers: ["viewer_anna", "modbob", "subdave", "lurker_eve"],
       say(channel, user, text) {
@@ -137,7 +162,7 @@ export function startDemo(config: Config): DemoEnvironment {
     },
     async stop() {
       stopNuisances();
-      await Promise.all([twitch.stop(), game.stop()]);
+      await Promise.all([twitch.stop(), game.stop(), obs.sim.stop()]);
     },
   };
 }

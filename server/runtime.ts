@@ -22,6 +22,7 @@ import { LiveHandle } from "./live/handle.ts";
 import { MemoryModerationBook, type ModerationBook } from "./moderation/book.ts";
 import { ModerationHandle } from "./moderation/context.ts";
 import { ObsHandle } from "./obs/context.ts";
+import type { DemoObs } from "./obs/demo-program.ts";
 import { ObsRelay } from "./obs/relay.ts";
 import { recentOverlayAlerts } from "./overlay/alert-catch-up.ts";
 import { AlertHub } from "./overlay/alert-hub.ts";
@@ -131,6 +132,8 @@ export interface Context extends Readonly<CoreContext> {
   readonly live: LiveHandle;
   /** `serve --demo` only: the simulated chat the dashboard's demo panel types into. */
   readonly demoChat: DemoChat | null;
+  /** `serve --demo` only: the simulated OBS the demo account connects to, its program shown in the dashboard. */
+  readonly demoObs: DemoObs | null;
   /** Redis shared with other instances (`--redis-url`), or null: everything in this process. */
   readonly shared: SharedStores | null;
   /** Where users reach this server; listen.ts tells it the port it got. */
@@ -151,6 +154,8 @@ export interface ContextOptions {
   shared?: SharedStores;
   /** `serve --demo`: the simulated chat (server/demo.ts). */
   demoChat?: DemoChat;
+  /** `serve --demo`: the simulated OBS (server/demo.ts). */
+  demoObs?: DemoObs;
   /** Tests only: the game provider client's options (a shorter timeout). */
   game?: GameServiceOptions;
 }
@@ -287,6 +292,7 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
     moderationBook: shared ? new RedisModerationBook(shared.store) : new MemoryModerationBook(),
     live: new LiveHandle(),
     demoChat: options.demoChat ?? null,
+    demoObs: options.demoObs ?? null,
     publicAddress,
     get publicUrl() {
       return publicAddress.url;

@@ -120,7 +120,7 @@ async function openServerRuntime(given: Config, demoMode: boolean): Promise<Open
       log: startLog,
       serving: true,
       ...(shared ? { shared } : {}),
-      ...(demo ? { demoChat: demo.chat } : {}),
+      ...(demo ? { demoChat: demo.chat, demoObs: demo.obs } : {}),
     });
   } catch (error) {
     instance.release();

@@ -27,6 +27,10 @@ export type ObsVia = (typeof OBS_VIAS)[number];
 /** obs-websocket's address when the streamer gives none (OBS 28+ on the same machine). */
 export const OBS_DEFAULT_URL = "ws://127.0.0.1:4455";
 
+/** The alert kinds an action's trigger names (the contract's words: `sub` is the alerts' `subscribe`). */
+export const ACTION_ALERT_KINDS = ["follow", "sub", "resub", "gift", "cheer", "raid", "redemption"] as const;
+export type ActionAlertKind = (typeof ACTION_ALERT_KINDS)[number];
+
 // ---- Built-in commands ----
 
 /** The built-in chat commands, in the order the dashboard lists them (their definitions: server/bot/). */

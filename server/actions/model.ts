@@ -1,14 +1,13 @@
 import type { ObsStep } from "../obs/steps.ts";
-import type { UserLevel } from "../vocabulary.ts";
+import type { ActionAlertKind, UserLevel } from "../vocabulary.ts";
 
 /*
  * An action (CONTRACT §6 "Actions"): when its trigger fires, its steps run in order, one run at a
  * time, then a cooldown. Shared by the store, the routes, the runner and the triggers.
  */
 
-/** The alert kinds a trigger names (the contract's words: `sub` is the alerts' `subscribe`). */
-export const ACTION_ALERT_KINDS = ["follow", "sub", "resub", "gift", "cheer", "raid", "redemption"] as const;
-export type ActionAlertKind = (typeof ACTION_ALERT_KINDS)[number];
+// The alert kinds a trigger names are the vocabulary's (the dashboard lists them too).
+export { ACTION_ALERT_KINDS, type ActionAlertKind } from "../vocabulary.ts";
 
 export type ActionTrigger =
   | { type: "command"; command: string; level: UserLevel }

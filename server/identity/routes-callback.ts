@@ -8,7 +8,7 @@ import { writeChatEnabled } from "../../db/chat.ts";
 import { setModerationEnabled, writeModerationState } from "../../db/moderation.ts";
 import type { Store } from "../core/accounts.ts";
 import { liveSessionAccount, SESSION_COOKIE } from "../core/sessions.ts";
-import { type DemoSeedContext, seedDemoChatBot } from "../demo-seed.ts";
+import { type DemoSeedContext, seedDemo } from "../demo-seed.ts";
 import { readCookie } from "../http/auth.ts";
 import { sessionCookie } from "../http/session-auth.ts";
 import { type HelixClient, HelixError, type HelixUser } from "../twitch/helix-client.ts";
@@ -266,10 +266,8 @@ async function finishLogin(
   ctx.log.info(login.created ? "account created at first login" : "streamer logged in", {
     login: login.account.login,
   });
-  // `serve --demo`: the demo channel starts with example commands, a timer and quotes.
-  await seedDemoChatBot(ctx, login.account).catch((error: unknown) =>
-    ctx.log.warn("could not store the demo's chat-bot examples", { error }),
-  );
+  // `serve --demo`: the demo channel starts with example commands, a timer, quotes and its OBS.
+  await seedDemo(ctx, login.account);
   // An account this login just created never asked for a feature (a consent begun without a
   // session, approved by someone new): its first login switches nothing on.
   const purpose = login.created ? "login" : readCookie(request, PURPOSE_COOKIE);

@@ -8,7 +8,8 @@ import { OBS_REASONS } from "./reasons.ts";
  * state as the connection sees it (this instance's, else what the holding instance last stored).
  */
 
-export type ObsView = Omit<ObsSettings, "password"> & ObsSeen;
+/** `passwordSet`: a password is stored (it is never answered), so the dashboard can say so. */
+export type ObsView = Omit<ObsSettings, "password"> & ObsSeen & { passwordSet: boolean };
 
 const NOTHING_SEEN = { obsVersion: null, scenes: [], sources: [] };
 
@@ -31,7 +32,7 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
   const stored = await readObs(ctx.db, ctx.secrets, accountId);
   if (!stored) {
     const settings = { enabled: false, url: OBS_DEFAULT_URL, via: "server" as const };
-    return { ...settings, state: "off", since: null, reason: null, ...NOTHING_SEEN };
+    return { ...settings, passwordSet: false, state: "off", since: null, reason: null, ...NOTHING_SEEN };
   }
   const { enabled, url, via } = stored;
   const settled = settledBySettings(ctx, accountId, stored, stored.since);
@@ -40,6 +41,7 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
     enabled,
     url,
     via,
+    passwordSet: stored.password !== null,
     state: seen.state,
     since: seen.since,
     reason: seen.reason,

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Account } from "../../db/accounts.ts";
 import { readObs } from "../../db/obs.ts";
+import { notFound } from "../core/errors.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
 import { changeObs, obsView } from "../obs/dashboard.ts";
 import type { Context } from "../runtime.ts";
@@ -82,7 +83,16 @@ async function settingsOf(ctx: Context, account: Account, body: unknown) {
 }
 
 const DATA =
-  "`data: {enabled, url, via, state, since, reason, obsVersion, scenes, sources}`. `state`: off, connecting, connected, auth_failed (wrong password), unreachable or error, with `reason` saying what to do; while connected `obsVersion` is OBS Studio's version and `scenes` and `sources` OBS's scene and input names. The password is never returned.";
+  "`data: {enabled, url, via, passwordSet, state, since, reason, obsVersion, scenes, sources}`. `passwordSet`: a password is stored. `state`: off, connecting, connected, auth_failed (wrong password), unreachable or error, with `reason` saying what to do; while connected `obsVersion` is OBS Studio's version and `scenes` and `sources` OBS's scene and input names. The password is never returned.";
+
+const PROGRAM =
+  "`data: {scene, sources: [{name, visible, text}]}`: the simulated OBS's program scene and its sources, top first (`text` a text source's text, else null).";
+
+/** The demo's simulated OBS as a visitor would see its window; 404 outside `serve --demo`. */
+function demoProgram(ctx: Context) {
+  if (!ctx.demoObs) throw notFound("The simulated OBS exists in demo mode only (cuebot serve --demo).");
+  return ctx.demoObs.program();
+}
 
 export function obsPanelRoutes(ctx: Context) {
   return new Elysia({ name: "cuebot.panel-obs", prefix: "/api/dashboard" })
@@ -92,6 +102,9 @@ export function obsPanelRoutes(ctx: Context) {
       async ({ principal: { account } }) => ({ status: 200 as const, data: await panelData(ctx, account) }),
       { detail: panelDetail("The OBS connection: its settings, state, and OBS's scenes and sources", DATA) },
     )
+    .get("/demo/obs", () => ({ status: 200 as const, data: demoProgram(ctx) }), {
+      detail: panelDetail("Demo mode only: the simulated OBS's program scene and its sources", PROGRAM),
+    })
     .put(
       "/obs",
       async ({ principal: { account }, body }) => {

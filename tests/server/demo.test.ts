@@ -79,3 +79,30 @@ describe("the demo chat panel's lines", () => {
     });
   });
 });
+
+describe("the demo's OBS", () => {
+  test("a simulated OBS with a password on loopback, on the Live scene, its program as OBS shows it; stopped with the demo", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "cuebot-demo-obs-"));
+    const started = startDemo(loadConfig({ dataDir, env: {} }));
+    demo = started;
+    expect(started.obs.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(started.obs.password.length).toBeGreaterThan(0);
+    expect(started.obs.program()).toEqual({
+      scene: "Live",
+      sources: [
+        { name: "Raid alarm", visible: false, text: null },
+        { name: "Now playing", visible: true, text: "" },
+        { name: "Webcam frame", visible: true, text: null },
+      ],
+    });
+    const answered = await fetch(started.obs.url.replace("ws:", "http:"));
+    expect(answered.status).toBe(400); // it listens: obs-websocket wants an upgrade
+    await started.stop();
+    demo = null;
+    const after = await fetch(started.obs.url.replace("ws:", "http:")).then(
+      () => "answered",
+      () => "refused",
+    );
+    expect(after).toBe("refused");
+  });
+});

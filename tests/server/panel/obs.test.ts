@@ -17,6 +17,7 @@ interface ObsData {
   enabled: boolean;
   url: string;
   via: string;
+  passwordSet: boolean;
   state: string;
   since: string | null;
   reason: string | null;
@@ -74,6 +75,7 @@ describe("PUT and GET /api/dashboard/obs", () => {
       enabled: false,
       url: "ws://127.0.0.1:4455",
       via: "server",
+      passwordSet: false,
       state: "off",
       since: null,
       reason: null,
@@ -101,12 +103,15 @@ describe("PUT and GET /api/dashboard/obs", () => {
     const exported = await (await h.panel("/api/dashboard/export")).text();
     expect(exported).not.toContain(PASSWORD);
     expect((JSON.parse(exported) as { obs: { passwordSet: boolean } }).obs.passwordSet).toBe(true);
+    expect((await get()).passwordSet).toBe(true);
     await put({ enabled: true });
-    expect((await until((d) => d.state === "connected", 10_000)).enabled).toBe(true);
+    const kept = await until((d) => d.state === "connected", 10_000);
+    expect([kept.enabled, kept.passwordSet]).toEqual([true, true]);
     await put({ password: "" });
     expect((await storedRows())[0]!.password_sealed).toBeNull();
     const refused = await until((d) => d.state === "auth_failed", 10_000);
     expect(refused.reason).toContain("password");
+    expect(refused.passwordSet).toBe(false);
   });
 
   test("turned off: state off at once; via overlay: connecting, saying the overlay page connects", async () => {
@@ -199,8 +204,16 @@ describe("PUT and GET /api/dashboard/obs", () => {
     await expectPanelSecurity(h, [
       { method: "GET", path: OBS },
       { method: "PUT", path: OBS, body: { enabled: false } },
+      { method: "GET", path: "/api/dashboard/demo/obs" },
     ]);
-    await expectDocumented(h, { [OBS]: ["get", "put"] });
+    await expectDocumented(h, { [OBS]: ["get", "put"], "/api/dashboard/demo/obs": ["get"] });
+  });
+
+  test("the simulated OBS's program exists in demo mode only: 404 saying so", async () => {
+    await setUp();
+    const outside = await call(h, "GET", "/api/dashboard/demo/obs");
+    expect(outside.status).toBe(404);
+    expect(JSON.stringify(outside.body)).toContain("demo mode only");
   });
 });
 

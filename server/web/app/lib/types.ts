@@ -1,6 +1,7 @@
 // The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them, in cuebot's own words
 // (roles, states, alert types, command names: the vocabulary the server's answers are typed with).
 import type {
+  ActionAlertKind,
   AlertType,
   CommandName,
   CommandRefusal,
@@ -8,8 +9,11 @@ import type {
   FilterSettings,
   ModerationFilter,
   ModerationLogAction,
+  ObsState,
+  ObsVia,
   Role,
   ShieldSettings,
+  UserLevel,
 } from "../../../vocabulary.ts";
 
 export interface Session {
@@ -188,4 +192,86 @@ export interface ModerationTestResult {
   caught: boolean;
   filter: ModerationFilter | null;
   action: ModerationLogAction | null;
+}
+
+/** `GET /api/dashboard/obs`: the OBS connection's settings (never the password) and what it sees. */
+export interface ObsInfo {
+  enabled: boolean;
+  url: string;
+  via: ObsVia;
+  /** A password is stored (it is never sent back). */
+  passwordSet: boolean;
+  state: ObsState;
+  since: string | null;
+  reason: string | null;
+  obsVersion: string | null;
+  scenes: string[];
+  sources: string[];
+}
+
+/** `GET /api/dashboard/demo/obs` (demo mode): the simulated OBS's program scene, its sources top first. */
+export interface DemoProgram {
+  scene: string;
+  sources: { name: string; visible: boolean; text: string | null }[];
+}
+
+/** What sets an action off (CONTRACT §6 "Actions"). */
+export type ActionTrigger =
+  | { type: "command"; command: string; level: UserLevel }
+  | { type: "alert"; kind: ActionAlertKind; min: number; reward: string | null }
+  | { type: "stream"; state: "online" | "offline" }
+  | { type: "button" };
+
+/** One step of an action, run in order. */
+export type ActionStep =
+  | { type: "obs.scene"; scene: string }
+  | { type: "obs.source"; scene: string; source: string; visible: boolean; seconds?: number }
+  | { type: "obs.text"; source: string; text: string }
+  | { type: "obs.media"; source: string; action: "restart" | "stop" }
+  | { type: "chat"; text: string }
+  | { type: "wait"; seconds: number };
+
+export type StepType = ActionStep["type"];
+export type TriggerType = ActionTrigger["type"];
+
+/** What the streamer saves (POST; PUT replaces the whole action). */
+export interface ActionInput {
+  name: string;
+  enabled: boolean;
+  cooldownSeconds: number;
+  trigger: ActionTrigger;
+  steps: ActionStep[];
+}
+
+export interface Action extends ActionInput {
+  id: number;
+  lastRun: { at: string; ok: boolean; error: string | null } | null;
+}
+
+export interface ActionList {
+  items: Action[];
+  limit: number;
+}
+
+/** One step of a run: `error` null when it went through. */
+export interface StepOutcome {
+  type: StepType;
+  ok: boolean;
+  error: string | null;
+}
+
+/** `POST /api/dashboard/actions/:id/run`: the steps that ran, a failed one last. */
+export interface RunResult {
+  ok: boolean;
+  steps: StepOutcome[];
+}
+
+/** A finished run in `GET /api/dashboard/actions/:id/runs`, newest first. */
+export interface ActionRun {
+  actionId: number;
+  at: string;
+  ok: boolean;
+  cause: TriggerType;
+  user: string;
+  steps: StepOutcome[];
 }

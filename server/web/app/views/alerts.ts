@@ -3,6 +3,7 @@
 // button, the history with replay, and in demo mode buttons that make the simulated Twitch send each
 // event. Each section is its own module under alerts/.
 import { getData } from "../lib/api.ts";
+import { demoProgramCard } from "../lib/demo-program.ts";
 import { fill, h, uid } from "../lib/dom.ts";
 import { newestWins, type Poll, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
@@ -74,7 +75,7 @@ function render(root: HTMLElement, info: AlertsInfo, assets: AssetList, demo: bo
     ),
     liveSwitch(root, info),
     h("div", { class: "split alerts-split" }, linksCard(info), previewCard(info)),
-    demo ? demoCard(soon) : null,
+    demo ? h("div", { class: "split alerts-split" }, demoCard(soon), demoProgramCard(root)) : null,
     typesCard(info, store, refresh),
     filesCard(store),
     history.element,

@@ -27,13 +27,14 @@ afterEach(async () => {
 });
 
 describe("simulated OBS", () => {
-  test("the demo's OBS: three scenes on Starting soon, a text, an image and a media source", async () => {
+  test("the demo's OBS: four scenes on Starting soon, a text, an image and a media source", async () => {
     sim = startObsSimulator();
     const client = await connect();
     await client.identify(DEMO_OBS_PASSWORD);
     const list = await client.call("GetSceneList");
     expect(list.currentProgramSceneName).toBe("Starting soon");
     expect((list.scenes as Array<{ sceneName: string }>).map((s) => s.sceneName)).toEqual([
+      "Raid",
       "BRB",
       "Live",
       "Starting soon",
@@ -48,6 +49,7 @@ describe("simulated OBS", () => {
       ["Now playing", "text_ft2_source_v2"],
       ["Raid alarm", "ffmpeg_source"],
       ["BRB message", "text_ft2_source_v2"],
+      ["Raid banner", "text_ft2_source_v2"],
     ]);
     const live = (await client.call("GetSceneItemList", { sceneName: "Live" })).sceneItems as Array<
       Record<string, unknown>
