@@ -94,7 +94,13 @@ export async function connectSharedStores(
         // Safe to call twice (serve closes them, and so does the context on its way down).
         closing ??= (async () => {
           for (const bus of buses) bus.stop();
-          await Promise.all(opened.map((client) => (client.isOpen ? client.close() : undefined)));
+          // A graceful close waits for queued commands, which a client reconnecting to a Redis that is
+          // away never sends (a subscription asked for meanwhile hung the stop): those are dropped.
+          await Promise.all(
+            opened.map((client) =>
+              client.isReady ? client.close() : client.isOpen ? client.destroy() : undefined,
+            ),
+          );
         })();
         return closing;
       },
