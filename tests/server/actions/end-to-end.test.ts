@@ -94,7 +94,8 @@ describe("actions: triggers", () => {
     const expected = `${data.fields.user} cheered ${data.fields.amount}`;
     expect(await waitFor(async () => (await textOf(t, text)) === expected, 3000)).toBe(true);
     expect(await t.scene()).toBe(scene);
-    expect((await t.runs(id)).length).toBe(1);
+    // The run is recorded once its last step has run, a moment after OBS has it.
+    expect(await waitFor(async () => (await t.runs(id)).length === 1, 3000)).toBe(true);
   }, 60_000);
 
   test("a raid below the trigger's minimum does nothing", async () => {
