@@ -1,7 +1,7 @@
 import type { OBSRequestTypes, OBSResponseTypes } from "obs-websocket-js/json";
 import type { ObsSeen } from "../../db/obs.ts";
 import type { CoreContext } from "../core/context.ts";
-import { type ObsConnection, ObsNotConnected, type ObsRequestType } from "./connection.ts";
+import { type ObsConnection, ObsNotConnected, type ObsRequestType, type ObsTarget } from "./connection.ts";
 import type { ObsRelay } from "./relay.ts";
 import type { ObsStep, ObsStepDone, ObsStepRunner } from "./steps.ts";
 
@@ -43,9 +43,16 @@ export class ObsHandle implements ObsStepRunner {
     this.relay.settingsChanged(accountId);
   }
 
-  /** What this instance's connection sees now; null where it holds none (the store then says). */
-  seen(accountId: number): ObsSeen | null {
-    return this.#live?.connection(accountId)?.status() ?? null;
+  /**
+   * What this instance's connection sees now; null where it holds none or, given `target`, holds one
+   * to settings just replaced (the store then says: connecting to the new ones).
+   */
+  seen(accountId: number, target?: ObsTarget): ObsSeen | null {
+    const connection = this.#live?.connection(accountId);
+    if (!connection) return null;
+    const held = connection.target;
+    if (target && (held.url !== target.url || held.password !== target.password)) return null;
+    return connection.status();
   }
 
   /** One request to the account's OBS; ObsNotConnected when this instance holds no live connection. */

@@ -36,7 +36,7 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
   }
   const { enabled, url, via } = stored;
   const settled = settledBySettings(ctx, accountId, stored, stored.since);
-  const seen = settled ?? ctx.obs.seen(accountId) ?? stored;
+  const seen = settled ?? ctx.obs.seen(accountId, { url, password: stored.password }) ?? stored;
   return {
     enabled,
     url,
