@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Socket, TCPSocketListener } from "bun";
 import { createSession, SESSION_COOKIE } from "../../server/core/sessions.ts";
+import { SIM_IDS } from "../../server/sim/twitch/world.ts";
 import { type ActionsHarness, startActionsHarness, startTestObs, type TestObs } from "../helpers/actions.ts";
-import { type AlertsHarness, startAlertsHarness } from "../helpers/alerts.ts";
+import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../helpers/alerts.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { badge, MODERATOR } from "../helpers/custom-chat.ts";
 
@@ -507,9 +508,7 @@ describe("actions over the dashboard", () => {
     await Bun.sleep(500);
     expect(await runs(ids.redemption)).toBe(0);
     await t.emit("redemption", { reward, user_input: "drink!" });
-    expect(await becomes("redeem Lurker_Eve  Hydrate drink!")).toBe(
-      "redeem Lurker_Eve  Hydrate drink!",
-    );
+    expect(await becomes("redeem Lurker_Eve  Hydrate drink!")).toBe("redeem Lurker_Eve  Hydrate drink!");
     expect([
       await runs(ids.cheer),
       await runs(ids.gift),
@@ -713,6 +712,110 @@ describe("actions over the dashboard", () => {
       await waitFor(async () => (await api("/api/dashboard/obs")).body.data?.state === "connected", 10_000),
     ).toBeTruthy();
     expect((await t.run(id)).body.data?.ok).toBe(true);
+  }, 30_000);
+
+  test("once per event: a raid Twitch delivers twice runs its action once", async () => {
+    const { text } = await t.sceneWithText();
+    const id = idOf(
+      await post({
+        trigger: { type: "alert", kind: "raid" },
+        steps: [{ type: "obs.text", source: text, text: "{amount}" }],
+      }),
+    );
+    await t.control("emit", { type: "raid", broadcaster_user_id: SIM_IDS.demo, viewers: 7, redeliver: true });
+    expect(await waitFor(async () => (await textOf(text)) === "7", 3000)).toBe(true);
+    await Bun.sleep(800);
+    expect(await t.runs(id)).toHaveLength(1);
+    await api(`/api/dashboard/actions/${id}`, "DELETE");
+  }, 30_000);
+
+  test("never queued behind the overlay's alerts: three cheers in a row each start their run within 1 s", async () => {
+    const overlay = recordOverlay(t.ctx, t.account.id);
+    const { text } = await t.sceneWithText();
+    const id = idOf(
+      await post({
+        trigger: { type: "alert", kind: "cheer" },
+        steps: [{ type: "obs.text", source: text, text: "{amount}" }],
+      }),
+    );
+    try {
+      for (const bits of [101, 102, 103]) {
+        const sent = performance.now();
+        await t.emit("cheer", { bits });
+        expect(await waitFor(async () => (await textOf(text)) === String(bits), 3000)).toBe(true);
+        expect(performance.now() - sent).toBeLessThan(1000);
+        await Bun.sleep(100);
+      }
+      expect(overlay.alerts.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      overlay.stop();
+      await api(`/api/dashboard/actions/${id}`, "DELETE");
+    }
+  }, 30_000);
+
+  test("alert triggers need alerts on: with alerts off a raid runs nothing", async () => {
+    const { text } = await t.sceneWithText();
+    const id = idOf(
+      await post({
+        trigger: { type: "alert", kind: "raid" },
+        steps: [{ type: "obs.text", source: text, text: "raided" }],
+      }),
+    );
+    expect((await api("/api/dashboard/alerts", "PUT", { enabled: false })).status).toBe(200);
+    await Bun.sleep(500);
+    await t.emit("raid", { viewers: 3 }).catch(() => null);
+    await Bun.sleep(800);
+    expect(await t.runs(id)).toHaveLength(0);
+    expect((await api("/api/dashboard/alerts", "PUT", { enabled: true })).status).toBe(200);
+    expect(await t.alertsConnected(10_000)).toBe(true);
+    await api(`/api/dashboard/actions/${id}`, "DELETE");
+  }, 30_000);
+
+  test("a command is the line's first word, exactly: !name2, a mid-line !name and an owner-level one from a moderator run nothing", async () => {
+    const { text } = await t.sceneWithText();
+    const id = idOf(
+      await post({
+        trigger: { type: "command", command: "owneronly", level: "owner" },
+        steps: [{ type: "obs.text", source: text, text: "{user}" }],
+      }),
+    );
+    say("!owneronlyx", "cuebotdemo", badge("broadcaster"));
+    say("hey !owneronly", "cuebotdemo", badge("broadcaster"));
+    say("!owneronly", "mod_mia", MODERATOR);
+    await Bun.sleep(1000);
+    expect(await t.runs(id)).toHaveLength(0);
+    say("!owneronly", "cuebotdemo", badge("broadcaster"));
+    expect(await waitFor(async () => (await textOf(text)) === "CuebotDemo", 3000)).toBe(true);
+  }, 30_000);
+
+  test("a timed source goes back as it was: hidden and hidden for a while stays hidden; shown for a while hides again", async () => {
+    const { scene, text } = await t.sceneWithText();
+    const { sceneItemId } = await t.reader.call("GetSceneItemId", { sceneName: scene, sourceName: text });
+    await t.reader.call("SetSceneItemEnabled", { sceneName: scene, sceneItemId, sceneItemEnabled: false });
+    const shown = async () =>
+      (await t.reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
+    const timed = (visible: boolean) =>
+      post({
+        trigger: { type: "button" },
+        steps: [{ type: "obs.source", scene, source: text, visible, seconds: 1 }],
+      });
+    expect((await t.run(idOf(await timed(false)))).body.data?.ok).toBe(true);
+    await Bun.sleep(1500);
+    expect(await shown()).toBe(false);
+    expect((await t.run(idOf(await timed(true)))).body.data?.ok).toBe(true);
+    expect(await shown()).toBe(true);
+    expect(await waitFor(async () => !(await shown()), 3000)).toBe(true);
+  }, 30_000);
+
+  test("ids: a bad one → 400, an unknown or deleted one → 404", async () => {
+    const id = idOf(await post({ trigger: { type: "button" }, steps: [{ type: "wait", seconds: 0.1 }] }));
+    const body = { name: "x", trigger: { type: "button" }, steps: [{ type: "wait", seconds: 1 }] };
+    expect((await api("/api/dashboard/actions/abc", "PUT", body)).status).toBe(400);
+    expect((await api("/api/dashboard/actions/-1/run", "POST")).status).toBe(400);
+    expect((await api(`/api/dashboard/actions/${id + 100_000}`, "PUT", body)).status).toBe(404);
+    expect((await api(`/api/dashboard/actions/${id}`, "DELETE")).status).toBe(200);
+    expect((await api(`/api/dashboard/actions/${id}/run`, "POST")).status).toBe(404);
+    expect((await api(`/api/dashboard/actions/${id}`, "DELETE")).status).toBe(404);
   }, 30_000);
 
   test("via overlay with no page open: a run waits at most 10 s, then ok: false saying no overlay page is connected", async () => {
