@@ -5,10 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Socket, TCPSocketListener } from "bun";
+import type { Browser, Page } from "playwright-core";
+import { revealCredential } from "../../db/credentials.ts";
 import { createSession, SESSION_COOKIE } from "../../server/core/sessions.ts";
+import { listen, type RunningServer } from "../../server/listen.ts";
 import { SIM_IDS } from "../../server/sim/twitch/world.ts";
 import { type ActionsHarness, startActionsHarness, startTestObs, type TestObs } from "../helpers/actions.ts";
 import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../helpers/alerts.ts";
+import { haveChromium, launchChromium } from "../helpers/browser.ts";
 import { waitFor } from "../helpers/chat.ts";
 import { badge, MODERATOR } from "../helpers/custom-chat.ts";
 
@@ -871,4 +875,99 @@ describe("actions over the dashboard", () => {
     }
     expect((await list()).length).toBe(before + 200);
   }, 60_000);
+});
+
+describe.skipIf(!haveChromium)("via overlay: the overlay page in Chromium carries the runs out", () => {
+  let t: ActionsHarness;
+  let api: Dashboard;
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    t = await startActionsHarness(obs);
+    t.ctx.config.port = 0;
+    server = listen(t.ctx, t.app);
+    // The dashboard's Origin is the bound server's.
+    api = await dashboard(t);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser.close();
+    await server.stop();
+    await t.stop();
+  });
+  const post = (body: Record<string, unknown>) =>
+    api("/api/dashboard/actions", "POST", { name: `relay ${Date.now()}`, ...body });
+  const idOf = (res: { body: Json }) => res.body.data?.id as number;
+  /** The run route (the harness's own client names the Origin before the server was bound). */
+  const run = (id: number) => api(`/api/dashboard/actions/${id}/run`, "POST");
+
+  test("connected within 10 s of the page opening, with OBS's version; the password in no answer", async () => {
+    const put = await api("/api/dashboard/obs", "PUT", { via: "overlay", password: obs.password });
+    expect(put.status).toBe(200);
+    expect(JSON.stringify(put.body)).not.toContain(obs.password);
+    const token = (await revealCredential(t.ctx.db, t.ctx.secrets, "overlay-token", t.account.id)) ?? "";
+    page = await browser.newPage();
+    const opened = Date.now();
+    await page.goto(`${server.url}/overlay/${token}`);
+    expect(
+      await waitFor(async () => (await api("/api/dashboard/obs")).body.data?.state === "connected", 10_000),
+    ).toBeTruthy();
+    expect(Date.now() - opened).toBeLessThan(10_000);
+    const seen = (await api("/api/dashboard/obs")).body.data as unknown as ObsData;
+    expect(seen).toMatchObject({ via: "overlay", obsVersion: "29.0.2" });
+    expect(JSON.stringify(seen)).not.toContain(obs.password);
+  }, 30_000);
+
+  test("a raid switches the scene and sets a text through the page within 1 s; the run route names a missing scene", async () => {
+    const { scene, text } = await t.sceneWithText();
+    await post({
+      trigger: { type: "alert", kind: "raid" },
+      steps: [
+        { type: "obs.scene", scene },
+        { type: "obs.text", source: text, text: "{user} x{amount}" },
+      ],
+    });
+    const started = performance.now();
+    await t.emit("raid", { viewers: 12 });
+    const textNow = async () =>
+      (await t.reader.call("GetInputSettings", { inputName: text })).inputSettings.text;
+    expect(await waitFor(async () => (await textNow()) === "OtherStreamer x12", 3000)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await t.scene()).toBe(scene);
+    const broken = idOf(
+      await post({
+        trigger: { type: "button" },
+        steps: [
+          { type: "obs.text", source: text, text: "ok" },
+          { type: "obs.scene", scene: "Relay ghost" },
+        ],
+      }),
+    );
+    expect((await run(broken)).body.data).toEqual({
+      ok: false,
+      steps: [
+        { type: "obs.text", ok: true, error: null },
+        { type: "obs.scene", ok: false, error: expect.stringContaining("Relay ghost") },
+      ],
+    });
+  }, 30_000);
+
+  test("a timed source through the page: answered at once, back after its seconds", async () => {
+    const { scene, text } = await t.sceneWithText();
+    const id = idOf(
+      await post({
+        trigger: { type: "button" },
+        steps: [{ type: "obs.source", scene, source: text, visible: false, seconds: 1 }],
+      }),
+    );
+    const { sceneItemId } = await t.reader.call("GetSceneItemId", { sceneName: scene, sourceName: text });
+    const shown = async () =>
+      (await t.reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
+    const asked = performance.now();
+    expect((await run(id)).body.data?.ok).toBe(true);
+    expect(await shown()).toBe(false);
+    expect(await waitFor(shown, 4000)).toBe(true);
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(1000);
+  }, 30_000);
 });
