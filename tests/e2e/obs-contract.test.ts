@@ -56,9 +56,18 @@ async function dashboard(h: AlertsHarness) {
 }
 type Dashboard = Awaited<ReturnType<typeof dashboard>>;
 
-/** A TCP relay in front of OBS that counts the connections made through it. */
-function countingProxy(target: number): { url: string; connections: () => number; stop(): void } {
+/**
+ * A TCP relay in front of OBS that counts the connections made through it; `freeze` drops every byte
+ * both ways without closing anything (a half-open socket, as a sleeping laptop or a dead Wi-Fi leaves).
+ */
+function countingProxy(target: number): {
+  url: string;
+  connections: () => number;
+  freeze(frozen: boolean): void;
+  stop(): void;
+} {
   let connections = 0;
+  let frozen = false;
   type Side = { upstream: Socket<unknown> | null; pending: Uint8Array[] };
   const server: TCPSocketListener<Side> = Bun.listen<Side>({
     hostname: "127.0.0.1",
@@ -75,13 +84,14 @@ function countingProxy(target: number): { url: string; connections: () => number
               client.data.upstream = up;
               for (const chunk of client.data.pending.splice(0)) up.write(chunk);
             },
-            data: (_up, chunk) => void client.write(chunk),
+            data: (_up, chunk) => void (frozen ? 0 : client.write(chunk)),
             close: () => void client.end(),
             error: () => void client.end(),
           },
         }).catch(() => void client.end());
       },
       data(client, chunk) {
+        if (frozen) return;
         if (client.data.upstream) client.data.upstream.write(chunk);
         else client.data.pending.push(new Uint8Array(chunk));
       },
@@ -91,6 +101,9 @@ function countingProxy(target: number): { url: string; connections: () => number
   return {
     url: `ws://127.0.0.1:${server.port}`,
     connections: () => connections,
+    freeze: (value) => {
+      frozen = value;
+    },
     stop: () => server.stop(true),
   };
 }
@@ -231,6 +244,20 @@ describe("GET and PUT /api/dashboard/obs", () => {
     expect(off).toMatchObject({ enabled: false, url: obs.url, state: "off", obsVersion: null, scenes: [] });
     expect(off.sources).toEqual([]);
   }, 30_000);
+
+  test("a half-open connection (nothing comes back, nothing closes): noticed within 15 s, connected again within 10 s", async () => {
+    const proxy = countingProxy(portOf(obs.url));
+    try {
+      await api("/api/dashboard/obs", "PUT", { enabled: true, url: proxy.url, password: obs.password });
+      await until((d) => d.state === "connected", 10_000);
+      proxy.freeze(true);
+      expect(await until((d) => d.state !== "connected", 16_000)).toBeLessThanOrEqual(15_000);
+      proxy.freeze(false);
+      expect(await until((d) => d.state === "connected", 10_000)).toBeLessThan(10_000);
+    } finally {
+      proxy.stop();
+    }
+  }, 60_000);
 
   test("OBS killed: noticed within 15 s; back: connected within 10 s of its Hello", async () => {
     await api("/api/dashboard/obs", "PUT", { enabled: true, url: obs.url, password: obs.password });
