@@ -849,6 +849,52 @@ describe("actions over the dashboard", () => {
     expect((await api(`/api/dashboard/actions/${id}`, "DELETE")).status).toBe(404);
   }, 30_000);
 
+  test("abuse: a {message} of 500 combining marks or of placeholders: one line of at most 500 characters, taken as typed", async () => {
+    await post({
+      trigger: { type: "command", command: "say" },
+      steps: [{ type: "chat", text: "{user}: {message}" }],
+    });
+    const before = sent().length;
+    say(`!say ${"\u0301".repeat(500)}`);
+    expect(await waitFor(() => sent().length === before + 1, 3000)).toBe(true);
+    const line = sent().at(-1)?.text ?? "";
+    expect(line.startsWith("Viewer_Anna: ")).toBe(true);
+    expect([...line].length).toBeLessThanOrEqual(500);
+    await Bun.sleep(1100);
+    say("!say {user}{amount}{reward}");
+    expect(await waitFor(() => sent().length === before + 2, 3000)).toBe(true);
+    expect(sent().at(-1)?.text).toBe("Viewer_Anna: {user}{amount}{reward}");
+  }, 30_000);
+
+  test("obs.media restarts and stops a media source; a text step on it, or a media step on a text source, says why", async () => {
+    const { scene, text } = await t.sceneWithText();
+    const media = `Media ${scene}`;
+    await t.reader.call("CreateInput", {
+      sceneName: scene,
+      inputName: media,
+      inputKind: "ffmpeg_source",
+      inputSettings: { local_file: "", looping: true },
+    });
+    const run = async (steps: unknown[]) =>
+      (await t.run(idOf(await post({ trigger: { type: "button" }, steps })))).body.data;
+    expect(
+      await run([
+        { type: "obs.media", source: media, action: "restart" },
+        { type: "obs.media", source: media, action: "stop" },
+      ]),
+    ).toEqual({
+      ok: true,
+      steps: [
+        { type: "obs.media", ok: true, error: null },
+        { type: "obs.media", ok: true, error: null },
+      ],
+    });
+    const wrongText = await run([{ type: "obs.text", source: media, text: "x" }]);
+    expect(wrongText?.steps[0]?.error).toContain(media);
+    const wrongMedia = await run([{ type: "obs.media", source: text, action: "restart" }]);
+    expect(wrongMedia?.steps[0]?.error).toContain(text);
+  }, 30_000);
+
   test("via overlay with no page open: a run waits at most 10 s, then ok: false saying no overlay page is connected", async () => {
     const { scene } = await t.sceneWithText();
     const id = idOf(await post({ trigger: { type: "button" }, steps: [{ type: "obs.scene", scene }] }));
@@ -997,4 +1043,22 @@ describe.skipIf(!haveChromium)("via overlay: the overlay page in Chromium carrie
     expect(await waitFor(shown, 4000)).toBe(true);
     expect(performance.now() - asked).toBeGreaterThanOrEqual(1000);
   }, 30_000);
+
+  test("the page closed: stops counting within 15 s; a run then waits at most 10 s and says no overlay page is connected", async () => {
+    const { scene } = await t.sceneWithText();
+    const id = idOf(await post({ trigger: { type: "button" }, steps: [{ type: "obs.scene", scene }] }));
+    await page.close();
+    const closed = Date.now();
+    expect(
+      await waitFor(async () => (await api("/api/dashboard/obs")).body.data?.state !== "connected", 16_000),
+    ).toBeTruthy();
+    expect(Date.now() - closed).toBeLessThanOrEqual(15_000);
+    const asked = performance.now();
+    const reply = await run(id);
+    expect(performance.now() - asked).toBeLessThan(11_000);
+    expect(reply.body.data?.ok).toBe(false);
+    expect(reply.body.data?.steps).toEqual([
+      { type: "obs.scene", ok: false, error: expect.stringContaining("no overlay page is connected") },
+    ]);
+  }, 60_000);
 });
