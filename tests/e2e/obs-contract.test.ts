@@ -866,6 +866,26 @@ describe("actions over the dashboard", () => {
     expect(sent().at(-1)?.text).toBe("Viewer_Anna: {user}{amount}{reward}");
   }, 30_000);
 
+  test("levels as Nightbot's: a subscriber level answers a founder and a VIP; a regular level does not answer a mere subscriber", async () => {
+    const { text } = await t.sceneWithText();
+    const step = [{ type: "obs.text", source: text, text: "{user}" }];
+    const sub = idOf(
+      await post({ trigger: { type: "command", command: "subonly", level: "subscriber" }, steps: step }),
+    );
+    const regular = idOf(
+      await post({ trigger: { type: "command", command: "regonly", level: "regular" }, steps: step }),
+    );
+    say("!regonly", "subdave", badge("subscriber"));
+    say("!subonly", "viewer_anna", badge("none"));
+    await Bun.sleep(1000);
+    expect([(await t.runs(regular)).length, (await t.runs(sub)).length]).toEqual([0, 0]);
+    say("!subonly", "subdave", badge("founder"));
+    expect(await waitFor(async () => (await textOf(text)) === "SubDave", 3000)).toBe(true);
+    await Bun.sleep(100);
+    say("!subonly", "vipcarla", badge("vip"));
+    expect(await waitFor(async () => (await textOf(text)) === "VipCarla", 3000)).toBe(true);
+  }, 30_000);
+
   test("obs.media restarts and stops a media source; a text step on it, or a media step on a text source, says why", async () => {
     const { scene, text } = await t.sceneWithText();
     const media = `Media ${scene}`;
