@@ -245,6 +245,22 @@ describe("GET and PUT /api/dashboard/obs", () => {
     expect(off.sources).toEqual([]);
   }, 30_000);
 
+  // FAILS (left as todo): the PUT's own answer after a url change still shows the old connection,
+  // `state: "connected"`, `obsVersion` and OBS's scenes, beside the new url where nothing listens (a GET
+  // a few ms later says connecting, then unreachable). server/obs/dashboard.ts obsView prefers
+  // ctx.obs.seen() (the old live connection, not yet told) over the "connecting" changeObs just stored.
+  test.todo("the PUT's answer never shows the new url as connected with the old OBS's version and scenes", async () => {
+    await api("/api/dashboard/obs", "PUT", { enabled: true, url: obs.url, password: obs.password });
+    await until((d) => d.state === "connected", 10_000);
+    const closed = countingProxy(1);
+    closed.stop();
+    const put = await api("/api/dashboard/obs", "PUT", { url: closed.url });
+    const answered = put.body.data as unknown as ObsData;
+    expect(answered.url).toBe(closed.url);
+    expect(answered.state).not.toBe("connected");
+    expect(answered.obsVersion).toBeNull();
+  }, 30_000);
+
   test("a half-open connection (nothing comes back, nothing closes): noticed within 15 s, connected again within 10 s", async () => {
     const proxy = countingProxy(portOf(obs.url));
     try {
