@@ -8,8 +8,7 @@ import { OBS_REASONS } from "./reasons.ts";
  * state as the connection sees it (this instance's, else what the holding instance last stored).
  */
 
-/** `passwordSet`: a password is stored (it is never answered), so the dashboard can say so. */
-export type ObsView = Omit<ObsSettings, "password"> & ObsSeen & { passwordSet: boolean };
+export type ObsView = Omit<ObsSettings, "password"> & ObsSeen;
 
 const NOTHING_SEEN = { obsVersion: null, scenes: [], sources: [] };
 
@@ -32,7 +31,7 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
   const stored = await readObs(ctx.db, ctx.secrets, accountId);
   if (!stored) {
     const settings = { enabled: false, url: OBS_DEFAULT_URL, via: "server" as const };
-    return { ...settings, passwordSet: false, state: "off", since: null, reason: null, ...NOTHING_SEEN };
+    return { ...settings, state: "off", since: null, reason: null, ...NOTHING_SEEN };
   }
   const { enabled, url, via } = stored;
   const settled = settledBySettings(ctx, accountId, stored, stored.since);
@@ -41,7 +40,6 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
     enabled,
     url,
     via,
-    passwordSet: stored.password !== null,
     state: seen.state,
     since: seen.since,
     reason: seen.reason,
@@ -49,6 +47,11 @@ export async function obsView(ctx: ObsContext, accountId: number): Promise<ObsVi
     scenes: seen.scenes,
     sources: seen.sources,
   };
+}
+
+/** Whether a password is stored (it is never answered), so the dashboard can say so. */
+export async function obsPasswordStored(ctx: ObsContext, accountId: number): Promise<boolean> {
+  return ((await readObs(ctx.db, ctx.secrets, accountId))?.password ?? null) !== null;
 }
 
 /** Saves the settings (`password` undefined keeps the stored one, null clears it) and tells the connection. */

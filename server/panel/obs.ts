@@ -3,7 +3,7 @@ import type { Account } from "../../db/accounts.ts";
 import { readObs } from "../../db/obs.ts";
 import { notFound } from "../core/errors.ts";
 import { authenticatePanel } from "../http/panel-auth.ts";
-import { changeObs, obsView } from "../obs/dashboard.ts";
+import { changeObs, obsPasswordStored, obsView } from "../obs/dashboard.ts";
 import type { Context } from "../runtime.ts";
 import { OBS_DEFAULT_URL, OBS_VIAS, type ObsVia } from "../vocabulary.ts";
 import {
@@ -83,7 +83,7 @@ async function settingsOf(ctx: Context, account: Account, body: unknown) {
 }
 
 const DATA =
-  "`data: {enabled, url, via, passwordSet, state, since, reason, obsVersion, scenes, sources}`. `passwordSet`: a password is stored. `state`: off, connecting, connected, auth_failed (wrong password), unreachable or error, with `reason` saying what to do; while connected `obsVersion` is OBS Studio's version and `scenes` and `sources` OBS's scene and input names. The password is never returned.";
+  "`data: {enabled, url, via, state, since, reason, obsVersion, scenes, sources}`. `state`: off, connecting, connected, auth_failed (wrong password), unreachable or error, with `reason` saying what to do; while connected `obsVersion` is OBS Studio's version and `scenes` and `sources` OBS's scene and input names. The password is never returned.";
 
 const PROGRAM =
   "`data: {scene, sources: [{name, visible, text}]}`: the simulated OBS's program scene and its sources, top first (`text` a text source's text, else null).";
@@ -101,6 +101,19 @@ export function obsPanelRoutes(ctx: Context) {
       "/obs",
       async ({ principal: { account } }) => ({ status: 200 as const, data: await panelData(ctx, account) }),
       { detail: panelDetail("The OBS connection: its settings, state, and OBS's scenes and sources", DATA) },
+    )
+    .get(
+      "/obs/password",
+      async ({ principal: { account } }) => ({
+        status: 200 as const,
+        data: { set: await obsPasswordStored(ctx, account.id) },
+      }),
+      {
+        detail: panelDetail(
+          "Whether an OBS password is stored",
+          "`data: {set}`: true when a password is stored (it is never returned), for the dashboard's form.",
+        ),
+      },
     )
     .get("/demo/obs", () => ({ status: 200 as const, data: demoProgram(ctx) }), {
       detail: panelDetail("Demo mode only: the simulated OBS's program scene and its sources", PROGRAM),

@@ -84,7 +84,8 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     await page.click("#obs-save");
     expect(await textOf(page.locator("#obs-state"), (t) => t === "Connected")).toBe("Connected");
     const saved = await demo.panel<ObsInfo>("obs");
-    expect([saved.state, saved.passwordSet, JSON.stringify(saved).includes("cuebot-demo")]).toEqual([
+    const password = await demo.panel<{ set: boolean }>("obs/password");
+    expect([saved.state, password.set, JSON.stringify(saved).includes("cuebot-demo")]).toEqual([
       "connected",
       true,
       false,

@@ -245,11 +245,9 @@ describe("GET and PUT /api/dashboard/obs", () => {
     expect(off.sources).toEqual([]);
   }, 30_000);
 
-  // FAILS (left as todo): the PUT's own answer after a url change still shows the old connection,
-  // `state: "connected"`, `obsVersion` and OBS's scenes, beside the new url where nothing listens (a GET
-  // a few ms later says connecting, then unreachable). server/obs/dashboard.ts obsView prefers
-  // ctx.obs.seen() (the old live connection, not yet told) over the "connecting" changeObs just stored.
-  test.todo("the PUT's answer never shows the new url as connected with the old OBS's version and scenes", async () => {
+  // Failed before the fix: the PUT's answer showed the old connection (connected, its version and scenes)
+  // beside the new url; obsView now reads the held connection only when it is to the stored settings.
+  test("the PUT's answer never shows the new url as connected with the old OBS's version and scenes", async () => {
     await api("/api/dashboard/obs", "PUT", { enabled: true, url: obs.url, password: obs.password });
     await until((d) => d.state === "connected", 10_000);
     const closed = countingProxy(1);

@@ -199,8 +199,6 @@ export interface ObsInfo {
   enabled: boolean;
   url: string;
   via: ObsVia;
-  /** A password is stored (it is never sent back). */
-  passwordSet: boolean;
   state: ObsState;
   since: string | null;
   reason: string | null;

@@ -11,7 +11,7 @@ import { every, newestWins, Sequence } from "../lib/poll.ts";
 import { load } from "../lib/states.ts";
 import type { ObsInfo } from "../lib/types.ts";
 import type { App, View } from "../view.ts";
-import { OBS_PATH, settingsCard } from "./obs/settings.ts";
+import { OBS_PASSWORD_PATH, OBS_PATH, settingsCard } from "./obs/settings.ts";
 
 /** Every 2 s while connecting, else every 5 s. */
 const intervalFor = (info: ObsInfo) => (info.state === "connecting" ? 2000 : 5000);
@@ -92,7 +92,7 @@ function namesCard(): Part {
   return { element, update };
 }
 
-function render(root: HTMLElement, info: ObsInfo, demo: boolean): void {
+function render(root: HTMLElement, info: ObsInfo, passwordSet: boolean, demo: boolean): void {
   const sequence = new Sequence();
   let shown = info;
   const parts = [stateCard(), namesCard()];
@@ -102,7 +102,7 @@ function render(root: HTMLElement, info: ObsInfo, demo: boolean): void {
     for (const part of parts) part.update(next);
     if (intervalFor(next) !== interval) poll.reschedule();
   };
-  const settings = settingsCard(info, sequence, drawn);
+  const settings = settingsCard(info, passwordSet, sequence, drawn);
   fill(
     root,
     h(
@@ -136,8 +136,13 @@ export const obsView: View = {
   render(root: HTMLElement, app: App) {
     void load(
       root,
-      () => Promise.all([getData<ObsInfo>(OBS_PATH), app.profile()]),
-      ([info, profile]) => render(root, info, profile.demo),
+      () =>
+        Promise.all([
+          getData<ObsInfo>(OBS_PATH),
+          getData<{ set: boolean }>(OBS_PASSWORD_PATH),
+          app.profile(),
+        ]),
+      ([info, password, profile]) => render(root, info, password.set, profile.demo),
     );
   },
 };

@@ -10,6 +10,8 @@ import { announce } from "../../lib/states.ts";
 import type { ObsInfo } from "../../lib/types.ts";
 
 export const OBS_PATH = "/api/dashboard/obs";
+/** `data: {set}`: whether a password is stored (the settings never answer it). */
+export const OBS_PASSWORD_PATH = "/api/dashboard/obs/password";
 
 const VIA_TEXT: Readonly<Record<ObsVia, { label: string; hint: string }>> = {
   server: {
@@ -72,10 +74,10 @@ function inputsOf(info: ObsInfo): Inputs {
 }
 
 /** The password's hint: whether one is stored, and where OBS shows it. */
-function passwordHint(info: ObsInfo, hint: HTMLElement, clearLine: HTMLElement): void {
+function passwordHint(passwordSet: boolean, hint: HTMLElement, clearLine: HTMLElement): void {
   fill(
     hint,
-    info.passwordSet
+    passwordSet
       ? h(
           "span",
           { id: "obs-password-set" },
@@ -84,7 +86,7 @@ function passwordHint(info: ObsInfo, hint: HTMLElement, clearLine: HTMLElement):
         )
       : "None stored. In OBS: Tools → WebSocket Server Settings → Show Connect Info → Server Password.",
   );
-  clearLine.hidden = !info.passwordSet;
+  clearLine.hidden = !passwordSet;
 }
 
 function bodyOf(inputs: Inputs): Record<string, unknown> {
@@ -100,7 +102,13 @@ function bodyOf(inputs: Inputs): Record<string, unknown> {
 }
 
 /** The form; `drawn` hears what the save answered (state and names), ordered against the view's polls by `sequence`. */
-export function settingsCard(info: ObsInfo, sequence: Sequence, drawn: (info: ObsInfo) => void): HTMLElement {
+export function settingsCard(
+  info: ObsInfo,
+  passwordSet: boolean,
+  sequence: Sequence,
+  drawn: (info: ObsInfo) => void,
+): HTMLElement {
+  let stored = passwordSet;
   const headingId = uid("obs-settings");
   const fields: Field[] = [];
   const inputs = inputsOf(info);
@@ -111,7 +119,7 @@ export function settingsCard(info: ObsInfo, sequence: Sequence, drawn: (info: Ob
     inputs.clear,
     " Remove the stored password (OBS without authentication)",
   );
-  passwordHint(info, hint, clearLine);
+  passwordHint(stored, hint, clearLine);
   const status = h("p", { class: "save-status", role: "status" });
   const submit = h("button", { type: "submit", id: "obs-save" }, "Save");
   const form = h(
@@ -145,10 +153,13 @@ export function settingsCard(info: ObsInfo, sequence: Sequence, drawn: (info: Ob
     const ticket = sequence.ask();
     submit.disabled = true;
     try {
-      const saved = await sendData<ObsInfo>("PUT", OBS_PATH, bodyOf(inputs));
+      const body = bodyOf(inputs);
+      const saved = await sendData<ObsInfo>("PUT", OBS_PATH, body);
+      // What the PUT did to the password: "" removed it, a new one is stored, none sent kept it.
+      if (typeof body.password === "string") stored = body.password !== "";
       inputs.password.value = "";
       inputs.clear.checked = false;
-      passwordHint(saved, hint, clearLine);
+      passwordHint(stored, hint, clearLine);
       fill(status, h("span", { class: "ok-text" }, "Saved."));
       announce("OBS settings saved.");
       if (sequence.accept(ticket)) drawn(saved);
