@@ -98,7 +98,11 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
  * messages, so a step reads the same on either side): the browser may import them, and they import
  * nothing but the vocabulary and each other, so a page takes no server code along.
  */
-const SHARED_WITH_PAGES: readonly string[] = ["server/obs/steps.ts", "server/obs/relay-protocol.ts"];
+const SHARED_WITH_PAGES: readonly string[] = [
+  "server/obs/steps.ts",
+  "server/obs/relay-protocol.ts",
+  "server/actions/model.ts",
+];
 
 function sharedWithPagesRule(edge: ImportEdge): string | null | undefined {
   if (SHARED_WITH_PAGES.includes(edge.from)) {

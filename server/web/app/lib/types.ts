@@ -1,7 +1,7 @@
 // The shapes the panel API answers (CONTRACT.md §6), as the dashboard reads them, in cuebot's own words
 // (roles, states, alert types, command names: the vocabulary the server's answers are typed with).
+import type { ActionInput, ActionStep, ActionTrigger, StepOutcome } from "../../../actions/model.ts";
 import type {
-  ActionAlertKind,
   AlertType,
   CommandName,
   CommandRefusal,
@@ -13,7 +13,6 @@ import type {
   ObsVia,
   Role,
   ShieldSettings,
-  UserLevel,
 } from "../../../vocabulary.ts";
 
 export interface Session {
@@ -213,33 +212,10 @@ export interface DemoProgram {
   sources: { name: string; visible: boolean; text: string | null }[];
 }
 
-/** What sets an action off (CONTRACT §6 "Actions"). */
-export type ActionTrigger =
-  | { type: "command"; command: string; level: UserLevel }
-  | { type: "alert"; kind: ActionAlertKind; min: number; reward: string | null }
-  | { type: "stream"; state: "online" | "offline" }
-  | { type: "button" };
-
-/** One step of an action, run in order. */
-export type ActionStep =
-  | { type: "obs.scene"; scene: string }
-  | { type: "obs.source"; scene: string; source: string; visible: boolean; seconds?: number }
-  | { type: "obs.text"; source: string; text: string }
-  | { type: "obs.media"; source: string; action: "restart" | "stop" }
-  | { type: "chat"; text: string }
-  | { type: "wait"; seconds: number };
+export type { ActionInput, ActionStep, ActionTrigger, StepOutcome };
 
 export type StepType = ActionStep["type"];
 export type TriggerType = ActionTrigger["type"];
-
-/** What the streamer saves (POST; PUT replaces the whole action). */
-export interface ActionInput {
-  name: string;
-  enabled: boolean;
-  cooldownSeconds: number;
-  trigger: ActionTrigger;
-  steps: ActionStep[];
-}
 
 export interface Action extends ActionInput {
   id: number;
@@ -249,13 +225,6 @@ export interface Action extends ActionInput {
 export interface ActionList {
   items: Action[];
   limit: number;
-}
-
-/** One step of a run: `error` null when it went through. */
-export interface StepOutcome {
-  type: StepType;
-  ok: boolean;
-  error: string | null;
 }
 
 /** `POST /api/dashboard/actions/:id/run`: the steps that ran, a failed one last. */
