@@ -7,7 +7,7 @@ import {
 } from "obs-websocket-js/json";
 import type { ObsSeen } from "../../db/obs.ts";
 import { OBS_REASONS, type ObsOutcome, outcomeOf } from "./reasons.ts";
-import { listedNames } from "./steps.ts";
+import { listedNames, OBS_LIST_EVENTS } from "./steps.ts";
 
 /**
  * One account's connection to OBS Studio over obs-websocket 5 (CONTRACT §6 "Actions";
@@ -46,18 +46,6 @@ export const OBS_TIMINGS: ObsTimings = {
 /** The events cuebot reads: OBS quitting, scene collections, scenes and inputs (reference/obs.md §2.5). */
 const SUBSCRIPTIONS =
   EventSubscription.General | EventSubscription.Config | EventSubscription.Scenes | EventSubscription.Inputs;
-
-/** OBS events after which the scene and input names are read again. */
-const LIST_EVENTS = [
-  "SceneListChanged",
-  "SceneCreated",
-  "SceneRemoved",
-  "SceneNameChanged",
-  "InputCreated",
-  "InputRemoved",
-  "InputNameChanged",
-  "CurrentSceneCollectionChanged",
-] as const;
 
 /** obs-websocket's close code for "Kick" in OBS's session list: "you must not automatically reconnect". */
 const KICKED = 4011;
@@ -165,7 +153,7 @@ export class ObsConnection {
 
   async #identified(socket: OBSWebSocket, generation: number): Promise<void> {
     socket.on("ConnectionClosed", (error) => this.#closedBy(error.code, generation));
-    for (const event of LIST_EVENTS) socket.on(event, () => void this.#refresh(socket, generation));
+    for (const event of OBS_LIST_EVENTS) socket.on(event, () => void this.#refresh(socket, generation));
     const version = await within(socket.call("GetVersion"), this.timings.answerMs);
     const lists = await this.#lists(socket);
     if (generation !== this.#generation) return;

@@ -181,3 +181,15 @@ export function listedNames(
   const sources = (inputList.inputs as { inputName: string }[]).map((input) => input.inputName);
   return { scenes, sources };
 }
+
+/** OBS events after which the scene and input names are read again (the server's connection and the page's). */
+export const OBS_LIST_EVENTS = [
+  "SceneListChanged",
+  "SceneCreated",
+  "SceneRemoved",
+  "SceneNameChanged",
+  "InputCreated",
+  "InputRemoved",
+  "InputNameChanged",
+  "CurrentSceneCollectionChanged",
+] as const;

@@ -16,17 +16,8 @@ import {
   type RelayReport,
   type RelaySettings,
 } from "../../obs/relay-protocol.ts";
-import { carryOutObsStep, listedNames, ObsStepFailed } from "../../obs/steps.ts";
+import { carryOutObsStep, listedNames, OBS_LIST_EVENTS, ObsStepFailed } from "../../obs/steps.ts";
 
-/** The events after which OBS's names are read again (as the server's connection, obs/connection.ts). */
-const LIST_EVENTS = [
-  "SceneListChanged",
-  "SceneCreated",
-  "SceneRemoved",
-  "SceneNameChanged",
-  "InputCreated",
-] as const;
-const MORE_LIST_EVENTS = ["InputRemoved", "InputNameChanged", "CurrentSceneCollectionChanged"] as const;
 const SUBSCRIPTIONS =
   EventSubscription.General | EventSubscription.Config | EventSubscription.Scenes | EventSubscription.Inputs;
 
@@ -171,8 +162,7 @@ export class ObsRelayPage {
         ANSWER_MS,
       );
       socket.on("ConnectionClosed", () => this.lost(generation));
-      for (const event of [...LIST_EVENTS, ...MORE_LIST_EVENTS])
-        socket.on(event, () => void this.read(generation));
+      for (const event of OBS_LIST_EVENTS) socket.on(event, () => void this.read(generation));
       await this.read(generation);
       this.failures = 0;
     } catch (error) {
