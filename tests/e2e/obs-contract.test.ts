@@ -599,7 +599,9 @@ describe("actions over the dashboard", () => {
     expect(await waitFor(async () => (await t.scene()) === on.scene, 3000)).toBe(true);
     await t.emit("offline");
     expect(await waitFor(async () => (await t.scene()) === off.scene, 3000)).toBe(true);
-    expect([(await t.runs(up)).length, (await t.runs(down)).length]).toEqual([1, 1]);
+    // A run is recorded once its last step has run, a moment after OBS has it.
+    const logged = async () => [(await t.runs(up)).length, (await t.runs(down)).length].join();
+    expect(await waitFor(async () => (await logged()) === "1,1", 3000)).toBe(true);
   }, 30_000);
 
   test("the run route lists the steps that ran, a failed one last naming the scene or source", async () => {

@@ -2,8 +2,8 @@
 // (trigger.ts) and the ordered steps (steps.ts). The browser checks what it can at the field; the
 // server's 400 lands at the field whose path it names (`steps.1.scene`), else beside the Save button;
 // what was typed stays after a refusal.
-import { errorMessage, sendData } from "../../lib/api.ts";
-import { fill, h } from "../../lib/dom.ts";
+import { sendData } from "../../lib/api.ts";
+import { h } from "../../lib/dom.ts";
 import {
   checkbox,
   type Field,
@@ -11,9 +11,8 @@ import {
   numberInput,
   showServerError,
   textInput,
-  validLocally,
 } from "../../lib/form-fields.ts";
-import { announce } from "../../lib/states.ts";
+import { handleSave } from "../../lib/form-save.ts";
 import type { Action, ActionInput } from "../../lib/types.ts";
 import { API, actionPath, LIMITS, newTrigger } from "./model.ts";
 import { stepsEditor } from "./steps.ts";
@@ -92,35 +91,27 @@ export function actionForm(options: FormOptions): HTMLFormElement {
     ),
     status,
   );
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    fill(status);
-    if (!validLocally(fields())) return;
-    const body: ActionInput = {
-      name: name.value.trim(),
-      enabled: enabled.checked,
-      cooldownSeconds: cooldown.valueAsNumber,
-      trigger: trigger.read(),
-      steps: steps.read(),
-    };
-    busy = true;
-    submit.disabled = true;
-    try {
+  handleSave(form, {
+    submit,
+    status,
+    fields,
+    async save() {
+      const body: ActionInput = {
+        name: name.value.trim(),
+        enabled: enabled.checked,
+        cooldownSeconds: cooldown.valueAsNumber,
+        trigger: trigger.read(),
+        steps: steps.read(),
+      };
       const saved = options.action
         ? await sendData<Action>("PUT", actionPath(options.action.id), body)
         : await sendData<Action>("POST", API, body);
-      fill(status, h("span", { class: "ok-text" }, options.action ? "Saved." : `${saved.name} added.`));
-      announce(options.action ? `${saved.name} saved.` : `${saved.name} added.`);
       options.onSaved(saved);
-    } catch (error) {
-      showServerError(dotted(error), status, fields());
-      announce(`Not saved. ${errorMessage(error)}`, "error");
-    } finally {
-      busy = false;
-      submit.disabled = false;
-    }
+      return options.action
+        ? { shown: "Saved.", said: `${saved.name} saved.` }
+        : { shown: `${saved.name} added.` };
+    },
+    refused: (error) => showServerError(dotted(error), status, fields()),
   });
   return form;
 }

@@ -2,10 +2,10 @@
 // variables it may use and a live preview), user level, alias, and the cooldowns (global, per viewer). The browser checks what it
 // can at the field; the server's refusals land at the field they name; a failed save keeps every
 // character typed.
-import { errorMessage, sendData } from "../../lib/api.ts";
-import { fill, h } from "../../lib/dom.ts";
-import { type Field, field, showServerError, textInput, validLocally } from "../../lib/form-fields.ts";
-import { announce } from "../../lib/states.ts";
+import { sendData } from "../../lib/api.ts";
+import { h } from "../../lib/dom.ts";
+import { type Field, field, showServerError, textInput } from "../../lib/form-fields.ts";
+import { handleSave } from "../../lib/form-save.ts";
 import { limitLength } from "../../lib/text-limit.ts";
 import { checkedBy, cooldownInput, levelSelect, selectField, showRefusal } from "./fields.ts";
 import {
@@ -208,30 +208,20 @@ export function commandForm(options: FormOptions): HTMLFormElement {
     h("div", { class: "row" }, submit),
     status,
   );
-  // One save at a time: a double click stores once, and says so once.
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    fill(status);
-    if (!validLocally(fields)) return;
-    busy = true;
-    submit.disabled = true;
-    try {
+  handleSave(form, {
+    submit,
+    status,
+    fields: () => fields,
+    async save() {
       const saved = await save(options, inputs);
       if (!editing) reset(inputs, fields);
-      fill(status, h("span", { class: "ok-text" }, editing ? "Saved." : `${shown(saved.name)} added.`));
-      announce(editing ? `${shown(saved.name)} saved.` : `${shown(saved.name)} added.`);
       options.onSaved(saved);
-    } catch (error) {
-      // What was typed stays in the form: fix the field and save again.
-      if (editing) showServerError(error, status, fields);
-      else showRefusal(error, status, fields, "name");
-      announce(`Not saved. ${errorMessage(error)}`, "error");
-    } finally {
-      busy = false;
-      submit.disabled = false;
-    }
+      return editing
+        ? { shown: "Saved.", said: `${shown(saved.name)} saved.` }
+        : { shown: `${shown(saved.name)} added.` };
+    },
+    refused: (error) =>
+      editing ? showServerError(error, status, fields) : showRefusal(error, status, fields, "name"),
   });
   return form;
 }

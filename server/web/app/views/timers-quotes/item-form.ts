@@ -1,11 +1,11 @@
 // The add and edit forms of timers and quotes share their behaviour: the browser's checks at each
 // field, then the request; a refusal lands at the field it names and everything typed stays; a
-// success is said in the form's status line and announced. An edit form also has Cancel (and Escape).
-import { errorMessage } from "../../lib/api.ts";
-import { fill, h } from "../../lib/dom.ts";
-import { type Field, validLocally } from "../../lib/form-fields.ts";
+// success is said in the form's status line and announced (lib/form-save.ts). An edit form also has
+// Cancel (and Escape).
+import { h } from "../../lib/dom.ts";
+import type { Field } from "../../lib/form-fields.ts";
+import { handleSave } from "../../lib/form-save.ts";
 import { showSaveError } from "../../lib/save-error.ts";
-import { announce } from "../../lib/states.ts";
 
 export interface ItemFormOptions {
   /** The form's inputs (built with form-fields' `field`, registered in `fields`). */
@@ -43,28 +43,16 @@ export function itemForm(options: ItemFormOptions): HTMLFormElement {
     h("div", { class: "row" }, submit, cancel),
     status,
   );
-  // One save at a time: a second click or Enter while the first is under way is ignored.
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    fill(status);
-    if (!validLocally(options.fields)) return;
-    busy = true;
-    submit.disabled = true;
-    try {
+  handleSave(form, {
+    submit,
+    status,
+    fields: () => options.fields,
+    async save() {
       const done = await options.save();
       if (options.resetAfterSave) resetFields(form, options.fields);
-      fill(status, h("span", { class: "ok-text" }, done));
-      announce(done);
-    } catch (error) {
-      // What was typed stays in the form: fix the field and send again.
-      showSaveError(error, status, options.fields, options.nameField);
-      announce(`Not saved. ${errorMessage(error)}`, "error");
-    } finally {
-      busy = false;
-      submit.disabled = false;
-    }
+      return { shown: done };
+    },
+    refused: (error) => showSaveError(error, status, options.fields, options.nameField),
   });
   if (options.cancel) {
     const cancelled = options.cancel;
