@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeObsSettings } from "../../../db/obs.ts";
 import { ObsNotConnected } from "../../../server/obs/connection.ts";
 import { ObsRelay, type ObsRelayBus, type RelayBusMessage } from "../../../server/obs/relay.ts";
@@ -57,7 +57,10 @@ const report = (page: string, state: RelayReport["state"] = "connected"): RelayR
   code: state === "auth_failed" ? 4009 : null,
 });
 
-async function waitFor(done: () => boolean, ms = 2_000): Promise<void> {
+setDefaultTimeout(20_000);
+
+/** Waits for what the relay does after a store read (a loaded CI's PostgreSQL once took past 2 s). */
+async function waitFor(done: () => boolean, ms = 8_000): Promise<void> {
   const started = Date.now();
   while (!done()) {
     if (Date.now() - started > ms) throw new Error("not reached");
