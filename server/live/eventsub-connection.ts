@@ -3,7 +3,7 @@ import { type EventSubFrame, parseFrame } from "./eventsub-message.ts";
 
 /**
  * One EventSub WebSocket session (reference/twitch-chat.md §1): welcome, then the owner subscribes;
- * a watchdog at 1.2 × the keepalive timeout; the `session_reconnect` handover (read the old socket
+ * a watchdog at 1.2 × the keepalive timeout (at least 1 s of real time past it); the `session_reconnect` handover (read the old socket
  * until the new one is welcomed, never resubscribe); and the close-code policy of §1.9 — reconnect
  * with exponential backoff and jitter, or stop. Cuebot never sends anything on the socket.
  */
@@ -32,6 +32,12 @@ export interface ConnectionOptions {
 
 const KEEPALIVE_REQUEST_S = 10;
 const WATCHDOG_FACTOR = 1.2;
+/**
+ * The watchdog's margin past the keepalive window is never under this much real time: a loaded machine's
+ * event loop can be late by more than a shortened window's 20 % (40 ms when tests make a second 20 ms),
+ * and a late timer is not a dead Twitch. At Twitch's 10 s the 20 % (2 s) is larger anyway.
+ */
+const WATCHDOG_MIN_MARGIN_MS = 1000;
 const BACKOFF_MIN_S = 1;
 const BACKOFF_MAX_S = 60;
 
@@ -116,7 +122,10 @@ export class EventSubConnection {
   #armWatchdog(): void {
     this.#lastFrameAt = performance.now();
     if (this.#watchdog) return;
-    const windowMs = () => this.#keepaliveS * WATCHDOG_FACTOR * this.#second;
+    const windowMs = () => {
+      const keepaliveMs = this.#keepaliveS * this.#second;
+      return Math.max(keepaliveMs * WATCHDOG_FACTOR, keepaliveMs + WATCHDOG_MIN_MARGIN_MS);
+    };
     const check = () => {
       const left = this.#lastFrameAt + windowMs() - performance.now();
       if (left > 0) {
