@@ -284,10 +284,12 @@ describe("native chat: the connection survives", () => {
       12_000,
     );
     expect(second).not.toBeNull();
-    await waitFor(
-      () => h.sim.chat.subscriptions().some((s) => s.sessionId === second!.id && s.status === "enabled"),
+    // The chat subscription itself: the stream's online/offline ones on the same session may come first.
+    const reading = await waitFor(
+      () => chatSubscriptions().some((s) => s.sessionId === second!.id && s.status === "enabled"),
       12_000,
     );
+    expect(reading).toBe(true);
     const id = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
     expect(await h.replyTo(id)).not.toBeNull();
     // A dead connection is noticed after the keepalive window, then reconnects after a backoff with
