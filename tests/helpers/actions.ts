@@ -69,7 +69,7 @@ export interface ActionsHarness extends AlertsHarness {
 
 let unique = 0;
 
-/** The harness with chat, alerts and OBS connected (within 10 s each). */
+/** The harness with alerts, chat and OBS connected (within 10 s each). */
 export async function startActionsHarness(obs: TestObs): Promise<ActionsHarness> {
   const h = await startAlertsHarness();
   await h.grant({ chat: true });
@@ -81,6 +81,13 @@ export async function startActionsHarness(obs: TestObs): Promise<ActionsHarness>
   });
   h.serve();
   if (!(await h.alertsConnected(10_000))) throw new Error("alerts did not connect");
+  // Chat reads on the same socket but subscribes on its own: a line said before that is not delivered.
+  const reading = await waitFor(
+    async () => (await h.ctx.chat.status(h.account.id)).state === "connected",
+    10_000,
+  );
+  if (!reading)
+    throw new Error(`chat did not connect: ${JSON.stringify(await h.ctx.chat.status(h.account.id))}`);
   const connected = await waitFor(() => h.ctx.obs.seen(h.account.id)?.state === "connected", 10_000);
   if (!connected) throw new Error(`OBS did not connect: ${JSON.stringify(h.ctx.obs.seen(h.account.id))}`);
   const reader = new OBSWebSocket();
