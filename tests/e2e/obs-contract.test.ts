@@ -1030,18 +1030,26 @@ describe.skipIf(!haveChromium)("via overlay: the overlay page in Chromium carrie
 
   test("a raid switches the scene and sets a text through the page within 1 s; the run route names a missing scene", async () => {
     const { scene, text } = await t.sceneWithText();
-    await post({
-      trigger: { type: "alert", kind: "raid" },
-      steps: [
-        { type: "obs.scene", scene },
-        { type: "obs.text", source: text, text: "{user} x{amount}" },
-      ],
-    });
+    const raid = idOf(
+      await post({
+        trigger: { type: "alert", kind: "raid" },
+        steps: [
+          { type: "obs.scene", scene },
+          { type: "obs.text", source: text, text: "{user} x{amount}" },
+        ],
+      }),
+    );
+    // The page opened by the test before: still connected (a loaded machine may be slow to say so).
+    const connected = async () => (await api("/api/dashboard/obs")).body.data?.state === "connected";
+    expect(await waitFor(connected, 10_000)).toBe(true);
     const started = performance.now();
     await t.emit("raid", { viewers: 12 });
     const textNow = async () =>
       (await t.reader.call("GetInputSettings", { inputName: text })).inputSettings.text;
-    expect(await waitFor(async () => (await textNow()) === "OtherStreamer x12", 3000)).toBe(true);
+    const arrived = await waitFor(async () => (await textNow()) === "OtherStreamer x12", 5000);
+    // When it does not arrive, the run log and the connection say why.
+    const why = async () => ({ runs: await t.runs(raid), obs: (await api("/api/dashboard/obs")).body.data });
+    expect(arrived ?? (await why())).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(await t.scene()).toBe(scene);
     const broken = idOf(
