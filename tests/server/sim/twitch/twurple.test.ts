@@ -47,12 +47,21 @@ function listen() {
   const drops: string[] = [];
   listener.onUserSocketDisconnect((_, error) => drops.push(error?.message ?? "closed"));
   listener.onChannelChatMessage(SIM_IDS.demo, SIM_IDS.demo, (event) => messages.push(event));
+  // twurple routes a notification by the subscription id its create call answered: a line said before
+  // it read that answer (the simulator had the subscription enabled already) is not handed to it.
+  const created: string[] = [];
+  listener.onSubscriptionCreateSuccess((_, api) => created.push(api.id));
   listener.start();
-  const received = (messageId: string) => waitFor(() => messages.find((m) => m.messageId === messageId));
-  return { listener, messages, drops, received };
+  const received = (messageId: string) =>
+    waitFor(() => messages.find((m) => m.messageId === messageId), 10_000);
+  /** The subscription, enabled in the simulator and known to twurple. */
+  const subscribed = () =>
+    waitFor(
+      () => sim.chat.subscriptions().find((s) => s.status === "enabled" && created.includes(s.id)),
+      10_000,
+    );
+  return { listener, messages, drops, received, subscribed };
 }
-
-const enabledSubscription = () => waitFor(() => sim.chat.subscriptions().find((s) => s.status === "enabled"));
 
 const simControl = (action: string, body: object) =>
   fetch(`${sim.authUrl}/_sim/eventsub/${action}`, {
@@ -75,7 +84,7 @@ describe("twurple 8.1.4 against the simulator", () => {
     async () => {
       const chat = listen();
       try {
-        const subscription = await enabledSubscription();
+        const subscription = await chat.subscribed();
         expect(subscription?.condition).toEqual({
           broadcaster_user_id: SIM_IDS.demo,
           user_id: SIM_IDS.demo,
