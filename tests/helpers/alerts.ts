@@ -2,6 +2,7 @@ import { setAlertsEnabled, writeAlertSettings } from "../../db/alerts.ts";
 import { writeChatEnabled } from "../../db/chat.ts";
 import type { Alert, AlertSettings, AlertType } from "../../server/alerts/model.ts";
 import { saveProviderTokens } from "../../server/identity/provider-tokens.ts";
+import { STREAM_OFFLINE, STREAM_ONLINE } from "../../server/live/stream-state.ts";
 import { startLive } from "../../server/live-runtime.ts";
 import { AlertFeed } from "../../server/overlay/alert-hub.ts";
 import type { Context } from "../../server/runtime.ts";
@@ -67,10 +68,18 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       const runtime = startLive(h.ctx, { secondMs: CHAT_SECOND_MS });
       stopServe = () => runtime.close();
     },
-    async alertsConnected(ms = 5000) {
+    async alertsConnected(ms = 10_000) {
+      // The stream's online/offline subscriptions are a feed of their own on the same socket: a test
+      // that goes live right after would otherwise race them.
+      const streamHeard = () => {
+        const enabled = h.sim.chat.subscriptions().filter((s) => s.status === "enabled");
+        return [STREAM_ONLINE, STREAM_OFFLINE].every((type) => enabled.some((s) => s.type === type));
+      };
       const ok = await waitFor(async () => {
         const status = await h.ctx.alertsStatus.status(h.account.id);
-        return status.state === "connected" && status.types.every((t) => t.state !== "connecting");
+        return (
+          status.state === "connected" && status.types.every((t) => t.state !== "connecting") && streamHeard()
+        );
       }, ms);
       return ok === true;
     },
