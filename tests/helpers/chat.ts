@@ -44,6 +44,18 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * How many chat lines of the harness's channel the live layer has read since now (its chatLine hook):
+ * a flood's lines all read, before what comes after it is timed.
+ */
+export function countChatLines(h: ChatHarness): () => number {
+  let heard = 0;
+  h.ctx.live.hooks.chatLine.bind((accountId) => {
+    if (accountId === h.account.id) heard++;
+  });
+  return () => heard;
+}
+
 /** cuebotdemo's account wired to a Twitch simulator (Helix, IdP and EventSub) on loopback, real clock. */
 export async function startChatHarness(
   options: { configure?: (config: Config) => void } = {},
