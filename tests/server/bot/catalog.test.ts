@@ -4,7 +4,8 @@ import { ALIAS_PATTERN, COMMAND_DEFINITIONS, COMMAND_NAMES } from "../../../serv
 import type { ChatWord } from "../../../server/bot/definition.ts";
 import type { SimBadge } from "../../../server/sim/twitch/chat/chatters.ts";
 import { type BotHarness, NIGHTBOT, startBotHarness } from "../../helpers/bot.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { type ChatHarness, startChatHarness } from "../../helpers/chat.ts";
+import { waitUntilReading } from "../../helpers/custom-chat.ts";
 
 // The registry is the one place a built-in command is described: these tests hold that everything
 // else (its bot route and /docs entry, the panel's list, native chat's triggers and words) follows
@@ -87,7 +88,7 @@ describe("what the registry derives, seen from outside", () => {
     const h: ChatHarness = await startChatHarness();
     stop = () => h.stop();
     await h.startChat();
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
     // A moderator is not held to 3 answers per 30 s.
     const badges: SimBadge[] = [{ set_id: "moderator", id: "1", info: "" }];
     for (const trigger of COMMAND_DEFINITIONS.flatMap((d) => [d.name, ...d.aliases])) {

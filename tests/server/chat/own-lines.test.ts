@@ -11,6 +11,7 @@ import { saveProviderTokens } from "../../../server/identity/provider-tokens.ts"
 import type { HelixApi } from "../../../server/twitch/helix-api.ts";
 import { BASE_SCOPES, READ_CHAT_SCOPE } from "../../../server/twitch/scopes.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { REPLY_WAIT_MS, waitUntilReading } from "../../helpers/custom-chat.ts";
 
 const echo = (messageId: string, text: string, replyParentLogin: string | null = null) => ({
   messageId,
@@ -175,12 +176,12 @@ describe("native chat: cuebot speaks as the streamer", () => {
   async function start(): Promise<void> {
     h = await startChatHarness();
     await h.startChat();
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
   }
 
   const say = (text: string, user = "cuebotdemo") => h.sim.chat.say({ channel: "cuebotdemo", user, text });
   const ask = async (text: string, user = "cuebotdemo") =>
-    (await h.replyTo(say(text, user), 3000))?.text ?? null;
+    (await h.replyTo(say(text, user), REPLY_WAIT_MS))?.text ?? null;
   const sentCount = () => h.sim.chat.sent().filter((s) => s.isSent).length;
   const grant = async (scopes: string[]) => {
     const issued = h.sim.issueUserToken("cuebotdemo", scopes);
@@ -247,9 +248,9 @@ describe("native chat: cuebot speaks as the streamer", () => {
     expect((await h.ctx.chat.status(h.account.id)).state).toBe("needs_consent");
     await grant([...BASE_SCOPES, READ_CHAT_SCOPE]);
     await h.ctx.chat.sync(h.account.id);
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
     release();
-    expect((await h.replyTo(ping, 3000))?.text).toBe("@CuebotDemo !pong");
+    expect((await h.replyTo(ping, REPLY_WAIT_MS))?.text).toBe("@CuebotDemo !pong");
     await Bun.sleep(400);
     // The old channel's reply only: its echo, read by the new channel, is not answered with !ping.
     expect(sentCount()).toBe(before + 1);

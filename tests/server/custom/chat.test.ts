@@ -19,7 +19,7 @@ import { NAME_RULE } from "../../../server/custom/names.ts";
 import type { Context } from "../../../server/runtime.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type ChatHarness, startChatHarness, startServerOnSameData, waitFor } from "../../helpers/chat.ts";
-import { badge, chatLines, startConnectedChat } from "../../helpers/custom-chat.ts";
+import { badge, chatLines, startConnectedChat, waitUntilReading } from "../../helpers/custom-chat.ts";
 import { expectNoEcho, TROLL_TEXTS } from "../../helpers/troll-texts.ts";
 
 let h: ChatHarness;
@@ -69,7 +69,7 @@ describe("custom commands in native chat", () => {
       Date.now(),
     );
     await h.startChat({ scopes: ["user:read:email"] });
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
     expect(await ask("!addcom !socials twitter.com/cuebot", "cuebotdemo")).toBe(REPLIES.added("socials"));
     expect(await ask("!addquote Chat is always right", "cuebotdemo")).toBe("Quote #1 has been added.");
     expect(await ask("!socials", "viewer_bob")).toBe("twitter.com/cuebot");

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { addTimer } from "../../../db/timers.ts";
 import { SIM_IDS } from "../../../server/sim/twitch/world.ts";
 import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
+import { waitUntilReading } from "../../helpers/custom-chat.ts";
 
 /**
  * Timers run inside native chat (chat/manager.ts): they start and stop with it. On the real clock a
@@ -19,7 +20,7 @@ describe("timers run with native chat", () => {
   test("no timer: Twitch is not asked whether the channel is live", async () => {
     h = await startChatHarness();
     await h.startChat();
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
     // Several ticks (one every 10 protocol seconds: 200 ms here).
     await Bun.sleep(700);
     expect(streamsCalls()).toBe(0);
@@ -44,7 +45,7 @@ describe("timers run with native chat", () => {
   test("every chatter's line read in the channel counts for the timers, commands or not; cuebot's own never", async () => {
     h = await startChatHarness();
     await h.startChat();
-    await waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected");
+    await waitUntilReading(h);
     const say = (text: string) => h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text });
     say("hello");
     say("gg");
