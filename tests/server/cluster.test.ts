@@ -257,7 +257,7 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     const stream = overlayStream(b, carol);
     try {
       await stream.ready;
-      await within(2000, stream.arrival(0), "the first state");
+      await within(10_000, stream.arrival(0), "the first state");
       const sentAt = performance.now();
       const version = await publish(a, carol, { title: "Now playing", text: "from instance A" });
       const arrivedAt = await within(1000, stream.arrival(version), "the publish on the other instance");
@@ -310,9 +310,9 @@ describe.skipIf(!redisAvailable)("two instances on one data folder and one Redis
     const stream = overlayStream(a, carol);
     try {
       await stream.ready;
-      await within(2000, stream.arrival(0), "the first state");
+      await within(10_000, stream.arrival(0), "the first state");
       const version = await publish(b, carol, { title: "after the restart" });
-      await within(2000, stream.arrival(version), "a publish after Redis came back");
+      await within(10_000, stream.arrival(version), "a publish after Redis came back");
     } finally {
       await stream.close();
     }

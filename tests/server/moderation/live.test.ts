@@ -94,7 +94,7 @@ describe("chat moderation on the live layer", () => {
   test("!permit lets the user post links for 60 s, with one line saying so", async () => {
     const harness = await moderatedChat();
     const permit = say("!permit @Viewer_Anna", "mod_mia", MODERATOR);
-    expect((await harness.replyTo(permit, 3000))?.text).toBe(
+    expect((await harness.replyTo(permit, 10_000))?.text).toBe(
       "@viewer_anna may post links for the next 60 seconds.",
     );
     const link = say("my clip: clips.twitch.tv/abc");
@@ -116,9 +116,9 @@ describe("chat moderation on the live layer", () => {
       ids.push(say(`cheap viewers at spam${i}.xyz`, `spam_${i}`));
     }
     for (const id of ids) expect(await deleted(id)).toBe(true);
-    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 10_000)).toBe(true);
     const shieldLines = () => sentTexts().filter((t) => t.startsWith("Followers-only chat is on"));
-    expect(await waitFor(() => shieldLines().length > 0, 3000)).toBe(true);
+    expect(await waitFor(() => shieldLines().length > 0, 10_000)).toBe(true);
     await Bun.sleep(100);
     expect(shieldLines()).toHaveLength(1);
     expect([...harness.sim.stats.tooMany]).toEqual([]);
@@ -203,7 +203,7 @@ describe("a flood (a troll is a user)", () => {
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(spam.length).toBeGreaterThanOrEqual(8);
     const command = say("!coinflip", "vipcarla", badge("vip"));
-    expect(await harness.replyTo(command, 3000)).not.toBeNull();
+    expect(await harness.replyTo(command, 10_000)).not.toBeNull();
     for (const id of spam) expect(await deleted(id)).toBe(true);
     expect(harness.sim.chat.settings("cuebotdemo").follower_mode).toBe(true);
     expect([...harness.sim.stats.tooMany]).toEqual([]);
@@ -224,7 +224,7 @@ describe("a flood (a troll is a user)", () => {
     );
     const nul = say("free\u0000 viewers at example.com", "subdave");
     const after = say("!coinflip", "vipcarla", badge("vip"));
-    expect(await harness.replyTo(after, 3000)).not.toBeNull();
+    expect(await harness.replyTo(after, 10_000)).not.toBeNull();
     expect(await deleted(ids[4]!)).toBe(true);
     expect(await deleted(nul)).toBe(true);
     // The log keeps a line with a NUL (PostgreSQL's text holds none: a stand-in takes its place).
@@ -248,15 +248,15 @@ describe("the shield comes down", () => {
       });
       say("join my discord.gg/free", `raider_${i}`);
     }
-    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 10_000)).toBe(true);
     const stored = async () => (await readModerationRules(harness.ctx.db, harness.account.id))?.shieldUntil;
-    expect(await waitFor(async () => (await stored()) !== null, 3000)).toBe(true);
+    expect(await waitFor(async () => (await stored()) !== null, 10_000)).toBe(true);
     const now = Date.now();
     await writeShieldUntil(harness.ctx.db, harness.account.id, now - 1, now);
     harness.ctx.moderation.changed(harness.account.id);
-    expect(await waitFor(() => !harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+    expect(await waitFor(() => !harness.sim.chat.settings("cuebotdemo").follower_mode, 10_000)).toBe(true);
     // Its end is cleared once Twitch agreed (just after the call above answered).
-    expect(await waitFor(async () => (await stored()) === null, 3000)).toBe(true);
+    expect(await waitFor(async () => (await stored()) === null, 10_000)).toBe(true);
   });
 });
 
@@ -302,7 +302,7 @@ describe("what raises the shield, and what does not", () => {
     await Bun.sleep(300);
     expect(harness.sim.chat.settings("cuebotdemo").follower_mode).toBe(false);
     for (const user of viewers(harness, 4, "raid")) say("spam lol", user);
-    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 3000)).toBe(true);
+    expect(await waitFor(() => harness.sim.chat.settings("cuebotdemo").follower_mode, 10_000)).toBe(true);
   });
 
   test("followers-only chat already on (the streamer's own) is left as it is: no shield, never lifted", async () => {

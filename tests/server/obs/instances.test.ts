@@ -58,7 +58,7 @@ describe.skipIf(!redisAvailable)("the OBS connection on two instances", () => {
     expect(await waitFor(() => b.ctx.obs.seen(h.account.id)?.state === "connected", 5 * TTL_MS + 5_000)).toBe(
       true,
     );
-    expect(await waitFor(() => obs.identifiedClients() === 1, 3_000)).toBe(true);
+    expect(await waitFor(() => obs.identifiedClients() === 1, 10_000)).toBe(true);
 
     // Settings saved on an instance without the lease reach the holder through the change feed (which
     // listen.ts looks at every 250 ms where changes are not announced; here the test looks).

@@ -192,7 +192,7 @@ describe("POST /api/dashboard/alerts/simulate", () => {
       });
     const res = await simulate({ type: "raid" });
     expect(res.status).toBe(200);
-    expect(await waitFor(() => shown.length > 0, 1000)).toBe(true);
+    expect(await waitFor(() => shown.length > 0, 10_000)).toBe(true);
     await Bun.sleep(300);
     expect(shown.map((alert) => [alert.type, alert.test])).toEqual([["raid", false]]);
     expect(shown[0]!.fields.amount).toBeGreaterThan(0);

@@ -59,7 +59,7 @@ describe.skipIf(!redisAvailable)("alert bus", () => {
     const sent = alert(1, "Ünïcødé 🐉 <b>raider</b>");
     a.hub.publish(7, sent);
     const all = [...a.overlays, ...b.overlays];
-    expect(await waitFor(() => all.every((heard) => heard.length === 1), 2000)).toBe(true);
+    expect(await waitFor(() => all.every((heard) => heard.length === 1), 10_000)).toBe(true);
     await Bun.sleep(100);
     for (const heard of all) expect(heard).toEqual([sent]);
   });
@@ -68,7 +68,7 @@ describe.skipIf(!redisAvailable)("alert bus", () => {
     const a = await instance();
     await a.shared.overlayBus.send(7, { state: { title: "x" }, version: 1, updatedAt: 1 });
     a.hub.publish(7, alert(2));
-    expect(await waitFor(() => a.overlays[0]?.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => a.overlays[0]?.length === 1, 10_000)).toBe(true);
     await Bun.sleep(50);
     expect(a.overlays[0]?.map((x) => x.id)).toEqual([2]);
   });
@@ -92,7 +92,7 @@ describe.skipIf(!redisAvailable)("alert bus", () => {
       await a.shared.redis.publish("cuebot:alerts", junk);
     }
     a.hub.publish(7, alert(4));
-    expect(await waitFor(() => a.overlays[0]?.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => a.overlays[0]?.length === 1, 10_000)).toBe(true);
     await Bun.sleep(50);
     expect(a.overlays[0]?.map((x) => x.id)).toEqual([4]);
   });
@@ -102,12 +102,12 @@ describe.skipIf(!redisAvailable)("alert bus", () => {
     const a = await instance();
     const b = await instance(() => [alert(10), missed]);
     b.hub.publish(7, alert(10));
-    expect(await waitFor(() => b.overlays[0]?.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => b.overlays[0]?.length === 1, 10_000)).toBe(true);
     await b.shared.subscriber.unsubscribe();
     a.hub.publish(7, missed);
     expect(await waitFor(() => b.overlays[0]?.length === 2, 10 * HEARTBEAT_MS + 2000)).toBe(true);
     a.hub.publish(7, alert(12));
-    expect(await waitFor(() => b.overlays[0]?.length === 3, 2000)).toBe(true);
+    expect(await waitFor(() => b.overlays[0]?.length === 3, 10_000)).toBe(true);
     await Bun.sleep(50);
     expect(b.overlays[0]?.map((x) => x.id)).toEqual([10, 11, 12]);
   });

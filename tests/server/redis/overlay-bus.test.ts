@@ -49,7 +49,7 @@ describe.skipIf(!redisAvailable)("overlay bus", () => {
     const b = await instance(() => stored);
     stored = state(1, "one");
     a.hub.publish(7, stored);
-    expect(await waitFor(() => a.heard.length === 1 && b.heard.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => a.heard.length === 1 && b.heard.length === 1, 10_000)).toBe(true);
     await Bun.sleep(50);
     expect(a.heard.map((s) => s.version)).toEqual([1]);
     expect(b.heard.map((s) => s.version)).toEqual([1]);
@@ -63,12 +63,12 @@ describe.skipIf(!redisAvailable)("overlay bus", () => {
     await b.shared.subscriber.unsubscribe();
     stored = state(2, "missed");
     a.hub.publish(7, stored);
-    expect(await waitFor(() => a.heard.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => a.heard.length === 1, 10_000)).toBe(true);
     // Within a few heartbeats B notices, subscribes again, and re-sends the stored state.
     expect(await waitFor(() => b.heard.some((s) => s.version === 2), 10 * HEARTBEAT_MS + 2000)).toBe(true);
     stored = state(3, "after");
     a.hub.publish(7, stored);
-    expect(await waitFor(() => b.heard.some((s) => s.version === 3), 2000)).toBe(true);
+    expect(await waitFor(() => b.heard.some((s) => s.version === 3), 10_000)).toBe(true);
   });
 
   test("anything else on the channel (junk, wrong shapes, another sender's heartbeat) is ignored", async () => {
@@ -88,7 +88,7 @@ describe.skipIf(!redisAvailable)("overlay bus", () => {
     }
     stored = state(4, "real");
     a.hub.publish(7, stored);
-    expect(await waitFor(() => a.heard.length === 1, 2000)).toBe(true);
+    expect(await waitFor(() => a.heard.length === 1, 10_000)).toBe(true);
     await Bun.sleep(50);
     expect(a.heard.map((s) => s.version)).toEqual([4]);
   });

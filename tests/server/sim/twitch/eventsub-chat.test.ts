@@ -261,7 +261,7 @@ describe("EventSub WebSocket (reference §1, §7.1)", () => {
     const reused = connect(url.slice(sim.eventsubUrl.length));
     expect(await waitFor(() => reused.closed === 4007, 2000)).toBe(true);
     // The old socket is closed with 4004 after the 30 s grace.
-    expect(await waitFor(() => c.closed === 4004, 3000)).toBe(true);
+    expect(await waitFor(() => c.closed === 4004, 10_000)).toBe(true);
   });
 
   test("revocation: a frame per subscription, then disabled; authorization_revoked kills the tokens", async () => {
