@@ -15,18 +15,9 @@ import { type AlertsHarness, recordOverlay, startAlertsHarness } from "../helper
 import { haveChromium, launchChromium } from "../helpers/browser.ts";
 import { countChatLines, waitFor } from "../helpers/chat.ts";
 import { badge, MODERATOR } from "../helpers/custom-chat.ts";
+import type { ObsViewJson } from "../helpers/obs-view.ts";
 
-interface ObsData {
-  enabled: boolean;
-  url: string;
-  via: string;
-  state: string;
-  since: string | null;
-  reason: string | null;
-  obsVersion: string | null;
-  scenes: string[];
-  sources: string[];
-}
+type ObsData = ObsViewJson;
 type Json = { status?: number; data?: Record<string, unknown>; error?: { code: string; message: string } };
 
 let obs: TestObs;
@@ -690,9 +681,7 @@ describe("actions over the dashboard", () => {
         steps: [{ type: "obs.source", scene, source: text, visible: false, seconds: 2 }],
       }),
     );
-    const { sceneItemId } = await t.reader.call("GetSceneItemId", { sceneName: scene, sourceName: text });
-    const shown = async () =>
-      (await t.reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
+    const shown = await t.shownIn(scene, text);
     const asked = performance.now();
     const reply = await t.run(id);
     expect(performance.now() - asked).toBeLessThan(1500);
@@ -1081,9 +1070,7 @@ describe.skipIf(!haveChromium)("via overlay: the overlay page in Chromium carrie
         steps: [{ type: "obs.source", scene, source: text, visible: false, seconds: 1 }],
       }),
     );
-    const { sceneItemId } = await t.reader.call("GetSceneItemId", { sceneName: scene, sourceName: text });
-    const shown = async () =>
-      (await t.reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
+    const shown = await t.shownIn(scene, text);
     const asked = performance.now();
     expect((await run(id)).body.data?.ok).toBe(true);
     expect(await shown()).toBe(false);

@@ -9,7 +9,7 @@ import { OBSWebSocket } from "obs-websocket-js/json";
 import type { Browser, Page } from "playwright-core";
 import { revealCredential } from "../../db/credentials.ts";
 import { listen, type RunningServer } from "../../server/listen.ts";
-import { obsView } from "../../server/obs/dashboard.ts";
+import { type ObsView, obsView } from "../../server/obs/dashboard.ts";
 import type { ObsLive } from "../../server/obs/live.ts";
 import { startObs } from "../../server/obs/live.ts";
 import { OBS_STEP_ERRORS, ObsStepFailed } from "../../server/obs/steps.ts";
@@ -19,13 +19,8 @@ import { startBotHarness } from "../helpers/bot.ts";
 import { haveChromium, launchChromium, watchPage } from "../helpers/browser.ts";
 import { OBS_TARGETS, type RunningObs } from "../server/sim/obs/targets.ts";
 
-interface ObsData {
-  state: string;
-  reason: string | null;
-  obsVersion: string | null;
-  scenes: string[];
-  sources: string[];
-}
+/** What these tests read of the view, the same in its JSON and on the server. */
+type ObsData = Pick<ObsView, "state" | "reason" | "obsVersion" | "scenes" | "sources">;
 
 let h: BotHarness;
 let server: RunningServer;

@@ -65,6 +65,8 @@ export interface ActionsHarness extends AlertsHarness {
   scene(): Promise<string>;
   /** A new scene holding a text source (and the names of both), unique to the test. */
   sceneWithText(): Promise<{ scene: string; text: string }>;
+  /** Reads whether `source` shows in `scene`, as OBS says now. */
+  shownIn(scene: string, source: string): Promise<() => Promise<boolean>>;
 }
 
 let unique = 0;
@@ -134,6 +136,11 @@ export async function startActionsHarness(obs: TestObs): Promise<ActionsHarness>
         inputSettings: { text: "" },
       });
       return names;
+    },
+    async shownIn(scene: string, source: string) {
+      const { sceneItemId } = await reader.call("GetSceneItemId", { sceneName: scene, sourceName: source });
+      return async () =>
+        (await reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
     },
     async stop() {
       await reader.disconnect().catch(() => {});

@@ -1,10 +1,14 @@
+import { afterAll, beforeAll } from "bun:test";
+import { writeObsSettings } from "../../db/obs.ts";
 import type { ChatLeadership } from "../../server/chat/leader.ts";
 import type { Config } from "../../server/core/config.ts";
 import { createLogger } from "../../server/core/log.ts";
 import { startLiveLeadership } from "../../server/live-runtime.ts";
 import { connectSharedStores, type SharedStores } from "../../server/redis/shared-stores.ts";
 import { type Context, openContext } from "../../server/runtime.ts";
-import { CHAT_SECOND_MS } from "./chat.ts";
+import { type ObsSimulator, startObsSimulator } from "../../server/sim/obs/server.ts";
+import { CHAT_SECOND_MS, type ChatHarness, startChatHarness } from "./chat.ts";
+import { type RedisServer, startRedis } from "./engines.ts";
 
 /** One server of several on the same data and Redis, with the live layer under the chat lease. */
 export interface LeaseInstance {
@@ -49,4 +53,35 @@ export class LeaseInstances {
       await stores.close().catch(() => {});
     }
   }
+}
+
+/** What `obsOnInstances` starts; filled before the describe's first test. */
+export class ObsOnInstances {
+  redis!: RedisServer;
+  h!: ChatHarness;
+  instances!: LeaseInstances;
+  obs!: ObsSimulator;
+}
+
+/**
+ * Called inside a describe: Redis, cuebotdemo's harness set to a simulated OBS (with `password`,
+ * reached by the server) and lease instances of `ttlMs`, started before its tests and stopped after.
+ */
+export function obsOnInstances(ttlMs: number, password: string): ObsOnInstances {
+  const env = new ObsOnInstances();
+  beforeAll(async () => {
+    env.redis = await startRedis();
+    env.h = await startChatHarness();
+    env.obs = startObsSimulator({ password });
+    env.instances = new LeaseInstances(env.h.ctx.config, env.redis.url, ttlMs);
+    const settings = { enabled: true, url: env.obs.url, via: "server" as const, password };
+    await writeObsSettings(env.h.ctx.db, env.h.ctx.secrets, env.h.account.id, settings, Date.now());
+  });
+  afterAll(async () => {
+    await env.instances.stopAll();
+    await env.obs.kill();
+    await env.h.stop();
+    await env.redis.stop();
+  });
+  return env;
 }

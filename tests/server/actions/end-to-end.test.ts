@@ -286,9 +286,7 @@ describe("actions: the run route", () => {
       trigger: { type: "button" },
       steps: [{ type: "obs.source", scene, source: text, visible: false, seconds: 1 }],
     });
-    const { sceneItemId } = await t.reader.call("GetSceneItemId", { sceneName: scene, sourceName: text });
-    const enabled = async () =>
-      (await t.reader.call("GetSceneItemEnabled", { sceneName: scene, sceneItemId })).sceneItemEnabled;
+    const enabled = await t.shownIn(scene, text);
     const asked = performance.now();
     expect((await t.run(id)).body.data?.ok).toBe(true);
     expect(performance.now() - asked).toBeLessThan(900);

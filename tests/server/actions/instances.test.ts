@@ -3,14 +3,12 @@
  * lease holder, which holds the account's OBS connection, and its answer comes back; one run at a
  * time holds across instances; with no holder, the instance asked runs it and says OBS is not connected.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeObsSettings } from "../../../db/obs.ts";
+import { describe, expect, test } from "bun:test";
 import type { RunCause } from "../../../server/actions/model.ts";
 import { createAction } from "../../../server/actions/store.ts";
-import { type ObsSimulator, startObsSimulator } from "../../../server/sim/obs/server.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
-import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
-import { LeaseInstances } from "../../helpers/instances.ts";
+import { waitFor } from "../../helpers/chat.ts";
+import { explainSkip, redisAvailable } from "../../helpers/engines.ts";
+import { obsOnInstances } from "../../helpers/instances.ts";
 
 explainSkip("redis");
 
@@ -19,28 +17,10 @@ const PASSWORD = "lease-actions-pw";
 const BUTTON: RunCause = { trigger: "button", user: "CuebotDemo", amount: null, reward: null, message: null };
 
 describe.skipIf(!redisAvailable)("actions on two instances", () => {
-  let redis: RedisServer;
-  let h: ChatHarness;
-  let instances: LeaseInstances;
-  let obs: ObsSimulator;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    h = await startChatHarness();
-    obs = startObsSimulator({ password: PASSWORD });
-    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
-    const settings = { enabled: true, url: obs.url, via: "server" as const, password: PASSWORD };
-    await writeObsSettings(h.ctx.db, h.ctx.secrets, h.account.id, settings, Date.now());
-  });
-
-  afterAll(async () => {
-    await instances.stopAll();
-    await obs.kill();
-    await h.stop();
-    await redis.stop();
-  });
+  const env = obsOnInstances(TTL_MS, PASSWORD);
 
   test("a run asked where the lease is not goes to the holder; one run at a time across both", async () => {
+    const { h, obs, instances } = env;
     const a = await instances.start();
     expect(await waitFor(() => a.ctx.obs.seen(h.account.id)?.state === "connected", 5_000)).toBeTruthy();
     const b = await instances.start();
@@ -75,6 +55,7 @@ describe.skipIf(!redisAvailable)("actions on two instances", () => {
   }, 30_000);
 
   test("no instance holds the live layer: the instance asked runs it, saying OBS is not connected", async () => {
+    const { h, instances } = env;
     await instances.stopAll();
     const c = await instances.start(60_000);
     await c.leadership.stop();

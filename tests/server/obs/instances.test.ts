@@ -3,13 +3,11 @@
  * (one client in OBS's session list), every instance answers the dashboard with its state, and the
  * instance that takes the lease over connects in its place.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeObsSettings } from "../../../db/obs.ts";
+import { describe, expect, test } from "bun:test";
 import { changeObs, obsView } from "../../../server/obs/dashboard.ts";
-import { type ObsSimulator, startObsSimulator } from "../../../server/sim/obs/server.ts";
-import { type ChatHarness, startChatHarness, waitFor } from "../../helpers/chat.ts";
-import { explainSkip, type RedisServer, redisAvailable, startRedis } from "../../helpers/engines.ts";
-import { LeaseInstances } from "../../helpers/instances.ts";
+import { waitFor } from "../../helpers/chat.ts";
+import { explainSkip, redisAvailable } from "../../helpers/engines.ts";
+import { obsOnInstances } from "../../helpers/instances.ts";
 
 explainSkip("redis");
 
@@ -17,28 +15,10 @@ const TTL_MS = 600;
 const PASSWORD = "lease-obs-pw";
 
 describe.skipIf(!redisAvailable)("the OBS connection on two instances", () => {
-  let redis: RedisServer;
-  let h: ChatHarness;
-  let instances: LeaseInstances;
-  let obs: ObsSimulator;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    h = await startChatHarness();
-    obs = startObsSimulator({ password: PASSWORD });
-    instances = new LeaseInstances(h.ctx.config, redis.url, TTL_MS);
-    const settings = { enabled: true, url: obs.url, via: "server" as const, password: PASSWORD };
-    await writeObsSettings(h.ctx.db, h.ctx.secrets, h.account.id, settings, Date.now());
-  });
-
-  afterAll(async () => {
-    await instances.stopAll();
-    await obs.kill();
-    await h.stop();
-    await redis.stop();
-  });
+  const env = obsOnInstances(TTL_MS, PASSWORD);
 
   test("one connection, held by the lease holder; both answer connected; the next holder takes it over", async () => {
+    const { h, obs, instances } = env;
     const a = await instances.start();
     expect(await waitFor(() => a.leadership.leading() && obs.identifiedClients() === 1, 5_000)).toBe(true);
     const b = await instances.start();

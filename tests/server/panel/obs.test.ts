@@ -4,6 +4,7 @@ import { startObs } from "../../../server/obs/live.ts";
 import { startObsSimulator } from "../../../server/sim/obs/server.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 import { explainObsSkip, haveObs, startRealObs } from "../../helpers/obs.ts";
+import type { ObsViewJson } from "../../helpers/obs-view.ts";
 import { startKickingObs } from "../obs/kicking-obs.ts";
 import { call, expectDocumented, expectPanelSecurity, expectRefusal } from "./chat-bot-panel.ts";
 
@@ -13,17 +14,7 @@ import { call, expectDocumented, expectPanelSecurity, expectRefusal } from "./ch
  * answered or exported, and the settings gone with the account.
  */
 
-interface ObsData {
-  enabled: boolean;
-  url: string;
-  via: string;
-  state: string;
-  since: string | null;
-  reason: string | null;
-  obsVersion: string | null;
-  scenes: string[];
-  sources: string[];
-}
+type ObsData = ObsViewJson;
 
 const OBS = "/api/dashboard/obs";
 const PASSWORD = "sim-password-7781";
