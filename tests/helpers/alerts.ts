@@ -72,7 +72,9 @@ export async function startAlertsHarness(): Promise<AlertsHarness> {
       // The stream's online/offline subscriptions are a feed of their own on the same socket: a test
       // that goes live right after would otherwise race them.
       const streamHeard = () => {
-        const enabled = h.sim.chat.subscriptions().filter((s) => s.status === "enabled");
+        const enabled = h.sim.chat
+          .subscriptions()
+          .filter((s) => s.status === "enabled" && s.condition.broadcaster_user_id === SIM_IDS.demo);
         return [STREAM_ONLINE, STREAM_OFFLINE].every((type) => enabled.some((s) => s.type === type));
       };
       const ok = await waitFor(async () => {

@@ -58,8 +58,11 @@ describe.skipIf(!redisAvailable)("alerts on two instances", () => {
 
     const onB = recordOverlay(b.ctx, h.account.id);
     const onA = recordOverlay(a.ctx, h.account.id);
+    const sent = performance.now();
     await h.emit("follow", { user: "viewer_anna", redeliver: true });
     expect(await waitFor(() => onB.alerts.length === 1 && onA.alerts.length === 1, 10_000)).toBe(true);
+    // Within 1 s of the event on the other instance's overlay too (CONTRACT: alerts within 1 s).
+    expect(performance.now() - sent).toBeLessThan(1000);
     await Bun.sleep(300);
     expect(onB.alerts.map((x) => x.fields.user)).toEqual(["Viewer_Anna"]);
     expect(onA.alerts).toHaveLength(1);

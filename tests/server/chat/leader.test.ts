@@ -68,10 +68,9 @@ describe.skipIf(!redisAvailable)("native chat on two instances", () => {
       true,
     );
 
-    // Stepping down wrote nothing over the new holder's state.
-    expect(
-      await waitFor(async () => (await a.ctx.chat.status(h.account.id)).state === "connected", 10_000),
-    ).toBe(true);
+    // Stepping down wrote nothing over the new holder's state (looked at once A's closing had time to write).
+    await Bun.sleep(500);
+    expect((await a.ctx.chat.status(h.account.id)).state).toBe("connected");
 
     const second = h.sim.chat.say({ channel: "cuebotdemo", user: "viewer_anna", text: "!coinflip" });
     expect(await h.replyTo(second)).not.toBeNull();

@@ -18,6 +18,18 @@ const chatSubscriptions = () => h.sim.chat.subscriptions().filter((s) => s.type 
 const connected = () =>
   waitFor(async () => (await h.ctx.chat.status(h.account.id)).state === "connected", 12_000);
 
+/** The chat messages a limit kept from a reply, as the live layer tells them (its commandRefused hook). */
+function refusedLines(): Set<string> {
+  const refused = new Set<string>();
+  h.ctx.live.hooks.commandRefused.bind((event) => {
+    refused.add(event.messageId);
+  });
+  return refused;
+}
+
+const repliedTo = (messageId: string) =>
+  h.sim.chat.sent().some((s) => s.replyParentMessageId === messageId && s.isSent);
+
 /** What the bot endpoint answers, for comparison with the chat reply. */
 async function httpText(path: string, headers: Record<string, string> = {}): Promise<string> {
   const separator = path.includes("?") ? "&" : "?";
@@ -532,14 +544,18 @@ describe("native chat: no troll can make the bot post their text or silence the 
     );
     await h.startChat();
     await connected();
-    /** Five lines of `user`, then a moderator's: once it is answered, theirs were (one queue, in order). */
+    const refused = refusedLines();
+    /** Five lines of `user`: how many were answered, once each was answered or refused. */
     const answered = async (user: string, badges?: SimBadge[]) => {
-      const say = (by: string, as?: SimBadge[]) =>
-        h.sim.chat.say({ channel: "cuebotdemo", user: by, text: "!coinflip", badges: as });
-      const ids = Array.from({ length: 5 }, () => say(user, badges));
-      expect(await h.replyTo(say("mod_mia", MODERATOR), 10_000)).not.toBeNull();
-      const sent = h.sim.chat.sent();
-      return ids.filter((id) => sent.some((s) => s.replyParentMessageId === id && s.isSent)).length;
+      const ids = Array.from({ length: 5 }, () =>
+        h.sim.chat.say({ channel: "cuebotdemo", user, text: "!coinflip", badges }),
+      );
+      const settled = () => ids.every((id) => repliedTo(id) || refused.has(id));
+      expect(await waitFor(settled, 10_000)).toBe(true);
+      await Bun.sleep(200);
+      // Each line one way or the other, never both.
+      expect(ids.filter((id) => repliedTo(id) && refused.has(id))).toEqual([]);
+      return ids.filter(repliedTo).length;
     };
     expect(await answered("cuebotdemo")).toBe(5);
     expect(await answered("modbob")).toBe(5);
@@ -583,11 +599,16 @@ describe("native chat: no troll can make the bot post their text or silence the 
     await updateCommandSettings(h.ctx, h.account.id, "shoutout", { cooldownSeconds: 30 });
     await h.startChat();
     await connected();
-    const replies = [];
-    // The first is answered (after a user lookup: up to 10 s under load); the others must not be.
-    for (let i = 0; i < 4; i++)
-      replies.push(await ask(`!so https://evil.example/${i}`, `troll_${i}`, i === 0 ? 10_000 : 500));
-    expect(replies).toEqual(["That user was not found.", null, null, null]);
+    const refused = refusedLines();
+    // The first is answered (after a user lookup: up to 10 s under load); the others are refused for the
+    // cooldown, and never answered.
+    expect(await ask("!so https://evil.example/0", "troll_0", 10_000)).toBe("That user was not found.");
+    const later = [1, 2, 3].map((i) =>
+      h.sim.chat.say({ channel: "cuebotdemo", user: `troll_${i}`, text: `!so https://evil.example/${i}` }),
+    );
+    expect(await waitFor(() => later.every((id) => refused.has(id)), 10_000)).toBe(true);
+    await Bun.sleep(300);
+    expect(later.filter(repliedTo)).toEqual([]);
   });
 
   test("lines during a cooldown get no reply and cost no answer: the chatter and the channel are answered after it", async () => {
