@@ -161,7 +161,12 @@ export class ObsRelayPage {
         socket.connect(url, password ?? undefined, { eventSubscriptions: SUBSCRIPTIONS }),
         ANSWER_MS,
       );
-      socket.on("ConnectionClosed", () => this.lost(generation));
+      // Kicked from OBS's session list: said, and not tried again until the settings come again.
+      socket.on("ConnectionClosed", (error) => {
+        if (generation !== this.generation) return;
+        if (error.code === KICKED) this.failed(KICKED);
+        else this.lost(generation);
+      });
       for (const event of OBS_LIST_EVENTS) socket.on(event, () => void this.read(generation));
       await this.read(generation);
       this.failures = 0;

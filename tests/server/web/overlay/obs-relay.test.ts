@@ -3,6 +3,7 @@ import { OBSWebSocket } from "obs-websocket-js/json";
 import { RELAY_PATHS, RELAY_REFUSAL } from "../../../../server/obs/relay-protocol.ts";
 import { startObsSimulator } from "../../../../server/sim/obs/server.ts";
 import { ObsRelayPage } from "../../../../server/web/overlay/obs-relay.ts";
+import { startKickingObs } from "../../obs/kicking-obs.ts";
 
 /**
  * The overlay page's side of the relay (server/web/overlay/obs-relay.ts, the module the page bundles),
@@ -90,5 +91,17 @@ describe("the overlay page's relay", () => {
     await Bun.sleep(1_500);
     expect(connects).toHaveBeenCalledTimes(1);
     expect(timers.mock.calls.some(([, ms]) => ms === 60_000)).toBe(true);
+  }, 20_000);
+
+  test("kicked from OBS's session list while connected (close 4011): reported, and not tried again", async () => {
+    const obs = startKickingObs();
+    cleanups.push(() => obs.stop());
+    const { reports } = pageAgainst(obs.url, PASSWORD);
+    await until(() => reports().some((r) => r.state === "connected"));
+    obs.kick();
+    await until(() => reports().some((r) => r.code === 4011));
+    await Bun.sleep(1_500);
+    expect(obs.upgrades()).toBe(1);
+    expect(reports().at(-1)).toMatchObject({ code: 4011, obsVersion: null });
   }, 20_000);
 });
