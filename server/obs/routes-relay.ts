@@ -8,42 +8,55 @@ import { parseRelayAnswer, parseRelayReport, RELAY_PATHS } from "./relay-protoco
 
 /*
  * The overlay page's way back (`via: overlay`, obs/relay.ts): its view of OBS and each step's answer,
- * POSTed with the overlay token, read field by field, at most PAGE_POSTS per page in PAGE_WINDOW_MS
- * (a report every 5 s and the answers leave plenty of room; the account's panel limit counts them too).
+ * POSTed with the overlay token, read field by field. Reports and answers each have a budget per
+ * account of ACCOUNT_POSTS in POST_WINDOW_MS: its most pages reporting every 5 s use 40, and one run
+ * answers at most 20 steps. A made-up page id gets no budget of its own, and a burst of reports never
+ * keeps a step's answer out. The account's panel limit counts them too.
  */
 
 type HeaderBag = { headers: Record<string, string | number> };
 
-const PAGE_POSTS = 30;
-const PAGE_WINDOW_MS = 10_000;
+const ACCOUNT_POSTS = 60;
+const POST_WINDOW_MS = 10_000;
 
-/** Each page's POSTs in the current window, on this instance. */
-class PagePosts {
+type PostKind = "state" | "answer";
+
+/** Each account's reports and answers in the current window, on this instance. */
+class AccountPosts {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  admit(accountId: number, page: string, now: number): boolean {
+  /** Null when admitted; else the whole seconds until the window ends (at least 1). */
+  refusedFor(accountId: number, kind: PostKind, now: number): number | null {
     if (this.#windows.size > 10_000) this.#forgetOld(now);
-    const key = `${accountId}:${page}`;
+    const key = `${accountId}:${kind}`;
     const window = this.#windows.get(key);
-    if (!window || now - window.start >= PAGE_WINDOW_MS) {
+    if (!window || now - window.start >= POST_WINDOW_MS) {
       this.#windows.set(key, { start: now, count: 1 });
-      return true;
+      return null;
     }
+    if (window.count >= ACCOUNT_POSTS)
+      return Math.max(1, Math.ceil((window.start + POST_WINDOW_MS - now) / 1000));
     window.count++;
-    return window.count <= PAGE_POSTS;
+    return null;
   }
 
   #forgetOld(now: number): void {
     for (const [key, window] of this.#windows)
-      if (now - window.start >= PAGE_WINDOW_MS) this.#windows.delete(key);
+      if (now - window.start >= POST_WINDOW_MS) this.#windows.delete(key);
   }
 }
 
-const tooFast = () =>
+/** CONTRACT §7: a refused request is 429 rate_limited with Retry-After and X-RateLimit-Remaining: 0. */
+const tooFast = (retryAfterSeconds: number) =>
   new ApiError(
     429,
     "rate_limited",
-    `An overlay page sends at most ${PAGE_POSTS} OBS reports in ${PAGE_WINDOW_MS / 1000} s.`,
+    `An account's overlay pages send at most ${ACCOUNT_POSTS} OBS reports (and as many answers) in ${POST_WINDOW_MS / 1000} s.`,
+    {
+      "retry-after": String(retryAfterSeconds),
+      "x-ratelimit-limit": String(ACCOUNT_POSTS),
+      "x-ratelimit-remaining": "0",
+    },
   );
 
 const tooManyPages = () =>
@@ -63,9 +76,10 @@ const OVERLAY_SECURITY: Record<string, string[]>[] = [{ overlayTokenQuery: [] },
 
 /** The overlay page's OBS reports and answers (overlay token). */
 export function obsRelayRoutes(ctx: OverlayTokenContext & ObsContext) {
-  const posts = new PagePosts();
-  const admitted = (accountId: number, page: string) => {
-    if (!posts.admit(accountId, page, performance.now())) throw tooFast();
+  const posts = new AccountPosts();
+  const admitted = (accountId: number, kind: PostKind) => {
+    const retryAfter = posts.refusedFor(accountId, kind, performance.now());
+    if (retryAfter !== null) throw tooFast(retryAfter);
   };
   return new Elysia({ name: "cuebot.obs-relay" })
     .derive(async ({ request, set }) => ({
@@ -75,7 +89,7 @@ export function obsRelayRoutes(ctx: OverlayTokenContext & ObsContext) {
       RELAY_PATHS.state,
       ({ account, body }) => {
         const report = checked(parseRelayReport(body));
-        admitted(account.id, report.page);
+        admitted(account.id, "state");
         if (!ctx.obs.relay.report(account.id, report)) throw tooManyPages();
         return { status: 200 as const, data: { counted: true } };
       },
@@ -93,7 +107,7 @@ export function obsRelayRoutes(ctx: OverlayTokenContext & ObsContext) {
       RELAY_PATHS.answer,
       ({ account, body }) => {
         const answer = checked(parseRelayAnswer(body));
-        admitted(account.id, answer.page);
+        admitted(account.id, "answer");
         ctx.obs.relay.answer(account.id, answer);
         return { status: 200 as const, data: { received: true } };
       },

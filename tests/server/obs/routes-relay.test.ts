@@ -66,13 +66,22 @@ describe("POST the page's view of OBS", () => {
     expect((await post(RELAY_PATHS.answer, { page: "p1", id: "x", ok: "maybe" })).status).toBe(400);
   });
 
-  test("a body past 64 KiB is refused (413); a page's flood gets 429", async () => {
+  test("a body past 64 KiB is refused (413); a flood gets the contract's 429, a made-up page id no new budget", async () => {
     const { post } = await setUp();
     const huge = { ...REPORT, scenes: Array(1_000).fill("x".repeat(200)) };
     expect((await post(RELAY_PATHS.state, huge)).status).toBe(413);
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push((await post(RELAY_PATHS.state, REPORT)).status);
-    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+    for (let i = 0; i < 60; i++)
+      statuses.push((await post(RELAY_PATHS.state, { ...REPORT, page: `p${i % 3}` })).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await post(RELAY_PATHS.state, { ...REPORT, page: "never-seen-before" });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    // A step's answer is not kept out by the reports' flood.
+    expect((await post(RELAY_PATHS.answer, { page: "p1", id: "x", ok: true, wasVisible: null })).status).toBe(
+      200,
+    );
   });
 });
