@@ -67,7 +67,9 @@ export class ObsLive implements ObsRuntime {
   async #syncAll(): Promise<void> {
     try {
       const enabled = await listObsEnabledAccounts(this.ctx.db);
-      for (const accountId of new Set([...enabled, ...this.#connections.keys()])) this.changed(accountId);
+      // The relayed ones too: one turned off elsewhere is not among the enabled any more.
+      const known = [...enabled, ...this.#connections.keys(), ...this.#relayed];
+      for (const accountId of new Set(known)) this.changed(accountId);
     } catch (error) {
       this.ctx.log.warn("could not read the accounts' OBS settings", { error: (error as Error).message });
     }
