@@ -220,7 +220,10 @@ function assembleRuntime(core: CoreContext, options: ContextOptions): Context {
   externalChanges.subscribe(() => chatBot.clear());
   const shared = options.shared;
   const publicAddress = new PublicAddress(config);
-  const obs = new ObsHandle(new ObsRelay(core, shared?.obsRelayBus ?? null));
+  const relay = new ObsRelay(core, shared?.obsRelayBus ?? null);
+  // At shutdown the steps still waiting for a page end at once, rather than at their 10 s timers.
+  core.onClose(() => relay.close());
+  const obs = new ObsHandle(relay);
   const ctx: Context = {
     ...core,
     limits: rateLimitsFor(core, options),

@@ -77,7 +77,7 @@ export class ObsRelay {
   readonly #streams = new Map<number, Set<AttachedStream>>();
   readonly #pending = new Map<string, PendingStep>();
   /** Steps waiting for a page connected to OBS, told at each report of their account. */
-  readonly #waiting = new Map<number, Set<() => void>>();
+  readonly #waiting = new Map<number, Set<(closing?: boolean) => void>>();
   readonly #unsubscribe: () => void;
 
   constructor(
@@ -158,6 +158,7 @@ export class ObsRelay {
       pending.reject(new ObsNotConnected(OBS_REASONS.noOverlayPage));
       this.#pending.delete(id);
     }
+    for (const waiters of [...this.#waiting.values()]) for (const giveUp of [...waiters]) giveUp(true);
   }
 
   #connectedPage(accountId: number): Promise<string> {
@@ -171,11 +172,13 @@ export class ObsRelay {
         waiters.delete(check);
         if (waiters.size === 0 && this.#waiting.get(accountId) === waiters) this.#waiting.delete(accountId);
       };
-      const check = () => {
-        const page = this.#pages.connected(accountId);
-        if (!page) return;
+      /** A page is looked for again (`closing`: none will come, the server stops). */
+      const check = (closing = false) => {
+        const page = closing ? null : this.#pages.connected(accountId);
+        if (!page && !closing) return;
         stop();
-        resolve(page);
+        if (page) resolve(page);
+        else reject(new ObsNotConnected(OBS_REASONS.noOverlayPage));
       };
       const timer = setTimeout(() => {
         stop();

@@ -181,6 +181,16 @@ describe("a step", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMINGS.waitMs - 20);
   });
 
+  test("at shutdown (the context closes) a step waiting for a page ends at once, not after its 10 s", async () => {
+    const accountId = await setUp();
+    const waiting = t.ctx.obs.relay.step(accountId, { type: "obs.scene", scene: "Live" });
+    await Bun.sleep(50);
+    const started = Date.now();
+    await t.ctx.close();
+    await expect(waiting).rejects.toBeInstanceOf(ObsNotConnected);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   test("a page that connects during the wait gets the step; one that never answers: not connected, saying so", async () => {
     const accountId = await setUp();
     const on = relay();
