@@ -28,8 +28,8 @@ export type Delivered =
 
 /**
  * Stores an alert and shows it: the type off → nothing; seen before under its key (Twitch redelivered
- * it, or another instance stored it first) → nothing; else told to the `alertReceived` hook (a test
- * alert too: the dashboard's "send a test alert" is how a streamer tries an action on it), then below the type's minimum → kept in the history
+ * it, or another instance stored it first) → nothing; else told to the `alertReceived` hook (not a
+ * test alert), then below the type's minimum → kept in the history
  * only; otherwise published on every overlay of the account (ctx.alerts) and, when the type has a
  * chat message and native chat is connected on this instance, thanked for in chat through chat's
  * send queue (not while more than a couple of lines wait there, and per type at most once per
@@ -46,7 +46,7 @@ export async function deliverAlert(
   if (!event) return { outcome: "duplicate" };
   // Before the overlay: what reacts to the event (actions) starts now, not behind the overlay's queue.
   const received = ctx.live.hooks.alertReceived;
-  if (received.bound)
+  if (!alert.test && received.bound)
     received.emit({ accountId: alert.accountId, type: alert.type, fields: event.fields }, undefined);
   if (!shownOnOverlay(event, settings)) return { outcome: "stored", event, chatLine: null };
   ctx.alerts.publish(alert.accountId, presentAlert(event, settings));

@@ -47,8 +47,9 @@ async function recordAndPublish(
   const settings = (await readAlertSettings(ctx.db, account.id))[stored.type];
   const alert = presentAlert(stored, settings);
   ctx.alerts.publish(account.id, alert);
-  // A test alert sets off the actions it would (how a streamer tries one); a replay does not.
-  if (event.test)
+  // A test alert sets off the actions it would (how a streamer tries one), as a real one would: only
+  // while its type is on. A replay does not.
+  if (event.test && settings.enabled)
     ctx.live.hooks.alertReceived.emit(
       { accountId: account.id, type: stored.type, fields: stored.fields },
       undefined,
@@ -93,7 +94,7 @@ export function alertToolRoutes(ctx: Context) {
         body: t.Unknown({ description: '{"type": "cheer"}' }),
         detail: panelDetail(
           "Send a test alert of one type to this channel's overlays",
-          `Sample fields (CuebotTester cheering 500 bits, …), the type's current settings, shown even when the type is off; kept in the history marked \`test\`, never in the activity feed, never a chat line. ${ALERT_SHAPE}`,
+          `Sample fields (CuebotTester cheering 500 bits, …), the type's current settings, shown even when the type is off; kept in the history marked \`test\`, never in the activity feed, never a thanks line; while the type is on it sets off the type's actions (on the instance holding them), as a real one would. ${ALERT_SHAPE}`,
         ),
       },
     )

@@ -96,6 +96,13 @@ describe("actions: triggers", () => {
     expect(await t.scene()).toBe(scene);
     // The run is recorded once its last step has run, a moment after OBS has it.
     expect(await waitFor(async () => (await t.runs(id)).length === 1, 10_000)).toBe(true);
+    // With cheers switched off in the Alerts settings, a test cheer is still shown but runs nothing,
+    // as a real one would not.
+    await t.settings("cheer", { enabled: false });
+    const off = await t.panel("/api/dashboard/alerts/test", "POST", JSON.stringify({ type: "cheer" }));
+    expect(off.status).toBe(200);
+    await Bun.sleep(500);
+    expect(await t.runs(id)).toHaveLength(1);
   }, 60_000);
 
   test("a raid below the trigger's minimum does nothing", async () => {
