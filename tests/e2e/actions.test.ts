@@ -108,13 +108,20 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     await form.getByLabel("Scene", { exact: true }).fill("BRB");
     await page.selectOption("#action-step-type", "wait");
     await page.click("#action-step-add");
-    await form.getByLabel("Seconds", { exact: true }).fill("1");
+    // Fractions of a second, as the server takes them.
+    await form.getByLabel("Seconds", { exact: true }).fill("0.5");
     // The wait goes first, then back down: the order is what is saved.
     await form.locator('[data-step="1"] [data-control="up"]').click();
     expect(await form.locator(".action-step h4").allTextContents()).toEqual([
       "Step 1: Wait",
       "Step 2: Switch OBS's scene",
     ]);
+    // A text source's text may span lines (a text box, its line breaks kept).
+    await page.selectOption("#action-step-type", "obs.text");
+    await page.click("#action-step-add");
+    await form.getByLabel("Text source", { exact: true }).fill("Raid banner");
+    await form.getByLabel("Text", { exact: true }).fill("Be right back\nwith {user}");
+    await everyScreen(page, "actions-editor");
     await page.click("#action-save");
     const refusal = await textOf(form.locator(".action-trigger .field-error"), (t) => t.length > 0);
     expect(refusal).toContain("trigger.command");
@@ -128,18 +135,20 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     const added = list.items.find((a) => a.name === "Go BRB") as Action;
     expect(added.trigger).toEqual({ type: "button" });
     expect(added.steps).toEqual([
-      { type: "wait", seconds: 1 },
+      { type: "wait", seconds: 0.5 },
       { type: "obs.scene", scene: "BRB" },
+      { type: "obs.text", source: "Raid banner", text: "Be right back\nwith {user}" },
     ]);
     const item = page.locator(`[data-action-id="${added.id}"]`);
     await item.waitFor();
-    await item.getByRole("button", { name: "Run now" }).click();
+    await item.getByRole("button", { name: /^Run now: / }).click();
     expect(await textOf(item.locator(".action-run-out"), (t) => t.includes("Done"))).toContain(
-      "Done (2 steps).",
+      "Done (3 steps).",
     );
     expect(await item.locator(".action-outcomes li").allTextContents()).toEqual([
       "Wait: done",
       "Switch OBS's scene: done",
+      "Set a text source's text: done",
     ]);
     await programScene("BRB");
     await item.locator("summary").click();
@@ -152,13 +161,14 @@ describe.skipIf(!haveChromium)("OBS, Actions and the Deck in demo mode (a real b
     await item.getByRole("button", { name: "Edit Go BRB" }).click();
     const form = page.locator("#actions-editor form");
     await form.locator('[data-step="0"] [data-control="remove"]').click();
+    await form.locator('[data-step="1"] [data-control="remove"]').click();
     await form.getByLabel("Scene", { exact: true }).fill("Nowhere");
     await page.click("#action-save");
     await demo.panelUntil<ActionList>("actions", (l) =>
       l.items.some((a) => a.name === "Go BRB" && a.steps.length === 1),
     );
     const edited = page.locator(".action-item", { hasText: "Go BRB" });
-    await edited.getByRole("button", { name: "Run now" }).click();
+    await edited.getByRole("button", { name: /^Run now: / }).click();
     expect(await textOf(edited.locator(".action-run-out"), (t) => t.includes("Failed"))).toContain(
       'OBS has no scene "Nowhere"',
     );

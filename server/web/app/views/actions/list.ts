@@ -74,7 +74,11 @@ function runsDetails(action: Action): HTMLElement {
 
 function actionItem(action: Action, handlers: ListHandlers): HTMLElement {
   const out = h("div", { class: "action-run-out", "aria-live": "polite" });
-  const runButton = h("button", { type: "button", class: "small", "data-action": "run" }, "Run now");
+  const runButton = h(
+    "button",
+    { type: "button", class: "small", "data-action": "run", "aria-label": `Run now: ${action.name}` },
+    "Run now",
+  );
   const last = h("span", {}, lastRunLine(action.lastRun));
   runButton.addEventListener("click", () => void run(action, runButton, out, last));
   return h(

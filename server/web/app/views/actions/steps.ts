@@ -45,7 +45,7 @@ function stepFields(
   at: string,
   fields: Field[],
 ): { parts: HTMLElement[]; read(): ActionStep } {
-  const named = (key: string, label: string, input: HTMLInputElement, hint?: string) =>
+  const named = (key: string, label: string, input: HTMLInputElement | HTMLTextAreaElement, hint?: string) =>
     field(`${at}.${key}`, label, input, fields, hint ? document.createTextNode(hint) : undefined);
   switch (step.type) {
     case "obs.scene": {
@@ -68,7 +68,7 @@ function stepFields(
         inputmode: "numeric",
         min: 1,
         max: LIMITS.sourceSeconds,
-        step: 1,
+        step: "any",
         value: step.seconds ?? "",
       });
       return {
@@ -99,7 +99,8 @@ function stepFields(
     }
     case "obs.text": {
       const source = nameInput(step.source, SOURCE_NAMES);
-      const text = textLine(step.text);
+      // A text source may be emptied and may span lines (the server keeps both): a text box, not required.
+      const text = h("textarea", { rows: 2, maxlength: LIMITS.textLength, spellcheck: "true" }, step.text);
       return {
         parts: [named("source", "Text source", source), named("text", "Text", text, PLACEHOLDERS)],
         read: () => ({ type: step.type, source: source.value.trim(), text: text.value }),
@@ -132,9 +133,11 @@ function stepFields(
       };
     }
     case "wait": {
-      const seconds = numberInput(step.seconds, 1, LIMITS.waitSeconds);
+      // Fractions as the server takes them (a wait of 2.5 s saved through the API saves again unchanged).
+      const seconds = numberInput(step.seconds, 0.1, LIMITS.waitSeconds);
+      seconds.step = "any";
       return {
-        parts: [named("seconds", "Seconds", seconds, `1 to ${LIMITS.waitSeconds}`)],
+        parts: [named("seconds", "Seconds", seconds, `up to ${LIMITS.waitSeconds}, fractions too`)],
         read: () => ({ type: step.type, seconds: seconds.valueAsNumber }),
       };
     }

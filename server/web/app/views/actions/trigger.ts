@@ -83,6 +83,8 @@ function alertFields(trigger: Extract<ActionTrigger, { type: "alert" }>, fields:
   const shown = () => {
     const amount = ALERT_KIND_TEXT[kind.value as keyof typeof ALERT_KIND_TEXT]?.amount ?? null;
     minField.hidden = amount === null;
+    // Hidden, it is not checked either (an emptied one would block the save at a field out of sight).
+    min.disabled = amount === null;
     minHint.textContent = amount ? `${amount}, each event` : "";
     rewardField.hidden = kind.value !== "redemption";
   };
